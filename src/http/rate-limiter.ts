@@ -1,0 +1,79 @@
+import { Redis } from 'ioredis';
+
+/** The outcome of counting one request against its key's window. */
+export interface RateLimitHit {
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  reset: number;
+  allowed: boolean;
+}
+
+/** Counts requests per key in fixed one-minute windows. */
+export interface RateLimiter {
+  hit(key: string): Promise<RateLimitHit>;
+  close(): Promise<void>;
+}
+
+const WINDOW_MS = 60_000;
+
+function outcome(limit: number, count: number, windowStart: number): RateLimitHit {
+  const reset = Math.max(1, Math.ceil((windowStart + WINDOW_MS - Date.now()) / 1000));
+  return { limit, remaining: Math.max(0, limit - count), reset, allowed: count <= limit };
+}
+
+/** In-process counters: right for one process. */
+export function memoryRateLimiter(limit: number): RateLimiter {
+  const windows = new Map<string, { start: number; count: number }>();
+  let lastSweep = Date.now();
+  return {
+    async hit(key) {
+      const now = Date.now();
+      const start = now - (now % WINDOW_MS);
+      if (now - lastSweep > WINDOW_MS) {
+        for (const [k, w] of windows) if (w.start < start) windows.delete(k);
+        lastSweep = now;
+      }
+      let w = windows.get(key);
+      if (!w || w.start !== start) {
+        w = { start, count: 0 };
+        windows.set(key, w);
+      }
+      w.count++;
+      return outcome(limit, w.count, start);
+    },
+    async close() {},
+  };
+}
+
+/** Counters in Redis, shared by every process that points at the same server. */
+export function redisRateLimiter(limit: number, url: string): RateLimiter {
+  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  redis.on('error', () => {});
+  return {
+    async hit(key) {
+      const now = Date.now();
+      const start = now - (now % WINDOW_MS);
+      const rkey = `sparrow:rl:${key}:${start}`;
+      const [[, count]] = (await redis.multi().incr(rkey).pexpire(rkey, WINDOW_MS + 1000).exec()) as [
+        [Error | null, number],
+      ];
+      return outcome(limit, count, start);
+    },
+    async close() {
+      redis.disconnect();
+    },
+  };
+}
+
+export function createRateLimiter(limit: number, redisUrl?: string): RateLimiter {
+  return redisUrl ? redisRateLimiter(limit, redisUrl) : memoryRateLimiter(limit);
+}
+
+/** The IETF draft-ietf-httpapi-ratelimit-headers (rev. 11) fields for a hit. */
+export function rateLimitHeaders(h: RateLimitHit): Record<string, string> {
+  return {
+    'RateLimit-Policy': `"default";q=${h.limit};w=60`,
+    RateLimit: `"default";r=${h.remaining};t=${h.reset}`,
+  };
+}

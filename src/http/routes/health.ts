@@ -1,0 +1,16 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import { sendError } from '../plugins/errors.ts';
+
+/** Liveness and readiness, served on both listeners. */
+export async function healthRoutes(app: FastifyInstance, opts: { db: Db }) {
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ success: true, data: { status: 'ok' } }));
+  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    try {
+      await opts.db.query('SELECT 1');
+      return { success: true, data: { status: 'ready' } };
+    } catch {
+      return sendError(reply, 'SYS-503');
+    }
+  });
+}

@@ -1,0 +1,11 @@
+import type { FastifyInstance } from 'fastify';
+import { accountRoutes } from './accounts.ts';
+import { oauthRoutes } from './oauth.ts';
+
+type RoutePlugin = (app: FastifyInstance) => Promise<void>;
+
+/** Route plugins of the API listener, one per area. */
+export const apiRoutes: RoutePlugin[] = [oauthRoutes, accountRoutes];
+
+/** Route plugins of the public (externals) listener. */
+export const externalRoutes: RoutePlugin[] = [];

@@ -1,0 +1,23 @@
+import type { AppContext } from '../context.ts';
+import { idempotencyPurge } from './idempotency-purge.ts';
+import { type Loop, startLoop } from './loop.ts';
+
+/** A background task: a name and a loop body that answers how long to wait before its next run. */
+export interface WorkerTask {
+  name: string;
+  /** Runs one round; answers the delay in ms before the next round. Throwing logs and retries. */
+  run: (ctx: AppContext, signal: AbortSignal) => Promise<number>;
+}
+
+/** Every task the worker role runs. */
+export const TASKS: WorkerTask[] = [idempotencyPurge];
+
+/** Starts the worker role; `stop` lets every running round finish, then returns. */
+export function startWorkers(ctx: AppContext, tasks: WorkerTask[] = TASKS, log: (msg: string) => void = () => {}) {
+  const loops: Loop[] = tasks.map((t) => startLoop(ctx, t, log));
+  return {
+    stop: async () => {
+      await Promise.all(loops.map((l) => l.stop()));
+    },
+  };
+}

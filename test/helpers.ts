@@ -1,0 +1,155 @@
+/**
+ * Test support: a service on a database of its own (cloned from the migrated template the test
+ * command prepared), accounts with API clients and tokens, and HTTP calls through inject.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { type Config, loadConfig } from '../src/config.ts';
+import { type AppContext, createContext } from '../src/context.ts';
+import { createPool, type Db } from '../src/db/client.ts';
+import { createAccount } from '../src/domain/accounts/create-account.ts';
+import { createClient } from '../src/domain/auth/create-client.ts';
+import { buildApiApp, buildExternalsApp } from '../src/http/app.ts';
+import { startWorkers, type WorkerTask } from '../src/workers/index.ts';
+
+const ADMIN_URL = process.env.SPARROW_TEST_ADMIN_URL;
+const TEMPLATE = process.env.SPARROW_TEST_TEMPLATE;
+const PREFIX = process.env.SPARROW_TEST_PREFIX ?? 'sparrow_t_x_';
+
+function withDatabase(url: string, db: string): string {
+  const u = new URL(url);
+  u.pathname = `/${db}`;
+  return u.toString();
+}
+
+/** Creates a fresh database cloned from the migrated template; answers its URL and a dropper. */
+export async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (!ADMIN_URL || !TEMPLATE) throw new Error('run the tests with `npm test` (it prepares the database)');
+  const name = `${PREFIX}${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE}`);
+        break;
+      } catch (err) {
+        // Two files cloning the template at the same instant: try again shortly.
+        if (attempt > 20 || !/being accessed by other users/.test((err as Error).message)) throw err;
+        await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
+  return {
+    url: withDatabase(ADMIN_URL, name),
+    drop: async () => {
+      const a = new pg.Client({ connectionString: ADMIN_URL });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+      await a.end();
+    },
+  };
+}
+
+/** A test account: ids, credentials, a token with every scope, and headers that carry it. */
+export interface TestAccount {
+  accountId: string;
+  clientId: string;
+  clientSecret: string;
+  token: string;
+  auth: { authorization: string };
+}
+
+/** A running service under test. */
+export interface TestService {
+  api: FastifyInstance;
+  externals: FastifyInstance;
+  ctx: AppContext;
+  db: Db;
+  config: Config;
+  /** A new account (with its default group and simulator number) and a token for it. */
+  newAccount(opts?: { balance?: number; scopes?: string[] }): Promise<TestAccount>;
+  /** Starts worker tasks (all by default) until close. */
+  startWorkers(tasks?: WorkerTask[]): void;
+  close(): Promise<void>;
+}
+
+/** Starts the service on a fresh database. Workers do not run unless started. */
+export async function startTestService(overrides: Partial<Config> = {}): Promise<TestService> {
+  const database = await freshDatabase();
+  const config: Config = {
+    ...loadConfig({ ...process.env, DATABASE_URL: database.url }),
+    webhooksAllowPrivate: true,
+    simulatorDeliveryDelayMs: 20,
+    ...overrides,
+  };
+  const db = createPool(database.url, 10);
+  const ctx = createContext(config, db);
+  const api = await buildApiApp(ctx);
+  const externals = await buildExternalsApp(ctx);
+  const workers: { stop: () => Promise<void> }[] = [];
+  return {
+    api,
+    externals,
+    ctx,
+    db,
+    config,
+    async newAccount(opts = {}) {
+      const { account } = await createAccount(db, { name: `Test ${randomBytes(3).toString('hex')}`, balance: opts.balance });
+      const { client, secret } = await createClient(db, account.id, { name: 'Test client', scopes: opts.scopes });
+      const token = await ctx.tokens.issue({ id: client.id, name: client.name, accountId: account.id }, client.scopes);
+      return {
+        accountId: account.id,
+        clientId: client.id,
+        clientSecret: secret,
+        token,
+        auth: { authorization: `Bearer ${token}` },
+      };
+    },
+    startWorkers(tasks) {
+      workers.push(startWorkers(ctx, tasks));
+    },
+    async close() {
+      for (const w of workers) await w.stop();
+      await api.close();
+      await externals.close();
+      await ctx.close();
+      await db.end();
+      await database.drop();
+    },
+  };
+}
+
+/** The parsed JSON body of a response (throws on a non-JSON body, which is itself a failure). */
+export function body<T = any>(res: LightMyRequestResponse): T {
+  return JSON.parse(res.body) as T;
+}
+
+/** Shorthand for app.inject with a JSON body. */
+export function call(
+  app: FastifyInstance,
+  method: InjectOptions['method'],
+  url: string,
+  opts: { auth?: Record<string, string>; json?: unknown; headers?: Record<string, string>; payload?: string } = {},
+) {
+  return app.inject({
+    method,
+    url,
+    headers: { ...(opts.auth ?? {}), ...(opts.json !== undefined ? { 'content-type': 'application/json' } : {}), ...(opts.headers ?? {}) },
+    payload: opts.json !== undefined ? JSON.stringify(opts.json) : opts.payload,
+  });
+}
+
+/** Polls until fn answers a truthy value or the time runs out. */
+export async function eventually<T>(fn: () => Promise<T | undefined | false | null>, timeoutMs = 10_000, stepMs = 25): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+}
