@@ -1,0 +1,29 @@
+import type { Queryable } from '../../db/client.ts';
+import { newId } from '../../util/ids.ts';
+
+/** The interface's ten event types (the webhook `eventTypes` values). */
+export const EVENT_TYPES = [
+  'message-received',
+  'message-status',
+  'message-sent',
+  'conversation-started',
+  'conversation-closed',
+  'contact-created',
+  'contact-updated',
+  'contact-removed',
+  'contact-opt-out',
+  'contact-opt-in',
+] as const;
+
+/** One of the interface's event types. */
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * Writes an event to the outbox. Call it with the transaction that makes the change it announces,
+ * so the event exists exactly when the change committed (transactional outbox).
+ */
+export async function emitEvent(tx: Queryable, accountId: string, type: EventType, data: object): Promise<string> {
+  const id = newId();
+  await tx.query('INSERT INTO events (id, account_id, type, data) VALUES ($1, $2, $3, $4)', [id, accountId, type, data]);
+  return id;
+}

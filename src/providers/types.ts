@@ -1,0 +1,75 @@
+/** Provider names a phone number can be bound to. */
+export type ProviderName = 'simulator' | 'twilio' | 'smpp';
+
+/** A message handed to a provider for submission. */
+export interface OutboundMessage {
+  /** Our message id: submission is keyed by it (a retried submission of the same attempt is not sent twice). */
+  id: string;
+  accountId: string;
+  attempt: number;
+  from: string;
+  to: string;
+  body: string;
+  encoding: 'GSM-7' | 'UCS-2';
+  segments: number;
+  media: { url: string }[];
+}
+
+/** Error reported by a provider, mapped to our `{code, description}` shape. */
+export interface ProviderError {
+  code: string;
+  description: string;
+}
+
+/** What a provider answered to a submission. */
+export type SendResult =
+  | { ok: true; providerMessageId: string; status: 'sent' }
+  | { ok: false; status: 'failed'; error: ProviderError; retryable: boolean };
+
+/** A delivery receipt or status callback, already mapped to our statuses. */
+export interface StatusUpdate {
+  provider: ProviderName;
+  providerMessageId: string;
+  status: 'sent' | 'delivered' | 'undelivered' | 'failed';
+  error?: ProviderError;
+  at: Date;
+}
+
+/** A message a provider received for one of our numbers. */
+export interface InboundMessage {
+  provider: ProviderName;
+  providerMessageId: string;
+  from: string;
+  to: string;
+  text: string;
+  media: { url: string; type?: string }[];
+  at: Date;
+}
+
+/** Where a provider delivers what it receives asynchronously (receipts, inbound messages). */
+export interface ProviderSink {
+  /** Receipts arrive in batches where the provider can batch them (the simulator, SMPP). */
+  statuses(updates: StatusUpdate[]): Promise<void>;
+  inbound(message: InboundMessage): Promise<void>;
+}
+
+/**
+ * One interface for every carrier connection. Push-style providers (simulator receipts, SMPP
+ * deliver_sm) call the sink; HTTP-callback providers (Twilio) are fed by the public listener.
+ */
+export interface Provider {
+  readonly name: ProviderName;
+  /** Submits one message. Throws only for unexpected faults (the dispatcher retries those). */
+  send(message: OutboundMessage): Promise<SendResult>;
+  /** Starts the connection, if any, and delivers receipts and inbound messages to the sink. */
+  start(sink: ProviderSink): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The providers this process has, by name. */
+export interface ProviderRegistry {
+  get(name: ProviderName): Provider | undefined;
+  /** Starts every provider's connection and routes their receipts and inbound messages to the sink. */
+  start(sink: ProviderSink): Promise<void>;
+  close(): Promise<void>;
+}
