@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { freePort } from '../../src/db/embedded.ts';
+import { eventually, freshDatabase } from '../helpers.ts';
+
+const BIN = path.resolve('bin/sparrow.js');
+
+function start(env: Record<string, string>) {
+  const child = spawn(process.execPath, [BIN, 'start'], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  return { child, output: () => out };
+}
+
+function stop(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+}
+
+async function token(port: number, clientId: string, clientSecret: string) {
+  const res = await fetch(`http://127.0.0.1:${port}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }),
+  });
+  assert.equal(res.status, 200);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+describe('sparrow start', () => {
+  const dirs: string[] = [];
+  after(() => {
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  it('starts embedded PostgreSQL, prints development credentials once, and stops cleanly on SIGTERM', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-start-'));
+    fs.chmodSync(dir, 0o755);
+    dirs.push(dir);
+    const [port, externalsPort] = [await freePort(), await freePort()];
+    const env = { DATA_DIR: dir, PORT: String(port), EXTERNALS_PORT: String(externalsPort), HOST: '127.0.0.1' };
+    const first = start(env);
+    const out = await eventually(async () => (/SPARROW_CLIENT_SECRET=(\S+)/.test(first.output()) ? first.output() : undefined), 60_000, 100);
+    const accountId = /SPARROW_ACCOUNT_ID=(\S+)/.exec(out)![1];
+    const clientId = /SPARROW_CLIENT_ID=(\S+)/.exec(out)![1];
+    const clientSecret = /SPARROW_CLIENT_SECRET=(\S+)/.exec(out)![1];
+    const file = path.join(dir, 'credentials.json');
+    assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')), { accountId, clientId, clientSecret });
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    const t = await token(port, clientId, clientSecret);
+    const acct = await fetch(`http://127.0.0.1:${port}/v1/accounts/${accountId}`, { headers: { authorization: `Bearer ${t}` } });
+    assert.equal(acct.status, 200);
+    assert.equal((await fetch(`http://127.0.0.1:${externalsPort}/readyz`)).status, 200);
+    assert.equal(await stop(first.child), 0);
+    assert.match(first.output(), /stopped/);
+
+    // A second start reuses the data: no new credentials, the old ones still work.
+    const second = start(env);
+    await eventually(async () => /workers running|API listening/.test(second.output()), 60_000, 100);
+    await eventually(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok, 30_000, 100);
+    assert.doesNotMatch(second.output(), /SPARROW_CLIENT_SECRET/);
+    await token(port, clientId, clientSecret);
+    assert.equal(await stop(second.child), 0);
+  });
+
+  it('creates the BOOTSTRAP_* account and client on DATABASE_URL, idempotently', async () => {
+    const db = await freshDatabase();
+    try {
+      const [port, externalsPort] = [await freePort(), await freePort()];
+      const env = {
+        DATABASE_URL: db.url,
+        PORT: String(port),
+        EXTERNALS_PORT: String(externalsPort),
+        HOST: '127.0.0.1',
+        BOOTSTRAP_ACCOUNT_ID: '01937c1e-0000-7000-8000-000000000001',
+        BOOTSTRAP_CLIENT_ID: 'bootstrap-client',
+        BOOTSTRAP_CLIENT_SECRET: 'bootstrap-secret-which-is-long-enough',
+      };
+      for (let round = 0; round < 2; round++) {
+        const svc = start(env);
+        await eventually(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok, 60_000, 100);
+        const t = await token(port, env.BOOTSTRAP_CLIENT_ID, env.BOOTSTRAP_CLIENT_SECRET);
+        const res = await fetch(`http://127.0.0.1:${port}/v1/accounts/${env.BOOTSTRAP_ACCOUNT_ID}`, {
+          headers: { authorization: `Bearer ${t}` },
+        });
+        assert.equal(res.status, 200);
+        assert.equal(await stop(svc.child), 0);
+      }
+    } finally {
+      await db.drop();
+    }
+  });
+});

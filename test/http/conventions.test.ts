@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+
+describe('conventions every endpoint follows', () => {
+  let svc: TestService;
+  let a: TestAccount;
+  before(async () => {
+    svc = await startTestService({ rateLimitPerMinute: 5 });
+    a = await svc.newAccount();
+  });
+  after(() => svc.close());
+
+  it('answers an unknown route with 404 in the error envelope', async () => {
+    const res = await call(svc.api, 'GET', '/v1/nothing-here', { auth: a.auth });
+    assert.equal(res.statusCode, 404);
+    const b = body(res);
+    assert.equal(b.success, false);
+    assert.equal(b.error.code, 'HTTP-404');
+    assert.equal(b.error.message, b.error.description);
+  });
+
+  it('answers a JSON body over 1 MiB with 413', async () => {
+    const big = JSON.stringify({ grant_type: 'x'.repeat(1024 * 1024 + 10) });
+    const res = await call(svc.api, 'POST', '/oauth2/token', { headers: { 'content-type': 'application/json' }, payload: big });
+    assert.equal(res.statusCode, 413);
+    assert.equal(body(res).error.code, 'VAL-003');
+  });
+
+  it('serves /healthz and /readyz on both listeners', async () => {
+    for (const app of [svc.api, svc.externals]) {
+      for (const path of ['/healthz', '/readyz']) {
+        const res = await call(app, 'GET', path);
+        assert.equal(res.statusCode, 200, path);
+        assert.equal(body(res).success, true);
+      }
+    }
+  });
+
+  it('publishes an OpenAPI 3.1 document and an interactive reference', async () => {
+    const doc = await call(svc.api, 'GET', '/openapi.json');
+    assert.equal(doc.statusCode, 200);
+    const d = body(doc);
+    assert.equal(d.openapi, '3.1.0');
+    assert.ok(d.paths['/oauth2/token']);
+    assert.ok(d.paths['/v1/accounts/{accountId}']);
+    const docs = await call(svc.api, 'GET', '/docs/');
+    assert.equal(docs.statusCode, 200);
+    assert.match(docs.body, /swagger/i);
+  });
+
+  it('limits each client per minute: 429 with Retry-After and the IETF RateLimit fields', async () => {
+    const b = await svc.newAccount();
+    const url = `/v1/accounts/${b.accountId}`;
+    const first = await call(svc.api, 'GET', url, { auth: b.auth });
+    assert.equal(first.statusCode, 200);
+    assert.equal(first.headers['ratelimit-policy'], '"default";q=5;w=60');
+    assert.match(String(first.headers.ratelimit), /^"default";r=4;t=\d+$/);
+    for (let i = 0; i < 4; i++) assert.equal((await call(svc.api, 'GET', url, { auth: b.auth })).statusCode, 200);
+    const limited = await call(svc.api, 'GET', url, { auth: b.auth });
+    assert.equal(limited.statusCode, 429);
+    assert.equal(body(limited).error.code, 'RATE-001');
+    const retry = Number(limited.headers['retry-after']);
+    assert.ok(retry >= 1 && retry <= 60);
+    assert.match(String(limited.headers.ratelimit), new RegExp(`^"default";r=0;t=${retry}$`));
+    // Another client has its own budget.
+    assert.equal((await call(svc.api, 'GET', `/v1/accounts/${a.accountId}`, { auth: a.auth })).statusCode, 200);
+  });
+});
