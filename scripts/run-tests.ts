@@ -48,7 +48,7 @@ async function main() {
   await admin.query(`CREATE DATABASE ${template}`);
   await migrate(withDatabase(adminUrl, template));
 
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     SPARROW_TEST_ADMIN_URL: adminUrl,
     SPARROW_TEST_TEMPLATE: template,
