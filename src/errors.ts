@@ -48,6 +48,8 @@ export const ERRORS = {
 
   // Lists
   'LIST-001': { status: 404, message: 'List not found.' },
+  'LIST-002': { status: 409, message: "A smart list's members come from its filter, not from additions." },
+  'LIST-003': { status: 400, message: 'The list filter names a list that does not exist.' },
 
   // Phone numbers and groups
   'NUM-001': { status: 404, message: 'Phone number not found.' },
@@ -56,11 +58,18 @@ export const ERRORS = {
   'GRP-001': { status: 404, message: 'Group not found.' },
   'GRP-002': { status: 409, message: 'The default group cannot be deleted.' },
   'GRP-003': { status: 400, message: 'The group has no phone number to send from.' },
+  'NUM-004': { status: 400, message: 'Invalid phone number: give a valid E.164 number.' },
+  'NUM-005': { status: 400, message: 'Only simulator inventory numbers can use the simulator.' },
+  'GRP-004': { status: 400, message: 'The office hours are invalid.' },
+  'GRP-005': { status: 409, message: 'Make another group the default instead: one must stay.' },
 
   // Messages and conversations
   'MSG-001': { status: 404, message: 'Message not found.' },
   'MSG-002': { status: 400, message: 'No recipients: name contacts, conversations or filters.' },
   'MSG-003': { status: 400, message: 'The message text is empty.' },
+  // Recorded on messages by the dispatcher (a message's `error`), not answered by the API.
+  'MSG-010': { status: 502, message: 'The provider failed to accept the message.' },
+  'MSG-011': { status: 503, message: 'The provider of the sending number is not configured.' },
   'CONV-001': { status: 400, message: 'Invalid conversation id.' },
   'CONV-002': { status: 404, message: 'Conversation not found.' },
 
@@ -68,6 +77,7 @@ export const ERRORS = {
   'HOOK-001': { status: 404, message: 'Webhook not found.' },
   'HOOK-002': { status: 400, message: 'The webhook destination is not allowed.' },
   'HOOK-003': { status: 404, message: 'Webhook delivery not found.' },
+  'HOOK-004': { status: 409, message: 'A webhook for this destination already exists.' },
 
   // Provider callbacks
   'PROV-001': { status: 403, message: 'The provider signature is invalid.' },

@@ -68,3 +68,116 @@ export async function takenNumbers(db: Queryable, candidates: string[]): Promise
   );
   return new Set(rows.map((r) => r.number));
 }
+
+/** Every active number of an account, oldest first. */
+export async function activeAccountNumbers(
+  db: Queryable,
+  accountId: string,
+): Promise<Pick<PhoneNumberRow, 'id' | 'number' | 'provider' | 'throughput_mps'>[]> {
+  const { rows } = await db.query<Pick<PhoneNumberRow, 'id' | 'number' | 'provider' | 'throughput_mps'>>(
+    `SELECT id, number, provider, throughput_mps FROM phone_numbers
+      WHERE account_id = $1 AND status = 'active' ORDER BY created_at, id`,
+    [accountId],
+  );
+  return rows;
+}
+
+export async function getPhoneNumber(
+  db: Queryable,
+  accountId: string,
+  id: string,
+): Promise<PhoneNumberRow | undefined> {
+  const { rows } = await db.query<PhoneNumberRow>(
+    'SELECT * FROM phone_numbers WHERE account_id = $1 AND id = $2',
+    [accountId, id],
+  );
+  return rows[0];
+}
+
+/** A page of an account's numbers, oldest first; `released` chooses held (false) or released (true) ones. */
+export async function listPhoneNumbers(
+  db: Queryable,
+  accountId: string,
+  q: { released: boolean; offset: number; limit: number },
+): Promise<{ rows: PhoneNumberRow[]; totalCount: number }> {
+  const where = `account_id = $1 AND (status = 'released') = $2`;
+  const [{ rows }, count] = await Promise.all([
+    db.query<PhoneNumberRow>(
+      `SELECT * FROM phone_numbers WHERE ${where} ORDER BY created_at, id OFFSET $3 LIMIT $4`,
+      [accountId, q.released, q.offset, q.limit],
+    ),
+    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM phone_numbers WHERE ${where}`, [
+      accountId,
+      q.released,
+    ]),
+  ]);
+  return { rows, totalCount: count.rows[0].n };
+}
+
+/** The held (not released) numbers of an account among the given ids and E.164 numbers. */
+export async function findHeldNumbers(
+  db: Queryable,
+  accountId: string,
+  ids: string[],
+  numbers: string[],
+): Promise<PhoneNumberRow[]> {
+  const { rows } = await db.query<PhoneNumberRow>(
+    `SELECT * FROM phone_numbers
+      WHERE account_id = $1 AND status <> 'released' AND (id = ANY($2::uuid[]) OR number = ANY($3))`,
+    [accountId, ids, numbers],
+  );
+  return rows;
+}
+
+export async function updatePhoneNumber(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  u: {
+    name: string | null;
+    forwardTo: object | null;
+    universalReply: boolean;
+    channels: object;
+    throughputMps: number;
+    provider: string;
+    by: object;
+  },
+): Promise<PhoneNumberRow | undefined> {
+  const { rows } = await db.query<PhoneNumberRow>(
+    `UPDATE phone_numbers
+        SET name = $3, forward_to = $4, universal_reply = $5, channels = $6, throughput_mps = $7, provider = $8,
+            updated_at = now(), updated_by = $9
+      WHERE account_id = $1 AND id = $2 AND status <> 'released' RETURNING *`,
+    [accountId, id, u.name, u.forwardTo, u.universalReply, u.channels, u.throughputMps, u.provider, u.by],
+  );
+  return rows[0];
+}
+
+/** Marks a held number released (the number becomes free for anyone); answers the row, or undefined. */
+export async function markReleased(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  by: object,
+): Promise<PhoneNumberRow | undefined> {
+  const { rows } = await db.query<PhoneNumberRow>(
+    `UPDATE phone_numbers SET status = 'released', updated_at = now(), updated_by = $3
+      WHERE account_id = $1 AND id = $2 AND status <> 'released' RETURNING *`,
+    [accountId, id, by],
+  );
+  return rows[0];
+}
+
+/** Whether messages from this number still wait to go out (queued or being handed to the provider). */
+export async function hasPendingMessages(
+  db: Queryable,
+  accountId: string,
+  phoneNumberId: string,
+): Promise<boolean> {
+  const { rows } = await db.query(
+    `SELECT 1 FROM messages
+      WHERE account_id = $1 AND phone_number_id = $2 AND outgoing AND status IN ('queued', 'sending') LIMIT 1`,
+    [accountId, phoneNumberId],
+  );
+  return rows.length > 0;
+}

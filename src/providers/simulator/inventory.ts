@@ -84,3 +84,17 @@ function* generate(): Generator<InventoryNumber> {
 
 /** Every number the simulator can hand out, in a fixed order. */
 export const SIMULATOR_INVENTORY: readonly InventoryNumber[] = [...generate()];
+
+/** Monthly rent of a simulator number by type, in USD (the list prices of common carriers). */
+export const MONTHLY_PRICE: Record<InventoryNumber['type'], number> = {
+  local: 1.15,
+  mobile: 1.15,
+  tollfree: 2.15,
+};
+
+const BY_NUMBER = new Map(SIMULATOR_INVENTORY.map((n) => [n.number, n]));
+
+/** The inventory entry of an E.164 number, if the simulator has it. */
+export function inventoryNumber(number: string): InventoryNumber | undefined {
+  return BY_NUMBER.get(number);
+}

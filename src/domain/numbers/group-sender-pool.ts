@@ -1,0 +1,59 @@
+import type { Queryable } from '../../db/client.ts';
+import { activeGroupNumbers, type GroupRow, getDefaultGroup, getGroup } from '../../db/queries/groups.ts';
+import { activeAccountNumbers } from '../../db/queries/phone-numbers.ts';
+import { fail } from '../../errors.ts';
+import { isId } from '../../util/ids.ts';
+
+/** A number a send can go out from, with its rate limit. */
+export interface PoolSender {
+  id: string;
+  number: string;
+  provider: string;
+  throughputMps: number;
+}
+
+/** A group and the numbers it sends from. */
+export interface SenderPool {
+  group: {
+    id: string;
+    name: string;
+    isDefault: boolean;
+    useSharedPool: boolean;
+    officeHours: GroupRow['office_hours'];
+  };
+  numbers: PoolSender[];
+}
+
+/**
+ * The senders of a group (the account's default group when no id is given): its active numbers,
+ * or every active number of the account when the group uses the shared pool. Unknown group →
+ * GRP-001. An empty `numbers` is for the caller to judge (GRP-003 when it must send).
+ */
+export async function groupSenderPool(
+  db: Queryable,
+  accountId: string,
+  groupId?: string,
+): Promise<SenderPool> {
+  let group: GroupRow | undefined;
+  if (groupId === undefined) group = await getDefaultGroup(db, accountId);
+  else if (isId(groupId)) group = await getGroup(db, accountId, groupId);
+  if (!group) fail('GRP-001');
+  const rows = group.use_shared_pool
+    ? await activeAccountNumbers(db, accountId)
+    : await activeGroupNumbers(db, accountId, group.id);
+  return {
+    group: {
+      id: group.id,
+      name: group.name,
+      isDefault: group.is_default,
+      useSharedPool: group.use_shared_pool,
+      officeHours: group.office_hours,
+    },
+    numbers: rows.map((r) => ({
+      id: r.id,
+      number: r.number,
+      provider: r.provider,
+      throughputMps: r.throughput_mps,
+    })),
+  };
+}

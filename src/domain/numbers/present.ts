@@ -1,0 +1,106 @@
+import type { Queryable } from '../../db/client.ts';
+import { type GroupRow, groupsOfNumbers, numbersOfGroups } from '../../db/queries/groups.ts';
+import type { PhoneNumberRow } from '../../db/queries/phone-numbers.ts';
+import { stamp } from '../actor.ts';
+
+/** `{id, name}` of a group, as a number lists its groups. */
+export interface GroupRef {
+  id: string;
+  name: string;
+}
+
+/** The Phone number shape of the API. */
+export function presentPhoneNumber(n: PhoneNumberRow, groups: GroupRef[]) {
+  return {
+    id: n.id,
+    status: n.status,
+    number: n.number,
+    country: n.country,
+    type: n.type,
+    name: n.name,
+    provider: n.provider,
+    verified: n.verified,
+    universalReply: n.universal_reply,
+    hosted: n.hosted,
+    supportedDestinations: n.supported_destinations,
+    forwardTo: n.forward_to,
+    channels: n.channels,
+    groups,
+    throughput: n.throughput_mps,
+    created: stamp(n.created_at, n.created_by),
+    updated: stamp(n.updated_at, n.updated_by),
+  };
+}
+
+/** A phone number as the API shows it. */
+export type PhoneNumberView = ReturnType<typeof presentPhoneNumber>;
+
+/** The groups each number belongs to, keyed by number id. */
+export async function groupRefsByNumber(
+  db: Queryable,
+  accountId: string,
+  ids: string[],
+): Promise<Map<string, GroupRef[]>> {
+  const out = new Map<string, GroupRef[]>(ids.map((id) => [id, []]));
+  for (const r of await groupsOfNumbers(db, accountId, ids))
+    out.get(r.phone_number_id)?.push({ id: r.id, name: r.name });
+  return out;
+}
+
+/** Phone numbers with their groups loaded. */
+export async function presentPhoneNumbers(db: Queryable, accountId: string, rows: PhoneNumberRow[]) {
+  const groups = await groupRefsByNumber(
+    db,
+    accountId,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => presentPhoneNumber(r, groups.get(r.id) ?? []));
+}
+
+function presentGroupRow(g: GroupRow, numbers: PhoneNumberView[]) {
+  return {
+    id: g.id,
+    name: g.name,
+    phoneNumbers: numbers,
+    notifications: g.notifications,
+    tags: g.tags,
+    users: g.users,
+    // One Sender per number: the sending identities the group owns.
+    senders: numbers.map((n) => ({
+      id: n.id,
+      type: 'phonenumber',
+      subType: n.type,
+      status: n.status,
+      identifier: n.number,
+      created: n.created,
+      updated: n.updated,
+      channels: n.channels,
+      groups: n.groups,
+    })),
+    officeHours: g.office_hours,
+    isDefault: g.is_default,
+    useSharedPool: g.use_shared_pool,
+    created: stamp(g.created_at, g.created_by),
+    updated: stamp(g.updated_at, g.updated_by),
+  };
+}
+
+/** The Group shape of the API, for each given group row (numbers, senders and their groups loaded). */
+export async function presentGroups(db: Queryable, accountId: string, groups: GroupRow[]) {
+  const members = await numbersOfGroups(
+    db,
+    accountId,
+    groups.map((g) => g.id),
+  );
+  const refs = await groupRefsByNumber(db, accountId, [...new Set(members.map((m) => m.id))]);
+  return groups.map((g) =>
+    presentGroupRow(
+      g,
+      members.filter((m) => m.group_id === g.id).map((m) => presentPhoneNumber(m, refs.get(m.id) ?? [])),
+    ),
+  );
+}
+
+export async function presentGroup(db: Queryable, accountId: string, group: GroupRow) {
+  return (await presentGroups(db, accountId, [group]))[0];
+}

@@ -1,0 +1,143 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { getPhoneNumber } from '../../domain/numbers/get-phone-number.ts';
+import { listPhoneNumbers } from '../../domain/numbers/list-phone-numbers.ts';
+import { releasePhoneNumber } from '../../domain/numbers/release-phone-number.ts';
+import { presentAvailable, searchAvailableNumbers } from '../../domain/numbers/search-available-numbers.ts';
+import { takePhoneNumber } from '../../domain/numbers/take-phone-number.ts';
+import { updatePhoneNumber } from '../../domain/numbers/update-phone-number.ts';
+import { ok, page } from '../respond.ts';
+import { Collection, Envelope, errorResponses, IdParam, Success } from '../schemas/common.ts';
+import {
+  AvailableNumber,
+  AvailableNumbersQuery,
+  PhoneNumber,
+  PhoneNumbersQuery,
+  TakeNumberBody,
+  UpdateNumberBody,
+} from '../schemas/numbers.ts';
+
+type Account = { accountId: string };
+type One = { accountId: string; phoneNumberId: string };
+
+export async function numberRoutes(app: FastifyInstance) {
+  app.get<{ Params: Account; Querystring: Static<typeof AvailableNumbersQuery> }>(
+    '/v1/accounts/:accountId/availablephonenumbers',
+    {
+      config: { scope: 'numbers:read' },
+      schema: {
+        tags: ['phone numbers'],
+        summary: 'Search numbers available to take',
+        description:
+          'Answered from the provider inventory (the simulator has a deterministic one), without numbers any account holds.',
+        params: IdParam('accountId'),
+        querystring: AvailableNumbersQuery,
+        response: { 200: Collection(AvailableNumber), ...errorResponses() },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      const result = await searchAvailableNumbers(app.ctx.db, {
+        ...q,
+        features: q.features?.split(',').map((f) => f.trim()),
+      });
+      return page(result, presentAvailable);
+    },
+  );
+
+  app.post<{ Params: Account; Body: Static<typeof TakeNumberBody> }>(
+    '/v1/accounts/:accountId/phonenumbers',
+    {
+      config: { scope: 'numbers:write' },
+      schema: {
+        tags: ['phone numbers'],
+        summary: 'Take a phone number',
+        description:
+          'provider `simulator` (default): a free number of the inventory. `twilio` or `smpp`: a valid E.164 number ' +
+          'the account brings from that carrier. The number joins `groupId`, or the default group.',
+        params: IdParam('accountId'),
+        body: TakeNumberBody,
+        response: { 201: Envelope(PhoneNumber), ...errorResponses(409) },
+      },
+    },
+    async (req, reply) => {
+      reply.code(201);
+      return ok(await takePhoneNumber(app.ctx.db, req.params.accountId, req.body, req.actor));
+    },
+  );
+
+  app.get<{ Params: Account; Querystring: Static<typeof PhoneNumbersQuery> }>(
+    '/v1/accounts/:accountId/phonenumbers',
+    {
+      config: { scope: 'numbers:read' },
+      schema: {
+        tags: ['phone numbers'],
+        summary: 'List the account’s phone numbers',
+        params: IdParam('accountId'),
+        querystring: PhoneNumbersQuery,
+        response: { 200: Collection(PhoneNumber), ...errorResponses() },
+      },
+    },
+    async (req) => page(await listPhoneNumbers(app.ctx.db, req.params.accountId, req.query), (n) => n),
+  );
+
+  app.get<{ Params: One }>(
+    '/v1/accounts/:accountId/phonenumbers/:phoneNumberId',
+    {
+      config: { scope: 'numbers:read' },
+      schema: {
+        tags: ['phone numbers'],
+        summary: 'Get a phone number',
+        params: IdParam('accountId', 'phoneNumberId'),
+        response: { 200: Envelope(PhoneNumber), ...errorResponses() },
+      },
+    },
+    async (req) => ok(await getPhoneNumber(app.ctx.db, req.params.accountId, req.params.phoneNumberId)),
+  );
+
+  app.put<{ Params: One; Body: Static<typeof UpdateNumberBody> }>(
+    '/v1/accounts/:accountId/phonenumbers/:phoneNumberId',
+    {
+      config: { scope: 'numbers:write' },
+      schema: {
+        tags: ['phone numbers'],
+        summary: 'Update a phone number',
+        description:
+          '`channels` is merged into the number’s channels; `throughput` is messages per second (1..10000).',
+        params: IdParam('accountId', 'phoneNumberId'),
+        body: UpdateNumberBody,
+        response: { 200: Envelope(PhoneNumber), ...errorResponses() },
+      },
+    },
+    async (req) =>
+      ok(
+        await updatePhoneNumber(
+          app.ctx.db,
+          req.params.accountId,
+          req.params.phoneNumberId,
+          req.body,
+          req.actor,
+        ),
+      ),
+  );
+
+  app.delete<{ Params: One }>(
+    '/v1/accounts/:accountId/phonenumbers/:phoneNumberId',
+    {
+      config: { scope: 'numbers:write' },
+      schema: {
+        tags: ['phone numbers'],
+        summary: 'Release a phone number',
+        description:
+          'The number leaves its groups and becomes available again; the record stays with status `released`. ' +
+          '409 NUM-003 while messages from it wait to be sent.',
+        params: IdParam('accountId', 'phoneNumberId'),
+        response: { 200: Success, ...errorResponses(409) },
+      },
+    },
+    async (req) => {
+      await releasePhoneNumber(app.ctx.db, req.params.accountId, req.params.phoneNumberId, req.actor);
+      return { success: true as const };
+    },
+  );
+}

@@ -1,0 +1,159 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+import { AuditStamp, ErrorObject, PageQuery } from './common.ts';
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+const Timestamp = Type.String({ format: 'date-time' });
+
+export const ContactTag = Type.Object({ tag: Type.String(), visible: Type.Boolean() });
+
+export const ContactMobile = Type.Object({
+  country: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2 region of the number.' })),
+  number: Type.String({ description: 'E.164.' }),
+  verified: Nullable(Timestamp),
+  valid: Type.Boolean(),
+  lineType: Nullable(
+    Type.String({
+      description: '`mobile`, `landline`, `fixedOrMobile`, `voip`, `tollFree`, `personal`, ... or `unknown`.',
+    }),
+  ),
+});
+
+export const ContactListMembership = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  optIn: Nullable(Timestamp),
+  optOut: Nullable(Timestamp),
+});
+
+export const Contact = Type.Object(
+  {
+    id: Type.String(),
+    email: Nullable(Type.String()),
+    firstName: Nullable(Type.String()),
+    lastName: Nullable(Type.String()),
+    mobile: Nullable(ContactMobile),
+    lists: Type.Array(ContactListMembership, { description: 'The static lists the contact is a member of.' }),
+    attributes: Type.Object(
+      {},
+      { additionalProperties: true, description: 'Custom attributes (free-form).' },
+    ),
+    tags: Type.Array(ContactTag),
+    optIn: Nullable(Timestamp),
+    optOut: Nullable(
+      Type.String({
+        format: 'date-time',
+        description: 'When the contact opted out (STOP); null while subscribed.',
+      }),
+    ),
+    blocked: Nullable(Timestamp),
+    valid: Type.Boolean(),
+    error: Nullable(ErrorObject),
+    created: AuditStamp,
+    updated: AuditStamp,
+  },
+  {
+    additionalProperties: Type.Object({ id: Type.Integer() }, { additionalProperties: true }),
+    description:
+      'A contact. CRM-integration fields (each named after the CRM, `{id}`) appear only when the contact is linked to one.',
+  },
+);
+
+const TimestampOrFlag = (what: string) =>
+  Type.Union([Timestamp, Type.Boolean(), Type.Null()], {
+    description: `${what}: a timestamp, \`true\` (now) or \`false\`/\`null\` (clear).`,
+  });
+
+/** A contact in a request body. */
+export const ContactBody = Type.Object({
+  mobile: Type.Optional(
+    Type.Union(
+      [
+        Type.String({ maxLength: 64 }),
+        Type.Object({
+          number: Type.String({ maxLength: 64 }),
+          country: Type.Optional(
+            Type.String({ maxLength: 2, description: 'Reads a national number; default US.' }),
+          ),
+        }),
+      ],
+      {
+        description:
+          'E.164 string, or `{number, country}` for a national number. Parsed with libphonenumber; invalid → 400 CONT-001.',
+      },
+    ),
+  ),
+  firstName: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  lastName: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  email: Type.Optional(Nullable(Type.String({ maxLength: 320 }))),
+  attributes: Type.Optional(
+    Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description: 'Custom attributes; in an update a null value removes the key.',
+      },
+    ),
+  ),
+  tags: Type.Optional(
+    Type.Array(
+      Type.Union([
+        Type.String({ maxLength: 100 }),
+        Type.Object({ tag: Type.String({ maxLength: 100 }), visible: Type.Optional(Type.Boolean()) }),
+      ]),
+      { maxItems: 200, description: '`{tag, visible}` items or plain strings (visible).' },
+    ),
+  ),
+  optIn: Type.Optional(TimestampOrFlag('When the contact opted in')),
+  blocked: Type.Optional(TimestampOrFlag('When the contact was blocked')),
+});
+
+export const MergeStrategy = Type.Union(
+  [Type.Literal('append'), Type.Literal('core'), Type.Literal('remove')],
+  {
+    description:
+      'When the mobile already exists: `append` updates the given fields and merges attributes and tags; `core` updates only ' +
+      'firstName, lastName, email and the mobile country; `remove` replaces the contact data with the given data. ' +
+      'Without it a duplicate is 409 CONT-003 (JSON) or an error row (CSV).',
+  },
+);
+
+export const CreateContactQuery = Type.Object({ mergeStrategy: Type.Optional(MergeStrategy) });
+
+export const CsvUpload = Type.String({
+  description:
+    'CSV with a header row, e.g. `country,firstName,lastName,email,mobile,tags,optIn,blocked,...`: `mobile` is required ' +
+    '(E.164, or national with `country`), `tags` is split on `;`, every other column becomes an attribute. Up to 64 MiB.',
+});
+
+export const UploadError = Type.Object({
+  row: Type.Integer({ description: 'Data row number, 1 = the first row after the header.' }),
+  input: Type.Record(Type.String(), Type.String()),
+  error: ErrorObject,
+});
+
+export const UploadResult = Type.Object({
+  submitted: Type.Integer({ description: 'Data rows in the upload.' }),
+  inserted: Type.Integer(),
+  updated: Type.Integer({ description: 'Rows merged into an existing contact (mergeStrategy).' }),
+  success: Type.Integer({ description: 'inserted + updated.' }),
+  contacts: Type.Array(Contact, {
+    description: 'The contacts of the first 100 data rows only, to keep the answer small.',
+  }),
+  errors: Type.Array(UploadError, {
+    description: 'Every row that failed, with its code (CONT-001, CONT-003, VAL-001).',
+  }),
+});
+
+export const ContactListQuery = Type.Object({
+  ...PageQuery,
+  firstName: Type.Optional(Type.String({ description: 'Partial, case-insensitive match.' })),
+  lastName: Type.Optional(Type.String({ description: 'Partial, case-insensitive match.' })),
+  mobile: Type.Optional(Type.String({ description: 'Partial match on the E.164 number.' })),
+  email: Type.Optional(Type.String({ description: 'Partial, case-insensitive match.' })),
+  tags: Type.Optional(
+    Type.String({ description: 'Partial match on a tag; several separated by commas must all match.' }),
+  ),
+  q: Type.Optional(
+    Type.String({ description: 'Partial match across first and last name, email and mobile.' }),
+  ),
+});

@@ -1,0 +1,89 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+import { AttributeFilter, AuditStamp, PageQuery } from './common.ts';
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+export const ListSource = Type.Object({
+  id: Type.Optional(Type.String()),
+  integration: Type.Optional(Type.String()),
+  lastSynced: Type.Optional(Type.String()),
+});
+
+export const ListFilter = Type.Object(
+  {
+    q: Type.Optional(Type.String({ description: 'Partial match across names, email and mobile.' })),
+    attributes: Type.Optional(
+      Type.Array(AttributeFilter, {
+        description:
+          'All must hold. `=` matches any of the values, `!=` none of them, `<` `<=` `>` `>=` compare with the first; ' +
+          'numeric when both sides are numbers, else case-insensitive text.',
+      }),
+    ),
+    list: Type.Optional(Type.String({ description: 'Only members of this (static) list.' })),
+    valid: Type.Optional(Type.Boolean({ description: 'Only contacts with a valid mobile.' })),
+    invalid: Type.Optional(Type.Boolean({ description: 'Only contacts with an invalid mobile.' })),
+    blocked: Type.Optional(Type.Boolean({ description: 'Only blocked contacts.' })),
+    unblocked: Type.Optional(Type.Boolean({ description: 'Only contacts not blocked.' })),
+    optIn: Type.Optional(Type.Boolean({ description: 'Only contacts opted in and not opted out.' })),
+  },
+  {
+    description:
+      "A smart list's filter: its members are the contacts matching it when the list is read or sent to.",
+  },
+);
+
+export const DoubleOptIn = Type.Object({
+  enabled: Type.Boolean(),
+  prompt: Type.Optional(Nullable(Type.String())),
+});
+
+export const List = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  source: Nullable(ListSource),
+  keyword: Nullable(Type.String()),
+  doubleOptIn: DoubleOptIn,
+  filter: Nullable(ListFilter),
+  optInConfirmation: Nullable(Type.String()),
+  size: Type.Integer({ description: 'Member count (a smart list: contacts matching its filter now).' }),
+  created: AuditStamp,
+  updated: AuditStamp,
+});
+
+const listFields = {
+  source: Type.Optional(Nullable(ListSource)),
+  keyword: Type.Optional(Nullable(Type.String({ maxLength: 160 }))),
+  doubleOptIn: Type.Optional(
+    Type.Object({
+      enabled: Type.Optional(Type.Boolean()),
+      prompt: Type.Optional(Nullable(Type.String({ maxLength: 1600 }))),
+    }),
+  ),
+  filter: Type.Optional(Nullable(ListFilter)),
+  optInConfirmation: Type.Optional(Nullable(Type.String({ maxLength: 1600 }))),
+};
+
+export const CreateListBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  ...listFields,
+});
+export const UpdateListBody = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  ...listFields,
+});
+
+export const ListListQuery = Type.Object({
+  ...PageQuery,
+  name: Type.Optional(Type.String({ description: 'Partial, case-insensitive match.' })),
+});
+
+export const AddContactsBody = Type.Object({
+  contactIds: Type.Array(Type.String(), { minItems: 1, maxItems: 10_000 }),
+});
+
+export const AddContactsResult = Type.Object({
+  submitted: Type.Integer(),
+  added: Type.Integer(),
+  alreadyMember: Type.Integer(),
+  notFound: Type.Integer({ description: 'Ids that name no contact of the account.' }),
+});

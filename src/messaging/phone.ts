@@ -1,0 +1,54 @@
+import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+
+/** A mobile number parsed with libphonenumber's full metadata. */
+export interface ParsedMobile {
+  /** E.164, e.g. +12015550123. */
+  number: string;
+  /** ISO 3166-1 alpha-2 region of the number ('ZZ' for non-geographic numbers). */
+  country: string;
+  valid: boolean;
+  /** lower camel case: mobile, landline, fixedOrMobile, voip, tollFree, personal, ... or unknown. */
+  lineType: string;
+}
+
+const LINE_TYPES: Record<string, string> = {
+  MOBILE: 'mobile',
+  FIXED_LINE: 'landline',
+  FIXED_LINE_OR_MOBILE: 'fixedOrMobile',
+  VOIP: 'voip',
+  TOLL_FREE: 'tollFree',
+  PERSONAL_NUMBER: 'personal',
+  PREMIUM_RATE: 'premiumRate',
+  SHARED_COST: 'sharedCost',
+  PAGER: 'pager',
+  UAN: 'uan',
+  VOICEMAIL: 'voicemail',
+};
+
+/**
+ * Parses a phone number: E.164 (or any international form with +), or a national number read in
+ * defaultCountry (ISO alpha-2). Answers undefined when it cannot be parsed or is not a valid number.
+ */
+export function parseMobile(input: string, defaultCountry?: string): ParsedMobile | undefined {
+  if (typeof input !== 'string') return undefined;
+  const text = input.trim();
+  if (text === '' || text.length > 64) return undefined;
+  const country = defaultCountry?.trim().toUpperCase();
+  let parsed: ReturnType<typeof parsePhoneNumberFromString>;
+  try {
+    parsed = parsePhoneNumberFromString(
+      text,
+      country ? { defaultCountry: country as CountryCode } : undefined,
+    );
+  } catch {
+    return undefined;
+  }
+  if (!parsed?.isValid()) return undefined;
+  const type = parsed.getType();
+  return {
+    number: parsed.number,
+    country: parsed.country ?? 'ZZ',
+    valid: true,
+    lineType: (type && LINE_TYPES[type]) ?? 'unknown',
+  };
+}
