@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/client.ts';
-import { type ContactRow, findContact, listMemberships } from '../../db/queries/contacts.ts';
+import { type ContactRow, findContactWithMemberships, listMemberships } from '../../db/queries/contacts.ts';
 import { fail } from '../../errors.ts';
 import { isId } from '../../util/ids.ts';
 import { type Contact, presentContact } from './present-contact.ts';
@@ -25,7 +25,7 @@ export async function presentContacts(
 
 /** One contact of the account in the Contact shape; CONT-002 when there is none. */
 export async function getContact(db: Queryable, accountId: string, contactId: string): Promise<Contact> {
-  const row = isId(contactId) ? await findContact(db, accountId, contactId) : undefined;
+  const row = isId(contactId) ? await findContactWithMemberships(db, accountId, contactId) : undefined;
   if (!row) fail('CONT-002');
-  return (await presentContacts(db, accountId, [row]))[0];
+  return presentContact(row, row.memberships);
 }
