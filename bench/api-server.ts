@@ -12,13 +12,20 @@ import { buildApiApp } from '../src/http/app.ts';
 import { newId } from '../src/util/ids.ts';
 
 const url = process.env.BENCH_DATABASE_URL!;
-const config = { ...loadConfig({ RATE_LIMIT_PER_MINUTE: '1000000000' }), databaseUrl: url, redisUrl: process.env.REDIS_URL };
+const config = {
+  ...loadConfig({ RATE_LIMIT_PER_MINUTE: '1000000000' }),
+  databaseUrl: url,
+  redisUrl: process.env.REDIS_URL,
+};
 const db = createPool(url, 10);
 const ctx = createContext(config, db);
 
 const { account } = await createAccount(db, { name: 'bench' });
 const { client } = await createClient(db, account.id);
-const token = await ctx.tokens.issue({ id: client.id, name: client.name, accountId: account.id }, client.scopes);
+const token = await ctx.tokens.issue(
+  { id: client.id, name: client.name, accountId: account.id },
+  client.scopes,
+);
 const contactId = newId();
 await db.query(
   `INSERT INTO contacts (account_id, id, first_name, last_name, email, mobile_number, mobile_country, mobile_valid, mobile_line_type, attributes)
@@ -30,13 +37,16 @@ const api = await buildApiApp(ctx);
 await api.listen({ port: 0, host: '127.0.0.1' });
 
 const bare = Fastify({ logger: false });
-bare.get<{ Params: { accountId: string; contactId: string } }>('/bare/:accountId/contacts/:contactId', async (req) => {
-  const { rows } = await db.query('SELECT * FROM contacts WHERE account_id = $1 AND id = $2', [
-    req.params.accountId,
-    req.params.contactId,
-  ]);
-  return rows[0];
-});
+bare.get<{ Params: { accountId: string; contactId: string } }>(
+  '/bare/:accountId/contacts/:contactId',
+  async (req) => {
+    const { rows } = await db.query('SELECT * FROM contacts WHERE account_id = $1 AND id = $2', [
+      req.params.accountId,
+      req.params.contactId,
+    ]);
+    return rows[0];
+  },
+);
 await bare.listen({ port: 0, host: '127.0.0.1' });
 
 const port = (app: { server: { address(): unknown } }) => (app.server.address() as { port: number }).port;

@@ -33,10 +33,14 @@ async function measure(name: string, url: string, headers: Record<string, string
 
 try {
   const bare = await measure('bare Fastify + pg lookup', target.bare, {});
-  const api = await measure('Sparrow GET contact (auth, scope, envelope)', target.api, { authorization: `Bearer ${target.token}` });
+  const api = await measure('Sparrow GET contact (auth, scope, envelope)', target.api, {
+    authorization: `Bearer ${target.token}`,
+  });
   console.log(`\nbench:api — ${connections} connections, ${duration} s each, Node ${process.version}\n`);
   for (const r of [api, bare]) {
-    console.log(`${r.name.padEnd(46)} ${fmt(r.rps).padStart(8)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms   (${fmt(r.total)} requests)`);
+    console.log(
+      `${r.name.padEnd(46)} ${fmt(r.rps).padStart(8)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms   (${fmt(r.total)} requests)`,
+    );
   }
   console.log(`\nratio Sparrow / bare: ${fmt((100 * api.rps) / bare.rps, 1)} %`);
   console.log(`targets: >= 5,000 req/s, p99 < 20 ms, >= 70 % of bare`);

@@ -14,7 +14,13 @@ import { migrate } from '../src/db/migrate.ts';
 function findTests(dir: string): string[] {
   return fs
     .readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) => (e.isDirectory() ? findTests(path.join(dir, e.name)) : e.name.endsWith('.test.ts') ? [path.join(dir, e.name)] : []))
+    .flatMap((e) =>
+      e.isDirectory()
+        ? findTests(path.join(dir, e.name))
+        : e.name.endsWith('.test.ts')
+          ? [path.join(dir, e.name)]
+          : [],
+    )
     .sort();
 }
 
@@ -68,7 +74,8 @@ async function main() {
     `SELECT datname FROM pg_database WHERE datname LIKE $1 OR datname = $2`,
     [`sparrow_t_${process.pid}_%`, template],
   );
-  for (const r of rows) await admin.query(`DROP DATABASE IF EXISTS ${r.datname} WITH (FORCE)`).catch(() => {});
+  for (const r of rows)
+    await admin.query(`DROP DATABASE IF EXISTS ${r.datname} WITH (FORCE)`).catch(() => {});
   await admin.end();
   await stop();
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });

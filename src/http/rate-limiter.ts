@@ -55,9 +55,11 @@ export function redisRateLimiter(limit: number, url: string): RateLimiter {
       const now = Date.now();
       const start = now - (now % WINDOW_MS);
       const rkey = `sparrow:rl:${key}:${start}`;
-      const [[, count]] = (await redis.multi().incr(rkey).pexpire(rkey, WINDOW_MS + 1000).exec()) as [
-        [Error | null, number],
-      ];
+      const [[, count]] = (await redis
+        .multi()
+        .incr(rkey)
+        .pexpire(rkey, WINDOW_MS + 1000)
+        .exec()) as [[Error | null, number]];
       return outcome(limit, count, start);
     },
     async close() {

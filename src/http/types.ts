@@ -1,7 +1,7 @@
-import type { Actor } from '../domain/actor.ts';
-import type { Grant } from '../domain/auth/tokens.ts';
-import type { Scope } from '../domain/auth/scopes.ts';
 import type { AppContext } from '../context.ts';
+import type { Actor } from '../domain/actor.ts';
+import type { Scope } from '../domain/auth/scopes.ts';
+import type { Grant } from '../domain/auth/tokens.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,6 +1,10 @@
 import type { AppContext } from '../context.ts';
+import { createProviderSink } from '../domain/messages/provider-sink.ts';
+import { dispatch } from './dispatch.ts';
 import { idempotencyPurge } from './idempotency-purge.ts';
 import { type Loop, startLoop } from './loop.ts';
+import { webhookDelivery } from './webhook-delivery.ts';
+import { webhookFanOut } from './webhook-fanout.ts';
 
 /** A background task: a name and a loop body that answers how long to wait before its next run. */
 export interface WorkerTask {
@@ -10,10 +14,18 @@ export interface WorkerTask {
 }
 
 /** Every task the worker role runs. */
-export const TASKS: WorkerTask[] = [idempotencyPurge];
+export const TASKS: WorkerTask[] = [dispatch, idempotencyPurge, webhookFanOut(), webhookDelivery()];
 
 /** Starts the worker role; `stop` lets every running round finish, then returns. */
-export function startWorkers(ctx: AppContext, tasks: WorkerTask[] = TASKS, log: (msg: string) => void = () => {}) {
+export function startWorkers(
+  ctx: AppContext,
+  tasks: WorkerTask[] = TASKS,
+  log: (msg: string) => void = () => {},
+) {
+  // Providers deliver receipts and inbound messages to the sink from here on (the worker role owns them).
+  ctx.providers
+    .start(createProviderSink(ctx))
+    .catch((err) => log(`providers: start failed: ${(err as Error).message}`));
   const loops: Loop[] = tasks.map((t) => startLoop(ctx, t, log));
   return {
     stop: async () => {

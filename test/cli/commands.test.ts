@@ -15,7 +15,8 @@ describe('sparrow CLI', () => {
   });
   after(() => db.drop());
 
-  const sparrow = (...args: string[]) => run(process.execPath, [BIN, ...args], { env: { ...process.env, DATABASE_URL: db.url } });
+  const sparrow = (...args: string[]) =>
+    run(process.execPath, [BIN, ...args], { env: { ...process.env, DATABASE_URL: db.url } });
 
   it('creates an account, a client whose secret is printed once, and revokes it', async () => {
     const acct = JSON.parse((await sparrow('accounts', 'create', '--name', 'CLI test')).stdout);

@@ -31,7 +31,11 @@ async function token(port: number, clientId: string, clientSecret: string) {
   const res = await fetch(`http://127.0.0.1:${port}/oauth2/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }),
+    body: JSON.stringify({
+      grant_type: 'client_credentials',
+      client_id: clientId,
+      client_secret: clientSecret,
+    }),
   });
   assert.equal(res.status, 200);
   return ((await res.json()) as { access_token: string }).access_token;
@@ -48,9 +52,18 @@ describe('sparrow start', () => {
     fs.chmodSync(dir, 0o755);
     dirs.push(dir);
     const [port, externalsPort] = [await freePort(), await freePort()];
-    const env = { DATA_DIR: dir, PORT: String(port), EXTERNALS_PORT: String(externalsPort), HOST: '127.0.0.1' };
+    const env = {
+      DATA_DIR: dir,
+      PORT: String(port),
+      EXTERNALS_PORT: String(externalsPort),
+      HOST: '127.0.0.1',
+    };
     const first = start(env);
-    const out = await eventually(async () => (/SPARROW_CLIENT_SECRET=(\S+)/.test(first.output()) ? first.output() : undefined), 60_000, 100);
+    const out = await eventually(
+      async () => (/SPARROW_CLIENT_SECRET=(\S+)/.test(first.output()) ? first.output() : undefined),
+      60_000,
+      100,
+    );
     const accountId = /SPARROW_ACCOUNT_ID=(\S+)/.exec(out)![1];
     const clientId = /SPARROW_CLIENT_ID=(\S+)/.exec(out)![1];
     const clientSecret = /SPARROW_CLIENT_SECRET=(\S+)/.exec(out)![1];
@@ -58,7 +71,9 @@ describe('sparrow start', () => {
     assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')), { accountId, clientId, clientSecret });
     assert.equal(fs.statSync(file).mode & 0o777, 0o600);
     const t = await token(port, clientId, clientSecret);
-    const acct = await fetch(`http://127.0.0.1:${port}/v1/accounts/${accountId}`, { headers: { authorization: `Bearer ${t}` } });
+    const acct = await fetch(`http://127.0.0.1:${port}/v1/accounts/${accountId}`, {
+      headers: { authorization: `Bearer ${t}` },
+    });
     assert.equal(acct.status, 200);
     assert.equal((await fetch(`http://127.0.0.1:${externalsPort}/readyz`)).status, 200);
     assert.equal(await stop(first.child), 0);
@@ -67,7 +82,11 @@ describe('sparrow start', () => {
     // A second start reuses the data: no new credentials, the old ones still work.
     const second = start(env);
     await eventually(async () => /workers running|API listening/.test(second.output()), 60_000, 100);
-    await eventually(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok, 30_000, 100);
+    await eventually(
+      async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok,
+      30_000,
+      100,
+    );
     assert.doesNotMatch(second.output(), /SPARROW_CLIENT_SECRET/);
     await token(port, clientId, clientSecret);
     assert.equal(await stop(second.child), 0);
@@ -88,7 +107,11 @@ describe('sparrow start', () => {
       };
       for (let round = 0; round < 2; round++) {
         const svc = start(env);
-        await eventually(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok, 60_000, 100);
+        await eventually(
+          async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok,
+          60_000,
+          100,
+        );
         const t = await token(port, env.BOOTSTRAP_CLIENT_ID, env.BOOTSTRAP_CLIENT_SECRET);
         const res = await fetch(`http://127.0.0.1:${port}/v1/accounts/${env.BOOTSTRAP_ACCOUNT_ID}`, {
           headers: { authorization: `Bearer ${t}` },

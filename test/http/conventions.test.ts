@@ -6,7 +6,8 @@ describe('conventions every endpoint follows', () => {
   let svc: TestService;
   let a: TestAccount;
   before(async () => {
-    svc = await startTestService({ rateLimitPerMinute: 5 });
+    // In-memory counters here: the IP-keyed token endpoint must not share a budget with other runs via Redis.
+    svc = await startTestService({ rateLimitPerMinute: 5, redisUrl: undefined });
     a = await svc.newAccount();
   });
   after(() => svc.close());
@@ -22,9 +23,33 @@ describe('conventions every endpoint follows', () => {
 
   it('answers a JSON body over 1 MiB with 413', async () => {
     const big = JSON.stringify({ grant_type: 'x'.repeat(1024 * 1024 + 10) });
-    const res = await call(svc.api, 'POST', '/oauth2/token', { headers: { 'content-type': 'application/json' }, payload: big });
+    const res = await call(svc.api, 'POST', '/oauth2/token', {
+      headers: { 'content-type': 'application/json' },
+      payload: big,
+    });
     assert.equal(res.statusCode, 413);
     assert.equal(body(res).error.code, 'VAL-003');
+  });
+
+  it('treats an empty JSON body as no body (body-less PUT actions send the JSON content type)', async () => {
+    const url = `/v1/accounts/${a.accountId}/conversations/01937c1e-0000-7000-8000-00000000abcd/close`;
+    const res = await call(svc.api, 'PUT', url, {
+      auth: a.auth,
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
+    // The handler ran (an unknown conversation), rather than the body parser refusing the request.
+    assert.equal(res.statusCode, 404);
+    assert.equal(body(res).error.code, 'CONV-002');
+  });
+
+  it('refuses a prototype-poisoning JSON body with 400', async () => {
+    const res = await call(svc.api, 'POST', '/oauth2/token', {
+      headers: { 'content-type': 'application/json' },
+      payload: '{"grant_type":"client_credentials","__proto__":{"admin":true}}',
+    });
+    assert.equal(res.statusCode, 400);
+    assert.equal(body(res).error.code, 'VAL-002');
   });
 
   it('serves /healthz and /readyz on both listeners', async () => {
@@ -56,7 +81,8 @@ describe('conventions every endpoint follows', () => {
     assert.equal(first.statusCode, 200);
     assert.equal(first.headers['ratelimit-policy'], '"default";q=5;w=60');
     assert.match(String(first.headers.ratelimit), /^"default";r=4;t=\d+$/);
-    for (let i = 0; i < 4; i++) assert.equal((await call(svc.api, 'GET', url, { auth: b.auth })).statusCode, 200);
+    for (let i = 0; i < 4; i++)
+      assert.equal((await call(svc.api, 'GET', url, { auth: b.auth })).statusCode, 200);
     const limited = await call(svc.api, 'GET', url, { auth: b.auth });
     assert.equal(limited.statusCode, 429);
     assert.equal(body(limited).error.code, 'RATE-001');
@@ -64,6 +90,9 @@ describe('conventions every endpoint follows', () => {
     assert.ok(retry >= 1 && retry <= 60);
     assert.match(String(limited.headers.ratelimit), new RegExp(`^"default";r=0;t=${retry}$`));
     // Another client has its own budget.
-    assert.equal((await call(svc.api, 'GET', `/v1/accounts/${a.accountId}`, { auth: a.auth })).statusCode, 200);
+    assert.equal(
+      (await call(svc.api, 'GET', `/v1/accounts/${a.accountId}`, { auth: a.auth })).statusCode,
+      200,
+    );
   });
 });

@@ -14,7 +14,11 @@ describe('Idempotency-Key on POST', () => {
   after(() => svc.close());
 
   const create = (who: TestAccount, key: string, json: unknown) =>
-    call(svc.api, 'POST', `/v1/accounts/${who.accountId}/contacts`, { auth: who.auth, json, headers: { 'idempotency-key': key } });
+    call(svc.api, 'POST', `/v1/accounts/${who.accountId}/contacts`, {
+      auth: who.auth,
+      json,
+      headers: { 'idempotency-key': key },
+    });
 
   it('replays the stored response for the same key and body, creating one record', async () => {
     const json = { firstName: 'Ida', mobile: '+12025550111' };
@@ -24,7 +28,9 @@ describe('Idempotency-Key on POST', () => {
     assert.equal(again.statusCode, 201);
     assert.equal(again.headers['idempotent-replayed'], 'true');
     assert.equal(body(again).data.id, body(first).data.id);
-    const list = await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/contacts?mobile=2025550111`, { auth: a.auth });
+    const list = await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/contacts?mobile=2025550111`, {
+      auth: a.auth,
+    });
     assert.equal(body(list).pagination.totalCount, 1);
   });
 
@@ -43,7 +49,9 @@ describe('Idempotency-Key on POST', () => {
     const codes = [one.statusCode, two.statusCode].sort();
     // Either the second arrived while the first ran (409) or after it finished (a replay of 201).
     assert.ok(codes[0] === 201 && (codes[1] === 201 || codes[1] === 409), `got ${codes}`);
-    const contacts = await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/contacts?mobile=2025550114`, { auth: a.auth });
+    const contacts = await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/contacts?mobile=2025550114`, {
+      auth: a.auth,
+    });
     assert.equal(body(contacts).pagination.totalCount, 1);
   });
 
@@ -66,7 +74,9 @@ describe('Idempotency-Key on POST', () => {
   it('treats a key older than 24 hours as new', async () => {
     const json = { mobile: '+12025550117' };
     assert.equal((await create(a, 'key-6', json)).statusCode, 201);
-    await svc.db.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = 'key-6'`);
+    await svc.db.query(
+      `UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = 'key-6'`,
+    );
     const res = await create(a, 'key-6', json);
     assert.equal(res.statusCode, 409);
     assert.equal(body(res).error.code, 'CONT-003');

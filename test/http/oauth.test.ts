@@ -16,7 +16,11 @@ describe('POST /oauth2/token', () => {
   const tokenFor = (json: unknown) => call(svc.api, 'POST', '/oauth2/token', { json });
 
   it('issues a bearer JWT for the JSON client-credentials body, with no-store', async () => {
-    const res = await tokenFor({ grant_type: 'client_credentials', client_id: a.clientId, client_secret: a.clientSecret });
+    const res = await tokenFor({
+      grant_type: 'client_credentials',
+      client_id: a.clientId,
+      client_secret: a.clientSecret,
+    });
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['cache-control'], 'no-store');
     const b = body(res);
@@ -33,7 +37,9 @@ describe('POST /oauth2/token', () => {
     assert.equal(claims.iss, svc.config.publicUrl);
     assert.equal((claims.exp ?? 0) - (claims.iat ?? 0), 3600);
     assert.ok(claims.jti);
-    const use = await call(svc.api, 'GET', `/v1/accounts/${a.accountId}`, { auth: { authorization: `Bearer ${b.access_token}` } });
+    const use = await call(svc.api, 'GET', `/v1/accounts/${a.accountId}`, {
+      auth: { authorization: `Bearer ${b.access_token}` },
+    });
     assert.equal(use.statusCode, 200);
   });
 
@@ -42,14 +48,20 @@ describe('POST /oauth2/token', () => {
       method: 'POST',
       url: '/oauth2/token',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ grant_type: 'client_credentials', client_id: a.clientId, client_secret: a.clientSecret }).toString(),
+      payload: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: a.clientId,
+        client_secret: a.clientSecret,
+      }).toString(),
     });
     assert.equal(res.statusCode, 200);
     assert.equal(body(res).token_type, 'Bearer');
   });
 
   it('accepts HTTP Basic client authentication (RFC 6749 §2.3.1)', async () => {
-    const basic = Buffer.from(`${encodeURIComponent(a.clientId)}:${encodeURIComponent(a.clientSecret)}`).toString('base64');
+    const basic = Buffer.from(
+      `${encodeURIComponent(a.clientId)}:${encodeURIComponent(a.clientSecret)}`,
+    ).toString('base64');
     const res = await svc.api.inject({
       method: 'POST',
       url: '/oauth2/token',
@@ -60,13 +72,25 @@ describe('POST /oauth2/token', () => {
   });
 
   it('narrows the token to a requested subset of scopes and refuses more than granted', async () => {
-    const narrow = await tokenFor({ grant_type: 'client_credentials', client_id: a.clientId, client_secret: a.clientSecret, scope: 'contacts:read' });
+    const narrow = await tokenFor({
+      grant_type: 'client_credentials',
+      client_id: a.clientId,
+      client_secret: a.clientSecret,
+      scope: 'contacts:read',
+    });
     assert.equal(body(narrow).scope, 'contacts:read');
-    const res = await call(svc.api, 'GET', `/v1/accounts/${a.accountId}`, { auth: { authorization: `Bearer ${body(narrow).access_token}` } });
+    const res = await call(svc.api, 'GET', `/v1/accounts/${a.accountId}`, {
+      auth: { authorization: `Bearer ${body(narrow).access_token}` },
+    });
     assert.equal(res.statusCode, 403);
     assert.equal(body(res).error.code, 'AUTH-004');
     assert.match(String(res.headers['www-authenticate']), /insufficient_scope/);
-    const bad = await tokenFor({ grant_type: 'client_credentials', client_id: a.clientId, client_secret: a.clientSecret, scope: 'root:everything' });
+    const bad = await tokenFor({
+      grant_type: 'client_credentials',
+      client_id: a.clientId,
+      client_secret: a.clientSecret,
+      scope: 'root:everything',
+    });
     assert.equal(bad.statusCode, 400);
     assert.equal(body(bad).error.code, 'invalid_scope');
   });
@@ -90,16 +114,26 @@ describe('POST /oauth2/token', () => {
     const missing = await tokenFor({ client_id: a.clientId, client_secret: a.clientSecret });
     assert.equal(missing.statusCode, 400);
     assert.equal(body(missing).error.code, 'invalid_request');
-    const other = await tokenFor({ grant_type: 'password', client_id: a.clientId, client_secret: a.clientSecret });
+    const other = await tokenFor({
+      grant_type: 'password',
+      client_id: a.clientId,
+      client_secret: a.clientSecret,
+    });
     assert.equal(other.statusCode, 400);
     assert.equal(body(other).error.code, 'unsupported_grant_type');
   });
 
   it('answers 400 for malformed JSON and 415 for an unsupported content type', async () => {
-    const bad = await call(svc.api, 'POST', '/oauth2/token', { headers: { 'content-type': 'application/json' }, payload: '{"grant_type":' });
+    const bad = await call(svc.api, 'POST', '/oauth2/token', {
+      headers: { 'content-type': 'application/json' },
+      payload: '{"grant_type":',
+    });
     assert.equal(bad.statusCode, 400);
     assert.equal(body(bad).error.code, 'VAL-002');
-    const xml = await call(svc.api, 'POST', '/oauth2/token', { headers: { 'content-type': 'application/xml' }, payload: '<x/>' });
+    const xml = await call(svc.api, 'POST', '/oauth2/token', {
+      headers: { 'content-type': 'application/xml' },
+      payload: '<x/>',
+    });
     assert.equal(xml.statusCode, 415);
     assert.equal(body(xml).error.code, 'VAL-004');
   });
@@ -132,7 +166,9 @@ describe('bearer tokens on API calls', () => {
   it('refuses a token whose payload was changed', async () => {
     const [h, , s] = a.token.split('.');
     const payload = { ...decodeJwt(a.token), accounts: ['00000000-0000-7000-8000-000000000000'] };
-    expectInvalid(await get(`Bearer ${h}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${s}`));
+    expectInvalid(
+      await get(`Bearer ${h}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${s}`),
+    );
   });
 
   it('refuses an expired token, a wrong-audience token and one signed by another key', async () => {

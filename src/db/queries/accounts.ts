@@ -35,7 +35,11 @@ export async function findAccount(db: Queryable, accountId: string): Promise<Acc
 }
 
 /** Adds (or, with a negative amount, removes) credit; answers the new balance. */
-export async function adjustBalance(db: Queryable, accountId: string, amount: number): Promise<number | undefined> {
+export async function adjustBalance(
+  db: Queryable,
+  accountId: string,
+  amount: number,
+): Promise<number | undefined> {
   const { rows } = await db.query<{ balance: number }>(
     'UPDATE accounts SET balance = balance + $2, updated_at = now() WHERE id = $1 RETURNING balance',
     [accountId, amount],

@@ -62,6 +62,8 @@ export async function releaseKey(db: Queryable, accountId: string, clientId: str
 }
 
 export async function purgeExpiredKeys(db: Queryable): Promise<number> {
-  const { rowCount } = await db.query(`DELETE FROM idempotency_keys WHERE created_at < now() - interval '24 hours'`);
+  const { rowCount } = await db.query(
+    `DELETE FROM idempotency_keys WHERE created_at < now() - interval '24 hours'`,
+  );
   return rowCount ?? 0;
 }

@@ -26,7 +26,11 @@ export async function bootstrap(db: Db, config: Config): Promise<BootstrapResult
       throw new Error('BOOTSTRAP_ACCOUNT_ID, BOOTSTRAP_CLIENT_ID and BOOTSTRAP_CLIENT_SECRET go together');
     }
     const { account, created } = await createAccount(db, { id: accountId, name: 'Bootstrap account' });
-    const client = await createClient(db, account.id, { id: clientId, secret: clientSecret, name: 'Bootstrap client' });
+    const client = await createClient(db, account.id, {
+      id: clientId,
+      secret: clientSecret,
+      name: 'Bootstrap client',
+    });
     return { accountId, clientId, created: created || client.created };
   }
   const { rowCount } = await db.query('SELECT 1 FROM accounts LIMIT 1');
@@ -35,7 +39,11 @@ export async function bootstrap(db: Db, config: Config): Promise<BootstrapResult
   const client = await createClient(db, account.id, { name: 'Development client' });
   const file = path.join(config.dataDir, 'credentials.json');
   await fs.mkdir(config.dataDir, { recursive: true });
-  const body = JSON.stringify({ accountId: account.id, clientId: client.client.id, clientSecret: client.secret }, null, 2);
+  const body = JSON.stringify(
+    { accountId: account.id, clientId: client.client.id, clientSecret: client.secret },
+    null,
+    2,
+  );
   await fs.writeFile(file, `${body}\n`, { mode: 0o600 });
   await fs.chmod(file, 0o600);
   return {

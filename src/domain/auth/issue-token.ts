@@ -33,6 +33,9 @@ export async function issueToken(db: Db, tokens: TokenService, ttlSeconds: numbe
     if (unknown.length) fail('invalid_scope', `Scope not granted to this client: ${unknown.join(' ')}`);
     scopes = asked;
   }
-  const accessToken = await tokens.issue({ id: client.id, name: client.name, accountId: client.account_id }, scopes);
+  const accessToken = await tokens.issue(
+    { id: client.id, name: client.name, accountId: client.account_id },
+    scopes,
+  );
   return { access_token: accessToken, token_type: 'Bearer', expires_in: ttlSeconds, scope: scopes.join(' ') };
 }

@@ -9,7 +9,9 @@ const MAXMEM = 64 * 1024 * 1024;
 
 function derive(secret: string, salt: Buffer, n: number, rr: number, pp: number): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scrypt(secret, salt, KEYLEN, { N: n, r: rr, p: pp, maxmem: MAXMEM }, (err, key) => (err ? reject(err) : resolve(key))),
+    scrypt(secret, salt, KEYLEN, { N: n, r: rr, p: pp, maxmem: MAXMEM }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
   );
 }
 

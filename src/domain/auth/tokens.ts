@@ -10,8 +10,8 @@ import {
   SignJWT,
 } from 'jose';
 import type { Db } from '../../db/client.ts';
-import { activeSigningKeys, insertSigningKey, retireOldKeys } from '../../db/queries/signing-keys.ts';
 import { revokedClientIds } from '../../db/queries/api-clients.ts';
+import { activeSigningKeys, insertSigningKey, retireOldKeys } from '../../db/queries/signing-keys.ts';
 
 /** The one algorithm tokens are signed and verified with (RFC 8725: pinned, never from the token). */
 export const TOKEN_ALG = 'EdDSA';

@@ -22,8 +22,18 @@ export type EventType = (typeof EVENT_TYPES)[number];
  * Writes an event to the outbox. Call it with the transaction that makes the change it announces,
  * so the event exists exactly when the change committed (transactional outbox).
  */
-export async function emitEvent(tx: Queryable, accountId: string, type: EventType, data: object): Promise<string> {
+export async function emitEvent(
+  tx: Queryable,
+  accountId: string,
+  type: EventType,
+  data: object,
+): Promise<string> {
   const id = newId();
-  await tx.query('INSERT INTO events (id, account_id, type, data) VALUES ($1, $2, $3, $4)', [id, accountId, type, data]);
+  await tx.query('INSERT INTO events (id, account_id, type, data) VALUES ($1, $2, $3, $4)', [
+    id,
+    accountId,
+    type,
+    data,
+  ]);
   return id;
 }

@@ -25,7 +25,10 @@ export function registerAuth(app: FastifyInstance) {
     }
     const grant = await app.ctx.tokens.verify(match[1]);
     if (!grant) {
-      reply.header('WWW-Authenticate', `${REALM}, error="invalid_token", error_description="The access token is invalid or expired"`);
+      reply.header(
+        'WWW-Authenticate',
+        `${REALM}, error="invalid_token", error_description="The access token is invalid or expired"`,
+      );
       return sendError(reply, 'AUTH-002');
     }
     request.grant = grant;

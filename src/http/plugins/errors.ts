@@ -2,7 +2,12 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { AppError, ERRORS, type ErrorCode } from '../../errors.ts';
 
 /** Sends the error envelope: both `message` and `description` carry the text. */
-export function sendError(reply: FastifyReply, code: ErrorCode, message: string = ERRORS[code].message, details?: unknown) {
+export function sendError(
+  reply: FastifyReply,
+  code: ErrorCode,
+  message: string = ERRORS[code].message,
+  details?: unknown,
+) {
   return reply.code(ERRORS[code].status).send({
     success: false,
     error: { code, message, description: message, ...(details === undefined ? {} : { details }) },

@@ -16,7 +16,8 @@ export function registerIdempotency(app: FastifyInstance) {
     const raw = request.headers['idempotency-key'];
     if (raw === undefined) return;
     const key = Array.isArray(raw) ? raw[0] : raw;
-    if (!KEY.test(key)) return sendError(reply, 'IDEM-001', 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
+    if (!KEY.test(key))
+      return sendError(reply, 'IDEM-001', 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
     const accountId = (request.params as { accountId?: string }).accountId ?? request.grant.accounts[0];
     const path = request.url.split('?')[0];
     const body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? null);

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { SCOPES } from '../../domain/auth/scopes.ts';
+import { webhookEventsOpenApi } from '../schemas/webhooks.ts';
 
 /** OpenAPI 3.1 generated from the route schemas, at /openapi.json, with a reference UI at /docs. */
 export async function registerOpenApi(app: FastifyInstance, publicUrl: string) {
@@ -16,6 +17,8 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string) {
           'errors are `{success: false, error: {code, message, description}}`.',
       },
       servers: [{ url: publicUrl }],
+      // The notifications Sparrow POSTs to subscribers, one per event type.
+      webhooks: webhookEventsOpenApi() as Record<string, never>,
       components: {
         securitySchemes: {
           oauth2: {

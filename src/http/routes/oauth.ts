@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
 import { issueToken } from '../../domain/auth/issue-token.ts';
 import { errorResponses } from '../schemas/common.ts';
 import { TokenBody, TokenResponse } from '../schemas/oauth.ts';

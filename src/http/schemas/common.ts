@@ -1,29 +1,25 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 
 /** Audit stamp `{at, by}` used as `created` and `updated`. */
-export const AuditStamp = Type.Object(
-  {
-    at: Type.String({ format: 'date-time' }),
-    by: Type.Object({
-      id: Type.Optional(Type.String()),
-      name: Type.Optional(Type.String()),
-      firstName: Type.Optional(Type.String()),
-      lastName: Type.Optional(Type.String()),
-      email: Type.Optional(Type.String()),
-      source: Type.Optional(Type.String()),
-      subSource: Type.Optional(Type.String()),
-    }),
-  }
-);
+export const AuditStamp = Type.Object({
+  at: Type.String({ format: 'date-time' }),
+  by: Type.Object({
+    id: Type.Optional(Type.String()),
+    name: Type.Optional(Type.String()),
+    firstName: Type.Optional(Type.String()),
+    lastName: Type.Optional(Type.String()),
+    email: Type.Optional(Type.String()),
+    source: Type.Optional(Type.String()),
+    subSource: Type.Optional(Type.String()),
+  }),
+});
 
-export const Pagination = Type.Object(
-  {
-    limit: Type.Integer(),
-    offset: Type.Integer(),
-    hasNext: Type.Boolean(),
-    totalCount: Type.Integer(),
-  }
-);
+export const Pagination = Type.Object({
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+  hasNext: Type.Boolean(),
+  totalCount: Type.Integer(),
+});
 
 /** Query parameters of every list operation: offset >= 0, limit 1..100. */
 export const PageQuery = {
@@ -31,17 +27,15 @@ export const PageQuery = {
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Maximum results (1..100).' }),
 };
 
-export const ErrorEnvelope = Type.Object(
-  {
-    success: Type.Literal(false),
-    error: Type.Object({
-      code: Type.String(),
-      message: Type.String(),
-      description: Type.String(),
-      details: Type.Optional(Type.Unknown()),
-    }),
-  }
-);
+export const ErrorEnvelope = Type.Object({
+  success: Type.Literal(false),
+  error: Type.Object({
+    code: Type.String(),
+    message: Type.String(),
+    description: Type.String(),
+    details: Type.Optional(Type.Unknown()),
+  }),
+});
 
 export const MediaItem = Type.Object({
   url: Type.String(),

@@ -1,0 +1,147 @@
+/**
+ * `npm run bench:send`: seeds an account with N contacts (set-based), sends ONE templated message
+ * to all of them with POST …/messages (a tag filter), and dispatches through the simulator in this
+ * process until every message is `sent`. Prints the API time to accept, end-to-end messages/s, peak
+ * RSS of this process (the embedded PostgreSQL is a separate process, not counted), and in the same
+ * run the raw ceiling: how long PostgreSQL itself takes to INSERT … SELECT N message-shaped rows
+ * into a scratch table and UPDATE them all set-based, and our ratio to it.
+ * Env: N (default 100000), DATABASE_URL (else embedded PostgreSQL).
+ */
+import { loadConfig } from '../src/config.ts';
+import { createContext } from '../src/context.ts';
+import { createPool } from '../src/db/client.ts';
+import { createAccount } from '../src/domain/accounts/create-account.ts';
+import { createClient } from '../src/domain/auth/create-client.ts';
+import { buildApiApp } from '../src/http/app.ts';
+import { dispatch } from '../src/workers/dispatch.ts';
+import { startWorkers } from '../src/workers/index.ts';
+import { benchDatabase, fmt } from './support.ts';
+
+const N = Number(process.env.N ?? 100_000);
+const THROUGHPUT = 1_000_000;
+const TEMPLATE = 'Hi {{{firstName}}}, your {{{plan}}} offer ends Sunday. Reply STOP to opt out.';
+
+let peakRss = process.memoryUsage().rss;
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+}, 20);
+
+const database = await benchDatabase();
+const config = {
+  ...loadConfig({ RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'warn' }),
+  databaseUrl: database.url,
+};
+const db = createPool(database.url, 10);
+const ctx = createContext(config, db);
+let workers: { stop: () => Promise<void> } | undefined;
+
+try {
+  const { account } = await createAccount(db, { name: 'bench', balance: N });
+  const { client } = await createClient(db, account.id);
+  const token = await ctx.tokens.issue(
+    { id: client.id, name: client.name, accountId: account.id },
+    client.scopes,
+  );
+
+  let t = performance.now();
+  await db.query(
+    `INSERT INTO contacts (account_id, id, first_name, last_name, mobile_number, mobile_country, mobile_valid,
+                           mobile_line_type, attributes, tags)
+     SELECT $1, uuidv7(), 'Name' || i, 'Bench', '+1201' || lpad(i::text, 7, '0'), 'US', true, 'mobile',
+            jsonb_build_object('plan', CASE WHEN i % 2 = 0 THEN 'gold' ELSE 'silver' END), '[{"tag": "bench", "visible": true}]'
+     FROM generate_series(1, $2) AS i`,
+    [account.id, N],
+  );
+  await db.query('ANALYZE contacts');
+  console.log(`seeded ${fmt(N)} contacts in ${fmt(performance.now() - t)} ms`);
+  await db.query('UPDATE phone_numbers SET throughput_mps = $2 WHERE account_id = $1', [
+    account.id,
+    THROUGHPUT,
+  ]);
+  console.log(
+    `the account's number sends at ${fmt(THROUGHPUT)} msg/s for this run, so its rate limit is not the bottleneck`,
+  );
+
+  const api = await buildApiApp(ctx);
+  workers = startWorkers(ctx, [dispatch], (m) => console.error(m));
+
+  const t0 = performance.now();
+  const res = await api.inject({
+    method: 'POST',
+    url: `/v1/accounts/${account.id}/messages`,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    payload: JSON.stringify({ filters: { tags: ['bench'] }, template: TEMPLATE }),
+  });
+  const accepted = performance.now();
+  if (res.statusCode !== 201) throw new Error(`send answered ${res.statusCode}: ${res.body}`);
+  const { jobId, queued } = JSON.parse(res.body).data as { jobId: string; queued: number };
+  if (queued !== N) throw new Error(`queued ${queued} of ${N}`);
+
+  for (;;) {
+    const { rows } = await db.query<{ pending: number }>(
+      'SELECT pending FROM send_jobs WHERE account_id = $1 AND id = $2',
+      [account.id, jobId],
+    );
+    if (rows[0].pending === 0) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const done = performance.now();
+  const { rows: statuses } = await db.query<{ status: string; n: number }>(
+    `SELECT status, count(*)::int AS n FROM messages WHERE account_id = $1 AND job_id = $2 GROUP BY status`,
+    [account.id, jobId],
+  );
+  await workers.stop();
+  workers = undefined;
+  await api.close();
+
+  // The raw ceiling: the same number of message-shaped rows, inserted and updated set-based by PostgreSQL alone.
+  await db.query(`CREATE TABLE bench_raw (
+    account_id uuid NOT NULL, id uuid NOT NULL, contact_id uuid, phone_number_id uuid, to_number text, body text,
+    encoding text, segments int, price numeric(14, 4), status text NOT NULL, attempts int NOT NULL DEFAULT 0,
+    created_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (account_id, id))`);
+  await db.query('CREATE INDEX bench_raw_created ON bench_raw (account_id, created_at DESC, id DESC)');
+  await db.query('CREATE INDEX bench_raw_contact ON bench_raw (account_id, contact_id, created_at DESC)');
+  t = performance.now();
+  await db.query(
+    `INSERT INTO bench_raw (account_id, id, contact_id, phone_number_id, to_number, body, encoding, segments, price, status)
+     SELECT c.account_id, uuidv7(), c.id, NULL, c.mobile_number, 'Hi ' || c.first_name || ', your offer ends Sunday.',
+            'GSM-7', 1, 0.0079, 'queued'
+     FROM contacts c WHERE c.account_id = $1`,
+    [account.id],
+  );
+  const rawInsert = performance.now() - t;
+  t = performance.now();
+  await db.query(`UPDATE bench_raw SET status = 'sent', attempts = attempts + 1 WHERE account_id = $1`, [
+    account.id,
+  ]);
+  const rawUpdate = performance.now() - t;
+  await db.query('DROP TABLE bench_raw');
+
+  clearInterval(sampler);
+  const acceptMs = accepted - t0;
+  const totalMs = done - t0;
+  const raw = rawInsert + rawUpdate;
+  const rate = (N * 1000) / totalMs;
+  console.log(`\nbench:send — N = ${fmt(N)}, Node ${process.version}, simulator provider, in-process worker`);
+  console.log(
+    `statuses when the job completed: ${statuses.map((s) => `${s.status} ${fmt(s.n)}`).join(', ')}`,
+  );
+  console.log(
+    `API time to accept (render, segment, price, insert ${fmt(N)} rows, charge): ${fmt(acceptMs)} ms`,
+  );
+  console.log(`end to end, POST to the last message sent: ${fmt(totalMs)} ms = ${fmt(rate)} messages/s`);
+  console.log(`peak RSS of this process: ${fmt(peakRss / 2 ** 20, 1)} MB`);
+  console.log(
+    `raw ceiling: INSERT … SELECT ${fmt(rawInsert)} ms + UPDATE ${fmt(rawUpdate)} ms = ${fmt(raw)} ms (${fmt((N * 1000) / raw)} rows/s)`,
+  );
+  console.log(`ratio to the raw ceiling: ${fmt((100 * raw) / totalMs, 1)} %`);
+  console.log(
+    'targets: >= 5,000 messages/s end to end, >= 25 % of the raw ceiling, peak RSS < 300 MB at 1,000,000',
+  );
+} finally {
+  clearInterval(sampler);
+  await workers?.stop();
+  await ctx.close();
+  await db.end();
+  await database.stop();
+}

@@ -1,0 +1,192 @@
+import type { Queryable } from '../client.ts';
+import type { ContactRow } from './contacts.ts';
+import type { MessageView } from './messages.ts';
+
+/** A conversation row as stored. */
+export interface ConversationRow {
+  account_id: string;
+  id: string;
+  contact_id: string;
+  phone_number_id: string;
+  closed_at: Date | null;
+  last_message_id: string | null;
+  created_at: Date;
+  created_by: Record<string, unknown>;
+  updated_at: Date;
+  updated_by: Record<string, unknown>;
+}
+
+/** A conversation with what its API shape needs: our number and its unread inbound message ids. */
+export interface ConversationView extends ConversationRow {
+  phone_number: string | null;
+  unread_ids: string[];
+}
+
+/** Filters of the conversation list; undefined means "any". */
+export interface ConversationFilter {
+  contactId?: string;
+  closed?: boolean;
+  unread?: boolean;
+}
+
+const VIEW = `
+  SELECT c.*, n.number AS phone_number,
+         ARRAY(SELECT m.id FROM messages m
+               WHERE m.account_id = c.account_id AND m.conversation_id = c.id AND NOT m.outgoing AND NOT m.read
+               ORDER BY m.created_at, m.id) AS unread_ids
+  FROM conversations c
+  LEFT JOIN phone_numbers n ON n.account_id = c.account_id AND n.id = c.phone_number_id`;
+
+const UNREAD_EXISTS = `EXISTS (SELECT 1 FROM messages m
+  WHERE m.account_id = c.account_id AND m.conversation_id = c.id AND NOT m.outgoing AND NOT m.read)`;
+
+/** The conversation of a (contact, our number) pair, locked for the rest of the transaction. */
+export async function lockConversationByPair(
+  db: Queryable,
+  accountId: string,
+  contactId: string,
+  phoneNumberId: string,
+): Promise<ConversationRow | undefined> {
+  const { rows } = await db.query<ConversationRow>(
+    `SELECT * FROM conversations WHERE account_id = $1 AND contact_id = $2 AND phone_number_id = $3 FOR UPDATE`,
+    [accountId, contactId, phoneNumberId],
+  );
+  return rows[0];
+}
+
+/** Inserts a conversation; answers undefined when the pair already has one (a concurrent insert won). */
+export async function insertConversation(
+  db: Queryable,
+  accountId: string,
+  c: { id: string; contactId: string; phoneNumberId: string; by: object },
+): Promise<ConversationRow | undefined> {
+  const { rows } = await db.query<ConversationRow>(
+    `INSERT INTO conversations (account_id, id, contact_id, phone_number_id, created_by, updated_by)
+     VALUES ($1, $2, $3, $4, $5, $5)
+     ON CONFLICT (account_id, contact_id, phone_number_id) DO NOTHING RETURNING *`,
+    [accountId, c.id, c.contactId, c.phoneNumberId, c.by],
+  );
+  return rows[0];
+}
+
+export async function reopenConversation(
+  db: Queryable,
+  accountId: string,
+  conversationId: string,
+  by: object,
+): Promise<ConversationRow> {
+  const { rows } = await db.query<ConversationRow>(
+    `UPDATE conversations SET closed_at = NULL, updated_at = now(), updated_by = $3
+     WHERE account_id = $1 AND id = $2 RETURNING *`,
+    [accountId, conversationId, by],
+  );
+  return rows[0];
+}
+
+/** Closes an open conversation; answers undefined when it does not exist or is already closed. */
+export async function markConversationClosed(
+  db: Queryable,
+  accountId: string,
+  conversationId: string,
+  by: object,
+): Promise<ConversationRow | undefined> {
+  const { rows } = await db.query<ConversationRow>(
+    `UPDATE conversations SET closed_at = now(), updated_at = now(), updated_by = $3
+     WHERE account_id = $1 AND id = $2 AND closed_at IS NULL RETURNING *`,
+    [accountId, conversationId, by],
+  );
+  return rows[0];
+}
+
+/** Records the newest message of a conversation (its activity time moves with it). */
+export async function setLastMessage(
+  db: Queryable,
+  accountId: string,
+  conversationId: string,
+  messageId: string,
+) {
+  await db.query(
+    `UPDATE conversations SET last_message_id = $3, updated_at = now() WHERE account_id = $1 AND id = $2`,
+    [accountId, conversationId, messageId],
+  );
+}
+
+/** Marks every unread inbound message of a conversation read; answers how many changed. */
+export async function markInboundRead(
+  db: Queryable,
+  accountId: string,
+  conversationId: string,
+): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE messages SET read = true, updated_at = now()
+     WHERE account_id = $1 AND conversation_id = $2 AND NOT outgoing AND NOT read`,
+    [accountId, conversationId],
+  );
+  return rowCount ?? 0;
+}
+
+export async function findConversationView(
+  db: Queryable,
+  accountId: string,
+  conversationId: string,
+): Promise<ConversationView | undefined> {
+  const { rows } = await db.query<ConversationView>(`${VIEW} WHERE c.account_id = $1 AND c.id = $2`, [
+    accountId,
+    conversationId,
+  ]);
+  return rows[0];
+}
+
+/** A page of conversations, most recent activity first, and how many match in all. */
+export async function listConversationViews(
+  db: Queryable,
+  accountId: string,
+  f: ConversationFilter,
+  offset: number,
+  limit: number,
+): Promise<{ rows: ConversationView[]; totalCount: number }> {
+  const where = `c.account_id = $1
+    AND ($2::uuid IS NULL OR c.contact_id = $2)
+    AND ($3::boolean IS NULL OR (c.closed_at IS NOT NULL) = $3)
+    AND ($4::boolean IS NULL OR ${UNREAD_EXISTS} = $4)`;
+  const args = [accountId, f.contactId ?? null, f.closed ?? null, f.unread ?? null];
+  const [list, count] = await Promise.all([
+    db.query<ConversationView>(
+      `${VIEW} WHERE ${where} ORDER BY c.updated_at DESC, c.id DESC OFFSET $5 LIMIT $6`,
+      [...args, offset, limit],
+    ),
+    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM conversations c WHERE ${where}`, args),
+  ]);
+  return { rows: list.rows, totalCount: count.rows[0].n };
+}
+
+/** Messages by id with the contact fields of the Message shape (for conversations' lastMessage). */
+export async function messageViewsByIds(
+  db: Queryable,
+  accountId: string,
+  messageIds: string[],
+): Promise<MessageView[]> {
+  if (messageIds.length === 0) return [];
+  const { rows } = await db.query<MessageView>(
+    `SELECT m.*, c.first_name AS contact_first_name, c.last_name AS contact_last_name, c.email AS contact_email,
+            c.mobile_number AS contact_mobile
+       FROM messages m LEFT JOIN contacts c ON c.account_id = m.account_id AND c.id = m.contact_id
+      WHERE m.account_id = $1 AND m.id = ANY($2::uuid[])`,
+    [accountId, messageIds],
+  );
+  return rows;
+}
+
+/** Contacts by id (the contacts of a page of conversations). */
+export async function contactsByIds(
+  db: Queryable,
+  accountId: string,
+  contactIds: string[],
+): Promise<ContactRow[]> {
+  if (contactIds.length === 0) return [];
+  const { rows } = await db.query<ContactRow>(
+    'SELECT * FROM contacts WHERE account_id = $1 AND id = ANY($2::uuid[])',
+    [accountId, contactIds],
+  );
+  return rows;
+}

@@ -1,0 +1,99 @@
+import type { Queryable } from '../../db/client.ts';
+import { findAccount } from '../../db/queries/accounts.ts';
+import { type ContactRow, listMemberships } from '../../db/queries/contacts.ts';
+import { lockContact, optInContact, optOutContact } from '../../db/queries/inbound.ts';
+import type { PhoneNumberRow } from '../../db/queries/phone-numbers.ts';
+import type { KeywordAction } from '../../messaging/keywords.ts';
+import type { Actor } from '../actor.ts';
+import { presentContact } from '../contacts/present-contact.ts';
+import { emitEvent } from '../events/emit.ts';
+import { queueMessage } from '../messages/queue-message.ts';
+
+/** Confirmation texts of the compliance keywords; `{name}` is the account's name. */
+export const KEYWORD_REPLIES = {
+  'opt-out': '{name}: You are unsubscribed and will receive no further messages. Reply START to resubscribe.',
+  'opt-in': '{name}: You are subscribed again. Reply HELP for help, STOP to unsubscribe.',
+  help: '{name}: Reply STOP to unsubscribe. Msg & data rates may apply.',
+} as const satisfies Record<KeywordAction, string>;
+
+/** What a keyword did: whether it changed anything, and the auto-reply it queued, if any. */
+export interface KeywordOutcome {
+  applied: boolean;
+  replyMessageId?: string;
+}
+
+/**
+ * Carries out a compliance keyword an inbound message consists of, in the inbound message's
+ * transaction (so the opt-out, its event and its confirmation exist exactly when the message does):
+ *
+ * - opt-out: the contact is opted out (optIn cleared, every list membership opted out), event
+ *   `contact-opt-out`, one confirmation. Already opted out: nothing changes and nothing is sent,
+ *   so a repeated STOP never earns a second confirmation.
+ * - opt-in: an opted-out contact is opted back in (list memberships' opt-out cleared), event
+ *   `contact-opt-in`, confirmation. A contact who is not opted out is left alone: YES is also
+ *   the everyday answer to "reply YES to confirm", and must not draw a resubscribe notice.
+ * - help: the account's help text (or a default naming the account and how to opt out), but
+ *   never to an opted-out or blocked contact.
+ *
+ * Replies are system messages: they go even to an opted-out contact and are not charged; queueMessage
+ * threads them into the conversation and makes them its last message.
+ */
+export async function applyKeyword(
+  tx: Queryable,
+  accountId: string,
+  input: {
+    action: KeywordAction;
+    keyword: string;
+    contact: ContactRow;
+    number: PhoneNumberRow;
+    conversationId: string;
+    messageId: string;
+  },
+  by: Actor,
+): Promise<KeywordOutcome> {
+  const { action, contact, number } = input;
+  let changed: ContactRow | undefined;
+  if (action === 'opt-out') {
+    changed = await optOutContact(tx, accountId, contact.id, by);
+  } else if (action === 'opt-in') {
+    changed = await optInContact(tx, accountId, contact.id, by);
+  } else {
+    // Read under lock: a STOP from the same contact committing right now must win over HELP.
+    const current = await lockContact(tx, accountId, contact.id);
+    if (!current || current.opted_out_at || current.blocked_at) return { applied: false };
+  }
+  if (action !== 'help') {
+    if (!changed) return { applied: false };
+    const lists = await listMemberships(tx, accountId, [changed.id]);
+    await emitEvent(tx, accountId, action === 'opt-out' ? 'contact-opt-out' : 'contact-opt-in', {
+      contact: presentContact(changed, lists),
+      keyword: input.keyword,
+      source: 'keyword',
+      messageId: input.messageId,
+      conversationId: input.conversationId,
+    });
+  }
+  const body = await replyText(tx, accountId, action);
+  const reply = await queueMessage(
+    tx,
+    accountId,
+    {
+      contactId: contact.id,
+      conversationId: input.conversationId,
+      phoneNumberId: number.id,
+      from: number.number,
+      to: contact.mobile_number as string,
+      body,
+      system: true,
+    },
+    by,
+  );
+  return { applied: true, replyMessageId: reply.id };
+}
+
+async function replyText(tx: Queryable, accountId: string, action: KeywordAction): Promise<string> {
+  const account = await findAccount(tx, accountId);
+  const name = account?.name ?? 'Sparrow';
+  if (action === 'help' && account?.help_text?.trim()) return account.help_text.trim();
+  return KEYWORD_REPLIES[action].replace('{name}', name);
+}

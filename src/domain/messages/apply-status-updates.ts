@@ -1,0 +1,38 @@
+import type { AppContext } from '../../context.ts';
+import { applyReceipts, type ReceiptInput } from '../../db/queries/messages.ts';
+import type { StatusUpdate } from '../../providers/types.ts';
+
+const RANK: Record<StatusUpdate['status'], number> = { sent: 2, delivered: 3, undelivered: 3, failed: 3 };
+const CHUNK = 5000;
+
+/**
+ * Applies delivery receipts, matched by (provider, provider message id), set-based. A status
+ * never moves backwards, so late, repeated and out-of-order receipts are harmless; each change
+ * emits `message-status` in the same statement. A receipt that arrives before its submission was
+ * recorded is parked and applied by the dispatcher once it is. Answers how many messages changed.
+ */
+export async function applyStatusUpdates(
+  ctx: Pick<AppContext, 'db'>,
+  updates: StatusUpdate[],
+): Promise<number> {
+  // One receipt per provider message id: the highest-ranked (the last of equals), as one UPDATE
+  // cannot apply two rows to the same message.
+  const best = new Map<string, StatusUpdate>();
+  for (const u of updates) {
+    const key = `${u.provider}\u0000${u.providerMessageId}`;
+    const seen = best.get(key);
+    if (!seen || RANK[u.status] >= RANK[seen.status]) best.set(key, u);
+  }
+  const receipts: ReceiptInput[] = [...best.values()].map((u) => ({
+    provider: u.provider,
+    providerMessageId: u.providerMessageId,
+    status: u.status,
+    error: u.error ?? null,
+    at: u.at,
+  }));
+  let changed = 0;
+  for (let i = 0; i < receipts.length; i += CHUNK) {
+    changed += await applyReceipts(ctx.db, receipts.slice(i, i + CHUNK));
+  }
+  return changed;
+}

@@ -1,0 +1,28 @@
+/**
+ * Payloads (`data`) of the events the outbound send path emits, for the webhook documentation.
+ * Every one is written in the transaction of the change it announces.
+ */
+export const MESSAGE_EVENT_DOCS = {
+  'message-sent': {
+    summary: 'A provider accepted an outgoing message (status `sent`).',
+    data:
+      '`{message: {id, jobId, campaignId, conversation: {id}, phoneNumber, to, outgoing, system, encoding, segments, ' +
+      'price, status, error, providerMessageId}, contact: {id, mobile}, status: "sent", error: null}`. Emitted once ' +
+      'per message: by the dispatcher when it records the provider’s acceptance. Queuing a message emits nothing.',
+  },
+  'message-status': {
+    summary: 'An outgoing message changed status after it was queued: delivered, undelivered or failed.',
+    data:
+      'Same shape as `message-sent`, with the new `status` and its `error` ({code, description}: a carrier code such ' +
+      'as 21211, or CONT-001 invalid number, CONT-010 opted out or blocked, NUM-001 sending number gone, MSG-010 ' +
+      'provider fault after the last attempt). Emitted for messages failed at send time (not charged), for ' +
+      'dispatch failures (refunded), and for each delivery receipt that moves the status forward; late, repeated ' +
+      'or out-of-order receipts emit nothing.',
+  },
+  'conversation-started': {
+    summary: 'A bulk send opened a conversation between a contact and one of the group’s numbers.',
+    data:
+      '`{conversation: {id, contact: {id}, phoneNumber, closed: false}, reopened: false}` (the bulk path writes ' +
+      'these set-based; a closed conversation is threaded into, not reopened, by a bulk send).',
+  },
+} as const;

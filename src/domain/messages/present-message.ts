@@ -1,0 +1,41 @@
+import type { MessageView } from '../../db/queries/messages.ts';
+import { stamp } from '../actor.ts';
+
+/**
+ * The Message shape of the API (compatibility.md), plus `encoding`, `jobId` and `campaignId`.
+ * `phoneNumber` is our number in the exchange: the sender of an outgoing message, the
+ * recipient of an incoming one.
+ */
+export function presentMessage(m: MessageView) {
+  return {
+    id: m.id,
+    contact: m.contact_id
+      ? {
+          id: m.contact_id,
+          firstName: m.contact_first_name,
+          lastName: m.contact_last_name,
+          email: m.contact_email,
+          mobile: m.contact_mobile ?? (m.outgoing ? m.to_number : m.from_number),
+        }
+      : null,
+    conversation: m.conversation_id ? { id: m.conversation_id } : null,
+    phoneNumber: m.outgoing ? m.from_number : m.to_number,
+    message: m.body,
+    template: m.template,
+    media: m.media ?? [],
+    outgoing: m.outgoing,
+    status: m.status,
+    encoding: m.encoding,
+    segments: m.segments,
+    price: m.price,
+    read: m.read,
+    error: m.error,
+    jobId: m.job_id,
+    campaignId: m.campaign_id,
+    created: stamp(m.created_at, m.created_by),
+    updated: stamp(m.updated_at, m.created_by),
+  };
+}
+
+/** The Message shape's type. */
+export type Message = ReturnType<typeof presentMessage>;

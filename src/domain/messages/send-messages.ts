@@ -1,0 +1,196 @@
+import { type Db, withTx } from '../../db/client.ts';
+import { adjustBalance } from '../../db/queries/accounts.ts';
+import { findContacts } from '../../db/queries/contacts.ts';
+import type { AttributeCondition, ListRow } from '../../db/queries/lists.ts';
+import { findList } from '../../db/queries/lists.ts';
+import {
+  existingConversationIds,
+  firstJobMessages,
+  insertInvalidNumberMessages,
+  insertJobMessages,
+} from '../../db/queries/messages.ts';
+import { insertSendJob, setSendJobCounts } from '../../db/queries/send-jobs.ts';
+import { fail } from '../../errors.ts';
+import { parseMobile } from '../../messaging/phone.ts';
+import { priceTable } from '../../messaging/pricing.ts';
+import { parseTemplate } from '../../messaging/render.ts';
+import { countSegments } from '../../messaging/segments.ts';
+import { isId, newId } from '../../util/ids.ts';
+import type { Actor } from '../actor.ts';
+import { findOrCreateContactByMobile } from '../contacts/find-or-create-by-mobile.ts';
+import { groupSenderPool } from '../numbers/group-sender-pool.ts';
+import { type Message, presentMessage } from './present-message.ts';
+
+/** A recipient: an existing contact by id, or a mobile number (the contact is created when new). */
+export interface SendContactInput {
+  id?: string;
+  mobile?: { number: string; country?: string };
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+}
+
+/** A bulk send (the body of POST …/messages, plus the campaign it runs for). */
+export interface SendMessagesInput {
+  contacts?: SendContactInput[];
+  conversations?: string[];
+  filters?: { tags?: (string | { tag: string })[]; attributes?: AttributeCondition[]; listId?: string };
+  listId?: string;
+  phoneNumberFilter?: { group?: { id: string } };
+  template?: string;
+  type?: 'SMS' | 'MMS';
+  media?: { url: string }[];
+  campaignId?: string;
+}
+
+/** What a send answers. */
+export interface SendMessagesResult {
+  jobId: string;
+  queued: number;
+  failed: number;
+  estimatedPrice: number;
+  messages: Message[];
+}
+
+/** Messages returned with the answer; the rest are listed by GET …/messages?jobId=. */
+const FIRST_MESSAGES = 100;
+
+/**
+ * Sends one text to many recipients in one transaction: creates the send job, inserts every
+ * message set-based (insertJobMessages), charges the account the total price (402 ACCT-002 and
+ * nothing queued when the balance cannot cover it), and answers the counts and the first 100
+ * messages. Invalid numbers (CONT-001) and opted-out or blocked contacts (CONT-010) become failed,
+ * uncharged messages. Errors: MSG-003 empty text, MSG-002 no recipients, CONV-001 unknown
+ * conversation, CONT-002 unknown contact, LIST-001 unknown list, GRP-001/GRP-003 sender group.
+ */
+export async function sendMessages(
+  db: Db,
+  accountId: string,
+  input: SendMessagesInput,
+  by: Actor,
+): Promise<SendMessagesResult> {
+  const template = input.template ?? '';
+  const media = input.media ?? [];
+  if (template.trim() === '' && !(input.type === 'MMS' && media.length > 0)) fail('MSG-003');
+
+  const contacts = input.contacts ?? [];
+  const conversations = [...new Set(input.conversations ?? [])];
+  const listId = input.filters?.listId ?? input.listId;
+  const hasFilter = input.filters !== undefined || listId !== undefined;
+  if (contacts.length === 0 && conversations.length === 0 && !hasFilter) fail('MSG-002');
+  for (const c of contacts) {
+    if (!c.id && !c.mobile) fail('VAL-001', 'Each contact needs an `id` or a `mobile`.');
+  }
+  const ids = [...new Set(contacts.filter((c) => c.id).map((c) => c.id as string))];
+  const bad = ids.find((id) => !isId(id));
+  if (bad) fail('CONT-002', `Contact ${bad} not found.`);
+  const badConv = conversations.find((id) => !isId(id));
+  if (badConv) fail('CONV-001', `Invalid conversation id ${badConv}.`);
+  if (listId !== undefined && !isId(listId)) fail('LIST-001');
+
+  const parts = parseTemplate(template);
+  const fixed = parts.every((p) => p.kind === 'text')
+    ? { body: template, ...countSegments(template) }
+    : undefined;
+
+  return withTx(db, async (tx) => {
+    const pool = await groupSenderPool(tx, accountId, input.phoneNumberFilter?.group?.id);
+    if (pool.numbers.length === 0) fail('GRP-003');
+    const senders = [...pool.numbers].sort((a, b) => (a.id < b.id ? -1 : 1));
+
+    const found = new Set((await findContacts(tx, accountId, ids)).map((c) => c.id));
+    const missing = ids.find((id) => !found.has(id));
+    if (missing) fail('CONT-002', `Contact ${missing} not found.`);
+    const knownConversations = await existingConversationIds(tx, accountId, conversations);
+    const unknownConv = conversations.find((id) => !knownConversations.has(id));
+    if (unknownConv) fail('CONV-001', `Invalid conversation id ${unknownConv}.`);
+    let list: ListRow | undefined;
+    if (listId !== undefined) list = (await findList(tx, accountId, listId)) ?? fail('LIST-001');
+
+    // Recipients named by mobile: found or created (an explicit, bounded list); invalid ones are recorded.
+    const invalidNumbers: string[] = [];
+    const contactIds = new Set(ids);
+    for (const c of contacts) {
+      if (c.id || !c.mobile) continue;
+      const parsed = parseMobile(c.mobile.number, c.mobile.country);
+      if (!parsed) {
+        invalidNumbers.push(c.mobile.number);
+        continue;
+      }
+      const { contact } = await findOrCreateContactByMobile(
+        tx,
+        accountId,
+        {
+          number: parsed.number,
+          country: parsed.country,
+          lineType: parsed.lineType,
+          firstName: c.firstName,
+          lastName: c.lastName,
+          email: c.email,
+        },
+        by,
+      );
+      contactIds.add(contact.id);
+    }
+
+    const jobId = newId();
+    const campaignId = input.campaignId ?? null;
+    await insertSendJob(tx, accountId, { id: jobId, campaignId, by });
+    const prices = priceTable();
+    const counts = await insertJobMessages(tx, accountId, {
+      jobId,
+      campaignId,
+      recipients: {
+        contactIds: [...contactIds],
+        conversationIds: conversations,
+        filter: hasFilter
+          ? {
+              tags: (input.filters?.tags ?? []).map((t) => (typeof t === 'string' ? t : t.tag)),
+              attributes: input.filters?.attributes ?? [],
+              list,
+            }
+          : undefined,
+      },
+      pool: senders.map((s) => ({ id: s.id, number: s.number })),
+      template,
+      parts,
+      fixed,
+      media,
+      prices,
+      by,
+    });
+    const invalid = await insertInvalidNumberMessages(tx, accountId, {
+      jobId,
+      campaignId,
+      from: senders[0].number,
+      template,
+      body: template,
+      numbers: invalidNumbers,
+      by,
+    });
+    const failed = counts.failed + invalid;
+    if (counts.queued + failed === 0) fail('MSG-002', 'No contact matches the recipients of this send.');
+    if (counts.price > 0) {
+      const balance = await adjustBalance(tx, accountId, -counts.price);
+      if (balance === undefined || balance < 0) fail('ACCT-002');
+    }
+    await setSendJobCounts(tx, accountId, jobId, {
+      submitted: counts.queued + failed,
+      queued: counts.queued,
+      failures: failed,
+      price: counts.price,
+      invalid: invalidNumbers.map((n) => ({
+        mobile: n,
+        error: { code: 'CONT-001', description: 'Invalid mobile number.' },
+      })),
+    });
+    const first = await firstJobMessages(tx, accountId, jobId, FIRST_MESSAGES);
+    return {
+      jobId,
+      queued: counts.queued,
+      failed,
+      estimatedPrice: counts.price,
+      messages: first.map(presentMessage),
+    };
+  });
+}

@@ -1,0 +1,31 @@
+import type { ClaimedDelivery } from '../../db/queries/webhook-deliveries.ts';
+import { signatureHeader } from './signing.ts';
+
+/**
+ * The Standard Webhooks request for a claimed delivery: body {type, timestamp, accountId, eventId,
+ * data}; webhook-id is the event id (the same on every retry and every subscription, so receivers
+ * dedupe on it); webhook-timestamp is the attempt's time; one signature per live secret.
+ */
+export function buildRequest(
+  d: ClaimedDelivery,
+  now = Date.now(),
+): { body: string; headers: Record<string, string> } {
+  const body = JSON.stringify({
+    type: d.event_type,
+    timestamp: new Date(d.event_created_at).toISOString(),
+    accountId: d.account_id,
+    eventId: d.event_id,
+    data: d.event_data,
+  });
+  const timestamp = Math.floor(now / 1000);
+  const secrets = d.previous_secret ? [d.secret, d.previous_secret] : [d.secret];
+  return {
+    body,
+    headers: {
+      'user-agent': 'Sparrow-Webhooks/1.0',
+      'webhook-id': d.event_id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signatureHeader(secrets, d.event_id, timestamp, body),
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import type { Queryable } from '../../db/client.ts';
+import { insertWebhook, type WebhookRow } from '../../db/queries/webhooks.ts';
+import { fail } from '../../errors.ts';
+import { newId } from '../../util/ids.ts';
+import type { Actor } from '../actor.ts';
+import type { EventType } from '../events/emit.ts';
+import { generateSecret } from './signing.ts';
+import { validateDestination } from './validate-destination.ts';
+
+/**
+ * Subscribes a destination to event types with a new signing secret. The destination names the
+ * subscription, so a second one for the same URL is 409 HOOK-004.
+ */
+export async function createWebhook(
+  db: Queryable,
+  accountId: string,
+  input: { url: string; eventTypes: EventType[] },
+  opts: { allowPrivate: boolean; by: Actor },
+): Promise<WebhookRow> {
+  const destination = await validateDestination(input.url, opts.allowPrivate);
+  const row = await insertWebhook(db, accountId, {
+    id: newId(),
+    destination,
+    eventTypes: [...new Set(input.eventTypes)],
+    secret: generateSecret(),
+    by: opts.by,
+  });
+  return row ?? fail('HOOK-004');
+}

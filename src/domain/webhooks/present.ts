@@ -1,0 +1,36 @@
+import type { DeliveryRow } from '../../db/queries/webhook-deliveries.ts';
+import type { WebhookRow } from '../../db/queries/webhooks.ts';
+import { stamp } from '../actor.ts';
+
+/** The Webhook shape of the API (the secret only where a use case shows it). */
+export function presentWebhook(w: WebhookRow, opts: { withSecret?: boolean } = {}) {
+  return {
+    id: w.id,
+    type: 'webhook' as const,
+    eventTypes: w.event_types,
+    destination: w.destination,
+    status: w.status,
+    disabled: w.disabled_at ? { at: w.disabled_at.toISOString(), reason: w.disabled_reason ?? '' } : null,
+    ...(opts.withSecret ? { secret: w.secret } : {}),
+    created: stamp(w.created_at, w.created_by),
+    updated: stamp(w.updated_at, w.updated_by),
+  };
+}
+
+/** The Delivery shape of the API: one event to one subscription, with every attempt. */
+export function presentDelivery(d: DeliveryRow) {
+  return {
+    id: d.id,
+    webhookId: d.webhook_id,
+    eventId: d.event_id,
+    eventType: d.event_type,
+    status: d.status,
+    attemptCount: d.attempt_log.length,
+    nextAttemptAt: d.status === 'pending' ? d.next_attempt_at.toISOString() : null,
+    lastStatusCode: d.last_status_code,
+    lastError: d.last_error,
+    attempts: d.attempt_log,
+    createdAt: d.created_at.toISOString(),
+    completedAt: d.completed_at ? d.completed_at.toISOString() : null,
+  };
+}

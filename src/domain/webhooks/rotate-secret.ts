@@ -1,0 +1,28 @@
+import type { Queryable } from '../../db/client.ts';
+import { rotateWebhookSecret, type WebhookRow } from '../../db/queries/webhooks.ts';
+import { fail } from '../../errors.ts';
+import type { Actor } from '../actor.ts';
+import { getWebhook } from './get-webhook.ts';
+import { generateSecret } from './signing.ts';
+
+/** How long the previous secret keeps signing after a rotation. */
+export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
+
+/** Issues a new signing secret; deliveries carry signatures with both for the next 24 h. */
+export async function rotateSecret(
+  db: Queryable,
+  accountId: string,
+  idOrUrl: string,
+  by: Actor,
+): Promise<WebhookRow> {
+  const current = await getWebhook(db, accountId, idOrUrl);
+  const row = await rotateWebhookSecret(
+    db,
+    accountId,
+    current.id,
+    generateSecret(),
+    PREVIOUS_SECRET_GRACE_MS,
+    by,
+  );
+  return row ?? fail('HOOK-001');
+}

@@ -1,0 +1,44 @@
+import type { Db } from '../../db/client.ts';
+import { withTx } from '../../db/client.ts';
+import { failPendingDeliveries } from '../../db/queries/webhook-deliveries.ts';
+import { updateWebhook as updateRow, type WebhookRow } from '../../db/queries/webhooks.ts';
+import { fail } from '../../errors.ts';
+import type { Actor } from '../actor.ts';
+import type { EventType } from '../events/emit.ts';
+import { getWebhook } from './get-webhook.ts';
+import { validateDestination } from './validate-destination.ts';
+
+/**
+ * Changes a subscription's destination, event types or status. Setting `status: 'active'`
+ * re-enables a disabled one (clearing its failure record); disabling gives up its pending deliveries.
+ */
+export async function updateWebhook(
+  db: Db,
+  accountId: string,
+  idOrUrl: string,
+  input: { url?: string; eventTypes?: EventType[]; status?: 'active' | 'disabled' },
+  opts: { allowPrivate: boolean; by: Actor },
+): Promise<WebhookRow> {
+  const current = await getWebhook(db, accountId, idOrUrl);
+  const destination =
+    input.url === undefined ? undefined : await validateDestination(input.url, opts.allowPrivate);
+  return withTx(db, async (tx) => {
+    let row: WebhookRow | undefined;
+    try {
+      row = await updateRow(tx, accountId, current.id, {
+        destination,
+        eventTypes: input.eventTypes ? [...new Set(input.eventTypes)] : undefined,
+        status: input.status,
+        disabledReason: 'Disabled through the API.',
+        by: opts.by,
+      });
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505') fail('HOOK-004');
+      throw err;
+    }
+    if (!row) return fail('HOOK-001');
+    if (input.status === 'disabled')
+      await failPendingDeliveries(tx, [row.id], 'The subscription was disabled.');
+    return row;
+  });
+}

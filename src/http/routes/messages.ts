@@ -1,0 +1,78 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { getMessage } from '../../domain/messages/get-message.ts';
+import { listMessages } from '../../domain/messages/list-messages.ts';
+import { sendMessages } from '../../domain/messages/send-messages.ts';
+import { ok, page } from '../respond.ts';
+import { Collection, Envelope, errorResponses, IdParam } from '../schemas/common.ts';
+import { Message, MessageListQuery, SendMessagesBody, SendMessagesResult } from '../schemas/messages.ts';
+
+type Send = { Params: { accountId: string }; Body: Static<typeof SendMessagesBody> };
+type List = { Params: { accountId: string }; Querystring: Static<typeof MessageListQuery> };
+type One = { Params: { accountId: string; messageId: string } };
+
+const SEND_DESCRIPTION =
+  'Sends one text to many recipients in one call: `contacts` (existing ids, or `mobile` numbers, created as ' +
+  'contacts when new), `conversations` (their contact, from their number), `filters` (`tags`: every tag; ' +
+  '`attributes`: every condition; `listId`) or `listId`; an empty `filters` object means every contact. ' +
+  'Sent from `phoneNumberFilter.group` (the default group if absent); within a group a contact keeps the ' +
+  'number of its conversation. Merge fields: `{{{firstName}}}`, `{{{contact.firstName}}}`, any contact field ' +
+  '(id, firstName, lastName, email, mobile, country) and any custom attribute by name; missing values render empty. ' +
+  'The price (segments × the destination country rate) is charged now; 402 ACCT-002 when the balance cannot cover ' +
+  'it, and then nothing is queued. Invalid numbers (CONT-001) and opted-out or blocked contacts (CONT-010) are ' +
+  'recorded as failed, uncharged messages and counted in `failed`. Answers the first 100 messages; list the rest ' +
+  'with GET …/messages?jobId=.';
+
+/** Messages: bulk send, list and get. */
+export async function messageRoutes(app: FastifyInstance) {
+  app.post<Send>(
+    '/v1/accounts/:accountId/messages',
+    {
+      config: { scope: 'messages:send' },
+      schema: {
+        tags: ['messages'],
+        summary: 'Send messages in bulk',
+        description: SEND_DESCRIPTION,
+        params: IdParam('accountId'),
+        body: SendMessagesBody,
+        response: { 201: Envelope(SendMessagesResult), ...errorResponses(402) },
+      },
+    },
+    async (req, reply) => {
+      const result = await sendMessages(app.ctx.db, req.params.accountId, req.body, req.actor);
+      return reply.code(201).send(ok(result));
+    },
+  );
+
+  app.get<List>(
+    '/v1/accounts/:accountId/messages',
+    {
+      config: { scope: 'messages:read' },
+      schema: {
+        tags: ['messages'],
+        summary: 'List messages',
+        description:
+          'Newest first. Filters: `contactId`, `conversationId`, `jobId`, `campaignId`, `status`, and `from` / `to` ' +
+          '(creation time, from inclusive, to exclusive).',
+        params: IdParam('accountId'),
+        querystring: MessageListQuery,
+        response: { 200: Collection(Message), ...errorResponses() },
+      },
+    },
+    async (req) => page(await listMessages(app.ctx.db, req.params.accountId, req.query), (m) => m),
+  );
+
+  app.get<One>(
+    '/v1/accounts/:accountId/messages/:messageId',
+    {
+      config: { scope: 'messages:read' },
+      schema: {
+        tags: ['messages'],
+        summary: 'Get a message',
+        params: IdParam('accountId', 'messageId'),
+        response: { 200: Envelope(Message), ...errorResponses() },
+      },
+    },
+    async (req) => ok(await getMessage(app.ctx.db, req.params.accountId, req.params.messageId)),
+  );
+}

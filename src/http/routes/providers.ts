@@ -1,0 +1,143 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { receiveMessage } from '../../domain/inbound/receive-message.ts';
+import { applyStatusUpdates } from '../../domain/messages/apply-status-updates.ts';
+import { fail } from '../../errors.ts';
+import {
+  parseTwilioInbound,
+  parseTwilioStatus,
+  verifyTwilioSignature,
+} from '../../providers/twilio/webhooks.ts';
+import { newId } from '../../util/ids.ts';
+import { ok } from '../respond.ts';
+import { Envelope, errorResponses } from '../schemas/common.ts';
+
+const SimulatorInbound = Type.Object({
+  from: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: 'The sender (any valid number, E.164 preferred).',
+  }),
+  to: Type.String({ minLength: 1, maxLength: 64, description: 'One of an account’s numbers (E.164).' }),
+  text: Type.String({ maxLength: 5000 }),
+  id: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description:
+        'The carrier’s message id; a second delivery with the same id is not stored again (default: a new id).',
+    }),
+  ),
+  media: Type.Optional(
+    Type.Array(Type.Object({ url: Type.String(), type: Type.Optional(Type.String()) }), { maxItems: 10 }),
+  ),
+});
+
+const Received = Type.Object({
+  messageId: Type.String(),
+  conversationId: Type.String(),
+  keyword: Type.Optional(
+    Type.Union([Type.Literal('opt-out'), Type.Literal('opt-in'), Type.Literal('help')], {
+      description: 'The compliance keyword the text consists of, if it is one.',
+    }),
+  ),
+});
+
+/** Form-encoded Twilio callback parameters (every value a string). */
+const TwilioParams = Type.Record(Type.String(), Type.String());
+
+const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
+
+/**
+ * Carrier callbacks on the public listener. These carry no bearer token: the simulator's door is
+ * for tests and demos, and Twilio's callbacks are authenticated by their X-Twilio-Signature.
+ */
+export async function providerRoutes(app: FastifyInstance) {
+  app.post<{ Body: typeof SimulatorInbound.static }>(
+    '/v1/providers/simulator/messages',
+    {
+      schema: {
+        tags: ['providers'],
+        summary: 'Simulate an inbound text',
+        description:
+          'Behaves exactly as a carrier delivering a text to one of our numbers: the sender becomes (or is found as) a ' +
+          'contact, the message is threaded into the conversation, `message-received` is emitted, and STOP / START / ' +
+          'HELP keywords are honoured. `to` not one of an account’s active numbers → 404 PROV-002; an invalid `from` → 400 CONT-001.',
+        body: SimulatorInbound,
+        response: { 200: Envelope(Received), ...errorResponses() },
+      },
+    },
+    async (req) => {
+      const b = req.body;
+      const r = await receiveMessage(app.ctx, {
+        provider: 'simulator',
+        providerMessageId: b.id ?? `SIMIN${newId().replaceAll('-', '')}`,
+        from: b.from,
+        to: b.to,
+        text: b.text,
+        media: b.media ?? [],
+        at: new Date(),
+      });
+      return ok({
+        messageId: r.messageId,
+        conversationId: r.conversationId,
+        ...(r.keyword ? { keyword: r.keyword } : {}),
+      });
+    },
+  );
+
+  app.post<{ Body: Record<string, string> }>(
+    '/v1/providers/twilio/inbound',
+    {
+      schema: {
+        tags: ['providers'],
+        summary: 'Twilio inbound message callback',
+        description:
+          'Twilio’s incoming-message webhook (form-encoded, signed with X-Twilio-Signature over the public URL). ' +
+          'Answers empty TwiML; a bad signature → 403 PROV-001.',
+        body: TwilioParams,
+        response: {
+          200: { description: 'Empty TwiML.', content: { 'text/xml': { schema: Type.String() } } },
+          ...errorResponses(),
+        },
+      },
+    },
+    async (req, reply) => {
+      verify(app, req);
+      const message = parseTwilioInbound(req.body) ?? fail('VAL-001', 'Not a Twilio inbound message.');
+      await receiveMessage(app.ctx, message);
+      return reply.code(200).type('text/xml').send(EMPTY_TWIML);
+    },
+  );
+
+  app.post<{ Body: Record<string, string> }>(
+    '/v1/providers/twilio/status',
+    {
+      schema: {
+        tags: ['providers'],
+        summary: 'Twilio message status callback',
+        description:
+          'Twilio’s status callback (form-encoded, signed with X-Twilio-Signature). Applies the receipt (a status ' +
+          'never moves backwards; a repeated receipt is harmless). Answers 204; a bad signature → 403 PROV-001.',
+        body: TwilioParams,
+        response: { 204: { description: 'Receipt applied.', type: 'null' }, ...errorResponses() },
+      },
+    },
+    async (req, reply) => {
+      verify(app, req);
+      const update = parseTwilioStatus(req.body);
+      if (update) await applyStatusUpdates(app.ctx, [update]);
+      return reply.code(204).send();
+    },
+  );
+}
+
+/** Checks X-Twilio-Signature against the URL Twilio was given (our public address + the path). */
+function verify(app: FastifyInstance, req: FastifyRequest) {
+  const { authToken } = app.ctx.config.twilio;
+  const signature = req.headers['x-twilio-signature'];
+  const url = `${app.ctx.config.externalsUrl}${req.url}`;
+  // Without a configured auth token no callback can be authenticated: refuse them all.
+  if (!authToken || typeof signature !== 'string') fail('PROV-001');
+  if (!verifyTwilioSignature(authToken, url, req.body as Record<string, string>, signature)) fail('PROV-001');
+}

@@ -1,0 +1,185 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { EventType } from '../../domain/events/emit.ts';
+import { createWebhook } from '../../domain/webhooks/create-webhook.ts';
+import { deleteWebhook } from '../../domain/webhooks/delete-webhook.ts';
+import { getWebhook } from '../../domain/webhooks/get-webhook.ts';
+import { listDeliveries } from '../../domain/webhooks/list-deliveries.ts';
+import { listWebhooks } from '../../domain/webhooks/list-webhooks.ts';
+import { presentDelivery, presentWebhook } from '../../domain/webhooks/present.ts';
+import { replayDelivery } from '../../domain/webhooks/replay-delivery.ts';
+import { rotateSecret } from '../../domain/webhooks/rotate-secret.ts';
+import { updateWebhook } from '../../domain/webhooks/update-webhook.ts';
+import { ok, page } from '../respond.ts';
+import { Collection, Envelope, errorResponses, IdParam, PageQuery } from '../schemas/common.ts';
+import {
+  CreateWebhookBody,
+  Delivery,
+  DeliveryParams,
+  UpdateWebhookBody,
+  Webhook,
+  WebhookParams,
+  WebhookWithSecret,
+} from '../schemas/webhooks.ts';
+
+type Account = { accountId: string };
+type Hook = Account & { webhookId: string };
+type Paging = { offset: number; limit: number };
+const tags = ['webhooks'];
+
+export async function webhookRoutes(app: FastifyInstance) {
+  const base = '/v1/accounts/:accountId/webhooks';
+
+  app.get<{ Params: Account; Querystring: Paging }>(
+    base,
+    {
+      config: { scope: 'webhooks:read' },
+      schema: {
+        tags,
+        summary: 'List webhook subscriptions',
+        params: IdParam('accountId'),
+        querystring: Type.Object(PageQuery),
+        response: { 200: Collection(Webhook), ...errorResponses() },
+      },
+    },
+    async (req) => {
+      const { offset, limit } = req.query;
+      return page(await listWebhooks(app.ctx.db, req.params.accountId, offset, limit), (w) =>
+        presentWebhook(w),
+      );
+    },
+  );
+
+  app.post<{ Params: Account; Body: { url: string; eventTypes: EventType[] } }>(
+    base,
+    {
+      config: { scope: 'webhooks:write' },
+      schema: {
+        tags,
+        summary: 'Subscribe a destination to events',
+        description:
+          'Answers the subscription with its signing `secret`, shown only here and on rotation. 409 HOOK-004 if the URL is already subscribed.',
+        params: IdParam('accountId'),
+        body: CreateWebhookBody,
+        response: { 200: Envelope(WebhookWithSecret), ...errorResponses(409) },
+      },
+    },
+    async (req) => {
+      const row = await createWebhook(app.ctx.db, req.params.accountId, req.body, {
+        allowPrivate: app.ctx.config.webhooksAllowPrivate,
+        by: req.actor,
+      });
+      return ok(presentWebhook(row, { withSecret: true }));
+    },
+  );
+
+  app.get<{ Params: Hook }>(
+    `${base}/:webhookId`,
+    {
+      config: { scope: 'webhooks:read' },
+      schema: {
+        tags,
+        summary: 'Get a webhook subscription (by id or URL-encoded destination)',
+        params: WebhookParams,
+        response: { 200: Envelope(Webhook), ...errorResponses() },
+      },
+    },
+    async (req) =>
+      ok(presentWebhook(await getWebhook(app.ctx.db, req.params.accountId, req.params.webhookId))),
+  );
+
+  app.put<{ Params: Hook; Body: { url?: string; eventTypes?: EventType[]; status?: 'active' | 'disabled' } }>(
+    `${base}/:webhookId`,
+    {
+      config: { scope: 'webhooks:write' },
+      schema: {
+        tags,
+        summary: 'Change a webhook subscription (destination, event types, or re-enable / disable)',
+        params: WebhookParams,
+        body: UpdateWebhookBody,
+        response: { 200: Envelope(Webhook), ...errorResponses(409) },
+      },
+    },
+    async (req) => {
+      const row = await updateWebhook(app.ctx.db, req.params.accountId, req.params.webhookId, req.body, {
+        allowPrivate: app.ctx.config.webhooksAllowPrivate,
+        by: req.actor,
+      });
+      return ok(presentWebhook(row));
+    },
+  );
+
+  app.delete<{ Params: Hook }>(
+    `${base}/:webhookId`,
+    {
+      config: { scope: 'webhooks:write' },
+      schema: {
+        tags,
+        summary: 'Unsubscribe (by id or URL-encoded destination)',
+        params: WebhookParams,
+        response: { 204: Type.Null({ description: 'Deleted.' }), ...errorResponses() },
+      },
+    },
+    async (req, reply) => {
+      await deleteWebhook(app.ctx.db, req.params.accountId, req.params.webhookId);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post<{ Params: Hook }>(
+    `${base}/:webhookId/rotate-secret`,
+    {
+      config: { scope: 'webhooks:write' },
+      schema: {
+        tags,
+        summary: 'Rotate the signing secret',
+        description:
+          'Answers the new secret. For 24 h deliveries carry a signature with the previous secret as well.',
+        params: WebhookParams,
+        response: { 200: Envelope(WebhookWithSecret), ...errorResponses() },
+      },
+    },
+    async (req) => {
+      const row = await rotateSecret(app.ctx.db, req.params.accountId, req.params.webhookId, req.actor);
+      return ok(presentWebhook(row, { withSecret: true }));
+    },
+  );
+
+  app.get<{ Params: Hook; Querystring: Paging }>(
+    `${base}/:webhookId/deliveries`,
+    {
+      config: { scope: 'webhooks:read' },
+      schema: {
+        tags,
+        summary: "List a subscription's deliveries, newest first, with every attempt",
+        params: WebhookParams,
+        querystring: Type.Object(PageQuery),
+        response: { 200: Collection(Delivery), ...errorResponses() },
+      },
+    },
+    async (req) => {
+      const { offset, limit } = req.query;
+      return page(
+        await listDeliveries(app.ctx.db, req.params.accountId, req.params.webhookId, offset, limit),
+        presentDelivery,
+      );
+    },
+  );
+
+  app.post<{ Params: Hook & { deliveryId: string } }>(
+    `${base}/:webhookId/deliveries/:deliveryId/replay`,
+    {
+      config: { scope: 'webhooks:write' },
+      schema: {
+        tags,
+        summary: 'Send a delivery again (same webhook-id, fresh retry schedule)',
+        params: DeliveryParams,
+        response: { 200: Envelope(Delivery), ...errorResponses() },
+      },
+    },
+    async (req) => {
+      const { accountId, webhookId, deliveryId } = req.params;
+      return ok(presentDelivery(await replayDelivery(app.ctx.db, accountId, webhookId, deliveryId)));
+    },
+  );
+}

@@ -1,0 +1,123 @@
+import { Type } from '@sinclair/typebox';
+import { AttributeFilter, AuditStamp, ErrorObject, MediaItem, PageQuery } from './common.ts';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+/** Message statuses: queued → sending → sent → delivered | undelivered | failed; `received` for inbound. */
+export const MESSAGE_STATUSES = [
+  'queued',
+  'sending',
+  'sent',
+  'delivered',
+  'undelivered',
+  'failed',
+  'received',
+] as const;
+
+/** A message, outgoing or incoming (compatibility.md's Message shape, plus encoding, jobId, campaignId). */
+export const Message = Type.Object({
+  id: Type.String(),
+  contact: Nullable(
+    Type.Object({
+      id: Type.String(),
+      firstName: Nullable(Type.String()),
+      lastName: Nullable(Type.String()),
+      email: Nullable(Type.String()),
+      mobile: Nullable(Type.String({ description: 'E.164.' })),
+    }),
+  ),
+  conversation: Nullable(Type.Object({ id: Type.String() })),
+  phoneNumber: Nullable(
+    Type.String({ description: 'Our number (E.164): the sender of an outgoing message.' }),
+  ),
+  message: Type.String({ description: 'The text as sent (merge fields rendered).' }),
+  template: Nullable(Type.String({ description: 'The source text with merge fields.' })),
+  media: Type.Array(MediaItem),
+  outgoing: Type.Boolean(),
+  status: Type.String({ description: MESSAGE_STATUSES.join(' | ') }),
+  encoding: Nullable(Type.String({ description: '`GSM-7` or `UCS-2`.' })),
+  segments: Type.Integer(),
+  price: Type.Number(),
+  read: Type.Boolean(),
+  error: Nullable(ErrorObject),
+  jobId: Nullable(Type.String()),
+  campaignId: Nullable(Type.String()),
+  created: AuditStamp,
+  updated: AuditStamp,
+});
+
+/** A recipient named in a send: an existing contact by `id`, or a mobile number (created on the fly). */
+export const SendContact = Type.Object({
+  id: Type.Optional(Type.String()),
+  mobile: Type.Optional(
+    Type.Object({
+      number: Type.String({ minLength: 1, maxLength: 64 }),
+      country: Type.Optional(
+        Type.String({ maxLength: 2, description: 'ISO 3166 alpha-2, for national numbers.' }),
+      ),
+    }),
+  ),
+  firstName: Type.Optional(Type.String({ maxLength: 200 })),
+  lastName: Type.Optional(Type.String({ maxLength: 200 })),
+  email: Type.Optional(Type.String({ maxLength: 320 })),
+});
+
+const TagFilter = Type.Union([
+  Type.String({ minLength: 1 }),
+  Type.Object({ tag: Type.String({ minLength: 1 }), visible: Type.Optional(Type.Boolean()) }),
+]);
+
+/** POST …/messages: recipients (contacts, conversations, filters, a list), the sender group, the text. */
+export const SendMessagesBody = Type.Object({
+  contacts: Type.Optional(Type.Array(SendContact, { maxItems: 10_000 })),
+  conversations: Type.Optional(Type.Array(Type.String(), { maxItems: 10_000 })),
+  filters: Type.Optional(
+    Type.Object({
+      tags: Type.Optional(
+        Type.Array(TagFilter, { description: 'Contacts carrying every one of these tags.' }),
+      ),
+      attributes: Type.Optional(
+        Type.Array(AttributeFilter, { description: 'Contacts matching every condition.' }),
+      ),
+      listId: Type.Optional(Type.String({ description: 'Only members of this list.' })),
+    }),
+  ),
+  listId: Type.Optional(Type.String({ description: 'Send to the members of this list (static or smart).' })),
+  phoneNumberFilter: Type.Optional(
+    Type.Object(
+      { group: Type.Optional(Type.Object({ id: Type.String() })) },
+      { description: 'Default group if absent.' },
+    ),
+  ),
+  template: Type.Optional(
+    Type.String({ maxLength: 10_000, description: 'Text with merge fields such as {{{firstName}}}.' }),
+  ),
+  type: Type.Optional(Type.Union([Type.Literal('SMS'), Type.Literal('MMS')], { default: 'SMS' })),
+  media: Type.Optional(Type.Array(Type.Object({ url: Type.String({ format: 'uri' }) }), { maxItems: 10 })),
+});
+
+/** What a send answers: the job, counts, the estimated charge and the first 100 messages. */
+export const SendMessagesResult = Type.Object({
+  jobId: Type.String(),
+  queued: Type.Integer({ description: 'Messages queued for dispatch.' }),
+  failed: Type.Integer({
+    description: 'Recipients not sent (invalid number CONT-001, opted out or blocked CONT-010).',
+  }),
+  estimatedPrice: Type.Number({
+    description: 'Charged now from the balance; refunded per message that fails to send.',
+  }),
+  messages: Type.Array(Message, {
+    description: 'The first 100 messages; the rest via GET …/messages?jobId=.',
+  }),
+});
+
+export const MessageListQuery = Type.Object({
+  ...PageQuery,
+  contactId: Type.Optional(Type.String()),
+  conversationId: Type.Optional(Type.String()),
+  jobId: Type.Optional(Type.String()),
+  campaignId: Type.Optional(Type.String()),
+  status: Type.Optional(Type.Union(MESSAGE_STATUSES.map((s) => Type.Literal(s)))),
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or after.' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'Created before.' })),
+});

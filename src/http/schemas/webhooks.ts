@@ -1,0 +1,179 @@
+import { Type } from '@sinclair/typebox';
+import { INBOUND_EVENT_DOCS } from '../../domain/events/docs-inbound.ts';
+import { EVENT_TYPES } from '../../domain/events/emit.ts';
+import { AuditStamp } from './common.ts';
+
+/** One of the ten event types. */
+export const EventTypeSchema = Type.Union(
+  EVENT_TYPES.map((t) => Type.Literal(t)),
+  { description: 'An event type.' },
+);
+
+export const Webhook = Type.Object({
+  id: Type.String(),
+  type: Type.Literal('webhook'),
+  eventTypes: Type.Array(EventTypeSchema),
+  destination: Type.String({ description: 'The address notifications are POSTed to.' }),
+  status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
+  disabled: Type.Union(
+    [Type.Null(), Type.Object({ at: Type.String({ format: 'date-time' }), reason: Type.String() })],
+    {
+      description:
+        'Why and when the subscription stopped (410 Gone, 5 days of failures, or through the API).',
+    },
+  ),
+  created: AuditStamp,
+  updated: AuditStamp,
+});
+
+/** The Webhook with its signing secret: answered on creation and on rotation only. */
+export const WebhookWithSecret = Type.Composite([
+  Webhook,
+  Type.Object({
+    secret: Type.String({
+      description: 'Standard Webhooks signing secret (`whsec_` + base64). Shown only now.',
+    }),
+  }),
+]);
+
+export const CreateWebhookBody = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: 2048, description: 'Absolute http(s) URL.' }),
+  eventTypes: Type.Array(EventTypeSchema, { minItems: 1, maxItems: 10 }),
+});
+
+export const UpdateWebhookBody = Type.Object({
+  url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+  eventTypes: Type.Optional(Type.Array(EventTypeSchema, { minItems: 1, maxItems: 10 })),
+  status: Type.Optional(
+    Type.Union([Type.Literal('active'), Type.Literal('disabled')], {
+      description: '`active` re-enables a disabled subscription.',
+    }),
+  ),
+});
+
+export const WebhookParams = Type.Object({
+  accountId: Type.String({ minLength: 1 }),
+  webhookId: Type.String({
+    minLength: 1,
+    description: 'The webhook id, or its destination URL, URL-encoded.',
+  }),
+});
+
+export const DeliveryParams = Type.Object({
+  accountId: Type.String({ minLength: 1 }),
+  webhookId: Type.String({ minLength: 1 }),
+  deliveryId: Type.String({ minLength: 1 }),
+});
+
+export const Attempt = Type.Object({
+  at: Type.String({ format: 'date-time' }),
+  statusCode: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'HTTP status; null when no response arrived.',
+  }),
+  durationMs: Type.Integer(),
+  error: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const Delivery = Type.Object({
+  id: Type.String(),
+  webhookId: Type.String(),
+  eventId: Type.String({ description: 'Also the `webhook-id` header of every attempt.' }),
+  eventType: EventTypeSchema,
+  status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]),
+  attemptCount: Type.Integer(),
+  nextAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  lastStatusCode: Type.Union([Type.Integer(), Type.Null()]),
+  lastError: Type.Union([Type.String(), Type.Null()]),
+  attempts: Type.Array(Attempt),
+  createdAt: Type.String({ format: 'date-time' }),
+  completedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+
+// ---- The notifications themselves (the OpenAPI `webhooks` section) ----
+
+// Payloads as the emitting areas document them (INBOUND_EVENT_DOCS); the rest described here.
+const OWN_EVENT_DOCS: Record<(typeof EVENT_TYPES)[number], { summary: string; data: string }> = {
+  'message-received': {
+    summary: 'An inbound message arrived.',
+    data: '`{message: Message, contact: Contact, conversation}`.',
+  },
+  'message-status': {
+    summary: "A message's delivery status changed (sent, delivered, undelivered, failed).",
+    data: '`{message: Message, contact, status, error}`: `error` is `{code, description}` or null.',
+  },
+  'message-sent': {
+    summary: 'An outbound message was handed to the carrier.',
+    data: '`{message: Message, contact, status, error}`.',
+  },
+  'conversation-started': { summary: 'A conversation started.', data: '`{conversation: Conversation}`.' },
+  'conversation-closed': { summary: 'A conversation was closed.', data: '`{conversation: Conversation}`.' },
+  'contact-created': {
+    summary: 'A contact was created.',
+    data: 'The Contact, as GET …/contacts/{contactId} answers it.',
+  },
+  'contact-updated': { summary: 'A contact was changed.', data: 'The Contact after the change.' },
+  'contact-removed': { summary: 'A contact was deleted.', data: 'The Contact as it was.' },
+  'contact-opt-out': { summary: 'A contact opted out.', data: '`{contact: Contact, …}`.' },
+  'contact-opt-in': { summary: 'A contact opted (back) in.', data: '`{contact: Contact, …}`.' },
+};
+
+function eventDoc(type: (typeof EVENT_TYPES)[number]): { summary: string; data: string } {
+  const docs: Partial<Record<string, { summary: string; data: string }>> = INBOUND_EVENT_DOCS;
+  return docs[type] ?? OWN_EVENT_DOCS[type];
+}
+
+/**
+ * The OpenAPI 3.1 `webhooks` object: one entry per event type, documenting the POST Sparrow sends,
+ * its Standard Webhooks headers and its body.
+ */
+export function webhookEventsOpenApi(): Record<string, unknown> {
+  const header = (description: string) => ({ required: true, schema: { type: 'string' }, description });
+  return Object.fromEntries(
+    EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          summary: eventDoc(type).summary,
+          description:
+            'Sent to every active subscription whose eventTypes include this type. Signed per Standard Webhooks; ' +
+            'any 2xx within 10 s is success, otherwise retried (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, ' +
+            'with jitter; Retry-After honoured on 429/503; redirects not followed; 410 disables the subscription).',
+          parameters: [
+            {
+              in: 'header',
+              name: 'webhook-id',
+              ...header('The event id; the same on every retry — deduplicate on it.'),
+            },
+            {
+              in: 'header',
+              name: 'webhook-timestamp',
+              ...header('Unix seconds of this attempt; reject if more than 5 minutes away.'),
+            },
+            {
+              in: 'header',
+              name: 'webhook-signature',
+              ...header(
+                'Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`; two during a secret rotation.',
+              ),
+            },
+          ],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: Type.Object({
+                  type: Type.Literal(type),
+                  timestamp: Type.String({ format: 'date-time', description: 'When the event happened.' }),
+                  accountId: Type.String(),
+                  eventId: Type.String(),
+                  data: Type.Object({}, { additionalProperties: true, description: eventDoc(type).data }),
+                }),
+              },
+            },
+          },
+          responses: { '200': { description: 'Any 2xx acknowledges the event.' } },
+        },
+      },
+    ]),
+  );
+}

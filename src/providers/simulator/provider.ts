@@ -1,0 +1,291 @@
+import type {
+  InboundMessage,
+  OutboundMessage,
+  Provider,
+  ProviderError,
+  ProviderSink,
+  SendResult,
+  StatusUpdate,
+} from '../types.ts';
+
+/**
+ * Magic destination numbers, as carriers' test credentials use them. Anything else that is a
+ * valid E.164 number is sent and later delivered.
+ */
+export const SIMULATOR_MAGIC_NUMBERS = {
+  invalid: '+15005550001',
+  unroutable: '+15005550002',
+  blocked: '+15005550004',
+  notSmsCapable: '+15005550009',
+} as const;
+
+const SEND_FAILURES: Record<string, ProviderError> = {
+  [SIMULATOR_MAGIC_NUMBERS.invalid]: { code: '21211', description: 'Invalid To number' },
+  [SIMULATOR_MAGIC_NUMBERS.unroutable]: { code: '21612', description: 'Unroutable: no route to this number' },
+  [SIMULATOR_MAGIC_NUMBERS.notSmsCapable]: { code: '21614', description: 'To number is not SMS-capable' },
+};
+const BLOCKED: ProviderError = { code: '30004', description: 'Message blocked by the carrier' };
+const E164 = /^\+[1-9]\d{6,14}$/;
+
+/** What the simulator has done since it was created (for tests and the benchmark). */
+export interface SimulatorCounters {
+  /** Submissions accepted (status `sent`), each (message id, attempt) counted once. */
+  accepted: number;
+  /** Submissions answered with a failure (magic numbers, malformed destinations). */
+  rejected: number;
+  /** Repeated submissions of an already accepted (message id, attempt): answered, not resent. */
+  duplicates: number;
+  /** Receipts handed to the sink. */
+  receipts: number;
+  /** Receipts waiting for their delivery time. */
+  pending: number;
+  /** Inbound messages handed to the sink. */
+  inbound: number;
+}
+
+/** Options of the simulator. */
+export interface SimulatorOptions {
+  /** Time between acceptance and the delivery receipt. */
+  deliveryDelayMs: number;
+  /**
+   * How long a (message id, attempt) is remembered to answer a repeated submission without a
+   * second receipt; longer than any dispatcher claim lease. Default 15 minutes.
+   */
+  dedupeWindowMs?: number;
+  /** Called when the sink rejects a batch of receipts (they are retried a few times). */
+  onError?: (err: unknown) => void;
+}
+
+interface Pending {
+  due: number;
+  update: StatusUpdate;
+  tries: number;
+}
+
+/** A queue ordered by due time because every entry is pushed with now + a constant delay. */
+class DueQueue {
+  private items: Pending[] = [];
+  private head = 0;
+
+  get size(): number {
+    return this.items.length - this.head;
+  }
+
+  push(p: Pending): void {
+    this.items.push(p);
+  }
+
+  /** Due time of the first entry, or Infinity. */
+  nextDue(): number {
+    return this.head < this.items.length ? this.items[this.head].due : Number.POSITIVE_INFINITY;
+  }
+
+  /** Removes and answers every entry due at `now`. */
+  takeDue(now: number, into: Pending[]): void {
+    while (this.head < this.items.length && this.items[this.head].due <= now)
+      into.push(this.items[this.head++]);
+    if (this.head > 4096 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  clear(): void {
+    this.items = [];
+    this.head = 0;
+  }
+}
+
+/** Smallest wait between two receipt ticks: batches receipts at high rates instead of one timer per ms. */
+const MIN_TICK_MS = 5;
+const MAX_SINK_TRIES = 5;
+const RETRY_DELAY_MS = 1000;
+
+/**
+ * The default provider: no network, deterministic. One timer and one FIFO queue carry every
+ * receipt (the delivery delay is constant, so the queue is ordered by due time), which keeps it
+ * far above the rest of the send path (> 50,000 sends/s in process).
+ */
+export class SimulatorProvider implements Provider {
+  readonly name = 'simulator' as const;
+  private readonly delayMs: number;
+  private readonly windowMs: number;
+  private readonly onError: (err: unknown) => void;
+  private sink: ProviderSink | undefined;
+  private readonly queue = new DueQueue();
+  /** Receipts the sink rejected, retried after a pause (a queue of their own keeps both ordered). */
+  private readonly retries = new DueQueue();
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
+  private closed = false;
+  // Two generations of submitted keys (message id → bit set of attempts seen), rotated every window: memory
+  // stays bounded by the send rate, and a key is remembered for at least one full window.
+  private current = new Map<string, number>();
+  private previous = new Map<string, number>();
+  private rotatedAt = Date.now();
+  private inboundSeq = 0;
+  private readonly stats = { accepted: 0, rejected: 0, duplicates: 0, receipts: 0, inbound: 0 };
+
+  constructor(opts: SimulatorOptions) {
+    this.delayMs = opts.deliveryDelayMs;
+    this.windowMs = opts.dedupeWindowMs ?? 15 * 60_000;
+    this.onError = opts.onError ?? (() => {});
+  }
+
+  /** The deterministic provider message id of one submission. */
+  static providerMessageId(messageId: string, attempt: number): string {
+    return `sim-${messageId}-${attempt}`;
+  }
+
+  async send(message: OutboundMessage): Promise<SendResult> {
+    if (this.closed) {
+      return {
+        ok: false,
+        status: 'failed',
+        error: { code: 'SIM-CLOSED', description: 'Simulator is closed' },
+        retryable: true,
+      };
+    }
+    const failure =
+      SEND_FAILURES[message.to] ??
+      (E164.test(message.to) ? undefined : SEND_FAILURES[SIMULATOR_MAGIC_NUMBERS.invalid]);
+    if (failure) {
+      this.stats.rejected++;
+      return { ok: false, status: 'failed', error: failure, retryable: false };
+    }
+    const providerMessageId = SimulatorProvider.providerMessageId(message.id, message.attempt);
+    if (this.remember(message.id, message.attempt)) {
+      this.stats.accepted++;
+      const update: StatusUpdate =
+        message.to === SIMULATOR_MAGIC_NUMBERS.blocked
+          ? {
+              provider: 'simulator',
+              providerMessageId,
+              status: 'undelivered',
+              error: BLOCKED,
+              at: new Date(0),
+            }
+          : { provider: 'simulator', providerMessageId, status: 'delivered', at: new Date(0) };
+      this.queue.push({ due: Date.now() + this.delayMs, update, tries: 0 });
+      this.arm();
+    } else {
+      this.stats.duplicates++;
+    }
+    return { ok: true, providerMessageId, status: 'sent' };
+  }
+
+  /**
+   * A message "from a handset" to one of our numbers, handed to the sink exactly as a carrier's
+   * inbound would be. Answers what was delivered.
+   */
+  async receive(input: {
+    from: string;
+    to: string;
+    text: string;
+    media?: { url: string; type?: string }[];
+  }): Promise<InboundMessage> {
+    if (!this.sink) throw new Error('simulator is not started');
+    const message: InboundMessage = {
+      provider: 'simulator',
+      providerMessageId: `sim-in-${Date.now().toString(36)}-${(++this.inboundSeq).toString(36)}`,
+      from: input.from,
+      to: input.to,
+      text: input.text,
+      media: input.media ?? [],
+      at: new Date(),
+    };
+    await this.sink.inbound(message);
+    this.stats.inbound++;
+    return message;
+  }
+
+  /** Counters of what the simulator did (for tests). */
+  counters(): SimulatorCounters {
+    return { ...this.stats, pending: this.queue.size + this.retries.size };
+  }
+
+  /** How many distinct attempts of this message were accepted within the dedupe window. */
+  acceptedAttempts(messageId: string): number {
+    let bits = (this.current.get(messageId) ?? 0) | (this.previous.get(messageId) ?? 0);
+    let n = 0;
+    for (; bits; bits &= bits - 1) n++;
+    return n;
+  }
+
+  async start(sink: ProviderSink): Promise<void> {
+    this.sink = sink;
+    this.closed = false;
+    this.arm();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.ticking;
+    this.queue.clear();
+    this.retries.clear();
+    this.sink = undefined;
+  }
+
+  /** Records a submission; answers false if this (message id, attempt) was already accepted. */
+  private remember(id: string, attempt: number): boolean {
+    const now = Date.now();
+    if (now - this.rotatedAt >= this.windowMs) {
+      this.previous = this.current;
+      this.current = new Map();
+      this.rotatedAt = now;
+    }
+    // Attempts 0..30 are bits of one small integer per message id (compact for a million ids);
+    // any higher attempt gets a key of its own.
+    const [key, bit] = attempt >= 0 && attempt < 31 ? [id, 1 << attempt] : [`${id}#${attempt}`, 1];
+    const seen = this.current.get(key) ?? 0;
+    if ((seen | (this.previous.get(key) ?? 0)) & bit) return false;
+    this.current.set(key, seen | bit);
+    return true;
+  }
+
+  private arm(): void {
+    if (this.timer || this.ticking || !this.sink || this.closed) return;
+    const due = Math.min(this.queue.nextDue(), this.retries.nextDue());
+    if (due === Number.POSITIVE_INFINITY) return;
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.ticking = this.tick().finally(() => {
+          this.ticking = undefined;
+          this.arm();
+        });
+      },
+      Math.max(due - Date.now(), MIN_TICK_MS),
+    );
+    this.timer.unref();
+  }
+
+  /** Hands everything due to the sink in one call. */
+  private async tick(): Promise<void> {
+    const sink = this.sink;
+    if (!sink) return;
+    const now = Date.now();
+    const batch: Pending[] = [];
+    this.retries.takeDue(now, batch);
+    this.queue.takeDue(now, batch);
+    if (batch.length === 0) return;
+    const at = new Date(now);
+    const updates = batch.map((p) => {
+      p.update.at = at;
+      return p.update;
+    });
+    try {
+      await sink.statuses(updates);
+      this.stats.receipts += updates.length;
+    } catch (err) {
+      this.onError(err);
+      if (this.closed) return;
+      const retryAt = Date.now() + RETRY_DELAY_MS;
+      for (const p of batch) {
+        if (++p.tries < MAX_SINK_TRIES) this.retries.push({ ...p, due: retryAt });
+      }
+    }
+  }
+}

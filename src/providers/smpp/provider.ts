@@ -1,0 +1,486 @@
+import { randomUUID } from 'node:crypto';
+import smpp, { type PDU, type Session } from 'smpp';
+import type {
+  InboundMessage,
+  OutboundMessage,
+  Provider,
+  ProviderSink,
+  SendResult,
+  StatusUpdate,
+} from '../types.ts';
+import { address, concatInfo, fromAddress, InboundParts, messageText } from './pdu.ts';
+import { isReceipt, parseReceipt } from './receipts.ts';
+import { concatUdh, splitForSmpp } from './split.ts';
+
+/** Settings of the SMPP 3.4 adapter. */
+export interface SmppOptions {
+  /** smpp://host:port (ssmpp:// for TLS). */
+  url: string;
+  systemId: string;
+  password: string;
+  /** Most submit_sm awaiting their submit_sm_resp at once. */
+  windowSize: number;
+  /** Most submit_sm per second on this bind (0: no cap). Default 100. */
+  maxPerSecond?: number;
+  /** How long send() waits for a bind, a window slot and the answer before a retryable failure. Default 10 s. */
+  sendTimeoutMs?: number;
+  /** enquire_link period. Default 30 s. */
+  enquireLinkMs?: number;
+  /** First reconnect delay, doubled on each failure up to maxBackoffMs. Defaults 1 s and 30 s. */
+  minBackoffMs?: number;
+  maxBackoffMs?: number;
+  /** Time receipts are gathered into one sink.statuses call. Default 20 ms. */
+  receiptBatchMs?: number;
+  log?: (msg: string) => void;
+}
+
+type Failure = Extract<SendResult, { ok: false }>;
+
+const ESM_UDHI = 0x40;
+const TEMPORARY_STATUSES = new Set([
+  smpp.ESME_RMSGQFUL,
+  smpp.ESME_RTHROTTLED,
+  smpp.ESME_RSYSERR,
+  smpp.ESME_RX_T_APPN,
+]);
+
+function failure(code: string, description: string, retryable: boolean): Failure {
+  return { ok: false, status: 'failed', error: { code, description }, retryable };
+}
+
+/**
+ * SMPP 3.4 over one transceiver bind: submit_sm with delivery receipts requested, long messages
+ * as concatenated parts, receipts and inbound messages from deliver_sm. The connection is kept
+ * up by enquire_link and re-established with exponential backoff; send() never waits longer
+ * than sendTimeoutMs.
+ */
+export class SmppProvider implements Provider {
+  readonly name = 'smpp' as const;
+  private readonly o: Required<Omit<SmppOptions, 'log'>> & { log: (msg: string) => void };
+  private sink: ProviderSink | undefined;
+  private session: Session | undefined;
+  private bound = false;
+  private closed = true;
+  private backoffMs: number;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private enquireTimer: NodeJS.Timeout | undefined;
+  private boundWaiters = new Set<() => void>();
+  // Window: submit_sm in flight, and who waits for a slot.
+  private inFlight = 0;
+  private windowWaiters: (() => void)[] = [];
+  private readonly outstanding = new Set<(result: Failure) => void>();
+  private nextSlotAt = 0;
+  private reference = Math.floor(Math.random() * 256);
+  // Repeated submissions of one (message id, attempt) answer the first result while remembered.
+  private sending = new Map<string, Promise<SendResult>>();
+  private recent = new Map<string, SendResult>();
+  private older = new Map<string, SendResult>();
+  // SMSC ids of parts after the first → the first part's id (receipts are reported on that one).
+  private partAliases = new Map<string, string>();
+  private olderAliases = new Map<string, string>();
+  private receipts: { update: StatusUpdate; pdu: PDU; session: Session }[] = [];
+  private receiptTimer: NodeJS.Timeout | undefined;
+  private readonly inboundParts = new InboundParts();
+  private static readonly REMEMBER_MAX = 50_000;
+
+  constructor(opts: SmppOptions) {
+    this.o = {
+      maxPerSecond: 100,
+      sendTimeoutMs: 10_000,
+      enquireLinkMs: 30_000,
+      minBackoffMs: 1000,
+      maxBackoffMs: 30_000,
+      receiptBatchMs: 20,
+      log: () => {},
+      ...opts,
+    };
+    this.backoffMs = this.o.minBackoffMs;
+  }
+
+  /** Whether the transceiver is bound right now. */
+  get isBound(): boolean {
+    return this.bound;
+  }
+
+  async start(sink: ProviderSink): Promise<void> {
+    this.sink = sink;
+    if (!this.closed) return;
+    this.closed = false;
+    this.connect();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.reconnectTimer);
+    clearInterval(this.enquireTimer);
+    this.failOutstanding('SMPP-CLOSED', 'The SMPP provider was closed');
+    for (const w of [...this.boundWaiters]) w();
+    await this.flushReceipts();
+    const session = this.session;
+    this.session = undefined;
+    this.bound = false;
+    if (!session) return;
+    if (session.socket.destroyed) return;
+    // Unbind politely; an SMSC that does not answer within a second is cut off.
+    await new Promise<void>((resolve) => {
+      const finish = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        session.destroy();
+        resolve();
+      }, 1000);
+      session.once('close', finish);
+      if (!session.unbind({}, () => session.close())) session.destroy();
+    });
+  }
+
+  send(message: OutboundMessage): Promise<SendResult> {
+    const key = `${message.id}#${message.attempt}`;
+    const known = this.recent.get(key) ?? this.older.get(key) ?? this.sending.get(key);
+    if (known) return Promise.resolve(known);
+    const p = this.submit(message).then(
+      (r) => {
+        if (r.ok) this.remember(key, r);
+        this.sending.delete(key);
+        return r;
+      },
+      (err: unknown) => {
+        this.sending.delete(key);
+        throw err;
+      },
+    );
+    this.sending.set(key, p);
+    return p;
+  }
+
+  private remember(key: string, result: SendResult): void {
+    if (this.recent.size >= SmppProvider.REMEMBER_MAX) {
+      this.older = this.recent;
+      this.recent = new Map();
+    }
+    this.recent.set(key, result);
+  }
+
+  private async submit(message: OutboundMessage): Promise<SendResult> {
+    if (this.closed) return failure('SMPP-CLOSED', 'The SMPP provider is not running', true);
+    let split: ReturnType<typeof splitForSmpp>;
+    try {
+      split = splitForSmpp(message.body, message.encoding);
+    } catch (err) {
+      return failure('SMPP-TOO-LONG', (err as Error).message, false);
+    }
+    const deadline = Date.now() + this.o.sendTimeoutMs;
+    const src = address(message.from);
+    const dst = address(message.to);
+    const count = split.parts.length;
+    const ref = count > 1 ? this.reference++ & 0xff : 0;
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const params: Record<string, unknown> = {
+        source_addr: src.addr,
+        source_addr_ton: src.ton,
+        source_addr_npi: src.npi,
+        destination_addr: dst.addr,
+        dest_addr_ton: dst.ton,
+        dest_addr_npi: dst.npi,
+        registered_delivery: 1,
+        data_coding: split.dataCoding,
+        esm_class: count > 1 ? ESM_UDHI : 0,
+        short_message:
+          count > 1 ? Buffer.concat([concatUdh(ref, count, i + 1), split.parts[i]]) : split.parts[i],
+      };
+      const r = await this.submitPart(params, deadline, ids[0]);
+      if ('error' in r) {
+        const done = ids.length ? ` after ${ids.length} of ${count} parts were accepted` : '';
+        return { ...r, error: { ...r.error, description: r.error.description + done } };
+      }
+      ids.push(r.messageId);
+    }
+    return { ok: true, status: 'sent', providerMessageId: ids[0] };
+  }
+
+  /** One submit_sm: waits for a bind, a window slot and the pacing slot, then for the answer. */
+  private async submitPart(
+    params: Record<string, unknown>,
+    deadline: number,
+    firstPartId: string | undefined,
+  ): Promise<{ messageId: string } | Failure> {
+    if (!(await this.waitBound(deadline))) {
+      return failure(
+        'SMPP-DOWN',
+        'No SMPP bind is available (the SMSC is unreachable or refused the bind)',
+        true,
+      );
+    }
+    if (!(await this.acquireWindow(deadline))) {
+      return failure('SMPP-TIMEOUT', 'No submit window slot became free in time', true);
+    }
+    try {
+      const wait = this.pace();
+      if (Date.now() + wait > deadline)
+        return failure('SMPP-TIMEOUT', 'The throughput cap leaves no slot in time', true);
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const session = this.session;
+      if (!session || !this.bound || this.closed) return failure('SMPP-DOWN', 'The SMPP bind was lost', true);
+      return await new Promise<{ messageId: string } | Failure>((resolve) => {
+        let settled = false;
+        const settle = (r: { messageId: string } | Failure) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          this.outstanding.delete(settle);
+          resolve(r);
+        };
+        const timer = setTimeout(
+          () => settle(failure('SMPP-TIMEOUT', 'No submit_sm_resp in time', true)),
+          Math.max(deadline - Date.now(), 1),
+        );
+        this.outstanding.add(settle);
+        const written = session.submit_sm(params, (resp) => {
+          if (resp.command_status !== smpp.ESME_ROK || !resp.message_id) {
+            settle(this.submitError(resp.command_status));
+            return;
+          }
+          const messageId = String(resp.message_id);
+          // Registered before anything else runs: this part's receipt may be in the same read.
+          if (firstPartId) this.alias(messageId, firstPartId);
+          settle({ messageId });
+        });
+        if (!written) settle(failure('SMPP-DOWN', 'The SMPP connection is not writable', true));
+      });
+    } finally {
+      this.releaseWindow();
+    }
+  }
+
+  private submitError(status: number): Failure {
+    const hex = `0x${status.toString(16).padStart(8, '0')}`;
+    if (status === smpp.ESME_RINVDSTADR)
+      return failure('SMPP-INVDSTADR', `Invalid destination address (${hex})`, false);
+    return failure(
+      `SMPP-${hex}`,
+      `The SMSC refused submit_sm with status ${hex}`,
+      TEMPORARY_STATUSES.has(status),
+    );
+  }
+
+  /** Milliseconds to wait for this submission's slot under maxPerSecond (reserves it). */
+  private pace(): number {
+    if (!this.o.maxPerSecond) return 0;
+    const now = Date.now();
+    const slot = Math.max(now, this.nextSlotAt);
+    this.nextSlotAt = slot + 1000 / this.o.maxPerSecond;
+    return slot - now;
+  }
+
+  private waitBound(deadline: number): Promise<boolean> {
+    if (this.bound) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter = () => {
+        clearTimeout(timer);
+        this.boundWaiters.delete(waiter);
+        resolve(this.bound);
+      };
+      const timer = setTimeout(waiter, Math.max(deadline - Date.now(), 0));
+      this.boundWaiters.add(waiter);
+    });
+  }
+
+  private acquireWindow(deadline: number): Promise<boolean> {
+    if (this.inFlight < this.o.windowSize) {
+      this.inFlight++;
+      return Promise.resolve(true);
+    }
+    return new Promise((resolve) => {
+      const waiter = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(
+        () => {
+          const i = this.windowWaiters.indexOf(waiter);
+          if (i >= 0) this.windowWaiters.splice(i, 1);
+          resolve(false);
+        },
+        Math.max(deadline - Date.now(), 0),
+      );
+      this.windowWaiters.push(waiter);
+    });
+  }
+
+  private releaseWindow(): void {
+    const next = this.windowWaiters.shift();
+    if (next) next();
+    else this.inFlight--;
+  }
+
+  private failOutstanding(code: string, description: string): void {
+    for (const settle of [...this.outstanding]) settle(failure(code, description, true));
+  }
+
+  private alias(partId: string, firstId: string): void {
+    if (this.partAliases.size >= SmppProvider.REMEMBER_MAX) {
+      this.olderAliases = this.partAliases;
+      this.partAliases = new Map();
+    }
+    this.partAliases.set(partId, firstId);
+  }
+
+  // --- connection ---------------------------------------------------------------------------
+
+  private connect(): void {
+    if (this.closed) return;
+    const session = smpp.connect({ url: this.o.url });
+    this.session = session;
+    session.on('connect', () => {
+      // An SMSC that takes the connection but never answers the bind is dropped and retried.
+      const bindTimer = setTimeout(() => session.destroy(), Math.min(this.o.sendTimeoutMs, 10_000));
+      bindTimer.unref();
+      session.bind_transceiver(
+        { system_id: this.o.systemId, password: this.o.password, interface_version: 0x34 },
+        (pdu) => {
+          clearTimeout(bindTimer);
+          if (session !== this.session) return;
+          if (pdu.command_status !== smpp.ESME_ROK) {
+            this.o.log(`smpp: bind refused with status 0x${pdu.command_status.toString(16)}`);
+            session.destroy();
+            return;
+          }
+          this.bound = true;
+          this.backoffMs = this.o.minBackoffMs;
+          this.o.log(`smpp: bound to ${this.o.url}`);
+          this.startEnquireLink(session);
+          for (const w of [...this.boundWaiters]) w();
+        },
+      );
+    });
+    session.on('error', (err: Error) => {
+      if (session === this.session) this.o.log(`smpp: ${err.message}`);
+    });
+    session.on('close', () => {
+      if (session !== this.session) return;
+      this.bound = false;
+      this.session = undefined;
+      clearInterval(this.enquireTimer);
+      this.failOutstanding('SMPP-DISCONNECTED', 'The SMPP connection closed before the SMSC answered');
+      this.scheduleReconnect();
+    });
+    session.on('deliver_sm', (pdu: PDU) => this.onDeliver(session, pdu));
+    session.on('enquire_link', (pdu: PDU) => {
+      session.send(pdu.response());
+    });
+    session.on('unbind', (pdu: PDU) => {
+      session.send(pdu.response());
+      session.close();
+    });
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed) return;
+    const delay = this.backoffMs;
+    this.backoffMs = Math.min(this.backoffMs * 2, this.o.maxBackoffMs);
+    this.o.log(`smpp: reconnecting in ${delay} ms`);
+    this.reconnectTimer = setTimeout(() => this.connect(), delay);
+    this.reconnectTimer.unref();
+  }
+
+  private startEnquireLink(session: Session): void {
+    clearInterval(this.enquireTimer);
+    this.enquireTimer = setInterval(() => {
+      // No enquire_link_resp within the period means a dead link: drop it and reconnect.
+      const dead = setTimeout(() => session.destroy(), Math.min(this.o.enquireLinkMs, 10_000));
+      dead.unref();
+      session.enquire_link({}, () => clearTimeout(dead));
+    }, this.o.enquireLinkMs);
+    this.enquireTimer.unref();
+  }
+
+  // --- deliver_sm: receipts and inbound -----------------------------------------------------
+
+  private onDeliver(session: Session, pdu: PDU): void {
+    const { text, udh } = messageText(pdu.message_payload ?? pdu.short_message);
+    if (isReceipt(Number(pdu.esm_class ?? 0))) {
+      const receipt = parseReceipt(text, {
+        receiptedMessageId:
+          typeof pdu.receipted_message_id === 'string' ? pdu.receipted_message_id : undefined,
+        messageState: typeof pdu.message_state === 'number' ? pdu.message_state : undefined,
+      });
+      if (!receipt?.status) {
+        session.send(pdu.response());
+        return;
+      }
+      const first = this.partAliases.get(receipt.messageId) ?? this.olderAliases.get(receipt.messageId);
+      // A later part's receipt only matters when it reports a failure; delivery is the first part's.
+      if (first && receipt.status === 'delivered') {
+        session.send(pdu.response());
+        return;
+      }
+      const update: StatusUpdate = {
+        provider: 'smpp',
+        providerMessageId: first ?? receipt.messageId,
+        status: receipt.status,
+        ...(receipt.error ? { error: receipt.error } : {}),
+        at: new Date(),
+      };
+      this.receipts.push({ update, pdu, session });
+      this.receiptTimer ??= setTimeout(() => void this.flushReceipts(), this.o.receiptBatchMs);
+      return;
+    }
+    void this.onInbound(session, pdu, text, udh);
+  }
+
+  /** Hands the gathered receipts to the sink in one call; the SMSC gets its answers after that. */
+  private async flushReceipts(): Promise<void> {
+    clearTimeout(this.receiptTimer);
+    this.receiptTimer = undefined;
+    const batch = this.receipts;
+    this.receipts = [];
+    if (!batch.length) return;
+    let status = smpp.ESME_ROK;
+    try {
+      if (!this.sink) throw new Error('no sink');
+      await this.sink.statuses(batch.map((b) => b.update));
+    } catch (err) {
+      // A temporary error makes the SMSC deliver the receipts again later.
+      this.o.log(`smpp: receipt delivery failed: ${(err as Error).message}`);
+      status = smpp.ESME_RX_T_APPN;
+    }
+    for (const b of batch) b.session.send(b.pdu.response({ command_status: status }));
+  }
+
+  private async onInbound(session: Session, pdu: PDU, text: string, udh: Buffer[]): Promise<void> {
+    const from = fromAddress(String(pdu.source_addr ?? ''), Number(pdu.source_addr_ton ?? 0));
+    const to = fromAddress(String(pdu.destination_addr ?? ''), Number(pdu.dest_addr_ton ?? 0));
+    let full = text;
+    const concat = concatInfo(udh);
+    if (concat && concat.count > 1) {
+      const assembled = this.inboundParts.add(`${from}|${to}|${concat.ref}`, concat, text);
+      if (assembled === undefined) {
+        session.send(pdu.response());
+        return;
+      }
+      full = assembled;
+    }
+    const message: InboundMessage = {
+      provider: 'smpp',
+      providerMessageId: `smpp-in-${randomUUID()}`,
+      from,
+      to,
+      text: full,
+      media: [],
+      at: new Date(),
+    };
+    let status = smpp.ESME_ROK;
+    try {
+      if (!this.sink) throw new Error('no sink');
+      await this.sink.inbound(message);
+    } catch (err) {
+      this.o.log(`smpp: inbound delivery failed: ${(err as Error).message}`);
+      status = smpp.ESME_RX_T_APPN;
+    }
+    session.send(pdu.response({ command_status: status }));
+  }
+}

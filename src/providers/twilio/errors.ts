@@ -1,0 +1,34 @@
+import type { ProviderError } from '../types.ts';
+
+/** Twilio error codes we name, with our text and whether a later attempt can succeed. */
+const KNOWN: Record<string, { description: string; retryable: boolean }> = {
+  '21211': { description: 'Invalid To number', retryable: false },
+  '21612': {
+    description: 'Unroutable: the To number cannot be reached from this From number',
+    retryable: false,
+  },
+  '21614': { description: 'To number is not SMS-capable', retryable: false },
+  '21610': { description: 'The recipient has opted out (replied STOP)', retryable: false },
+  '30003': { description: 'Unreachable destination handset', retryable: true },
+  '30006': { description: 'Landline or unreachable carrier', retryable: true },
+  '20429': { description: 'Too many requests', retryable: true },
+};
+
+/** Maps a Twilio error (code, message, HTTP status) to our error shape and retryability. */
+export function mapTwilioError(
+  code: string | number | null | undefined,
+  message: string | undefined,
+  httpStatus: number,
+): { error: ProviderError; retryable: boolean } {
+  const key = code === null || code === undefined || code === '' ? '' : String(code);
+  const known = KNOWN[key];
+  if (known) return { error: { code: key, description: known.description }, retryable: known.retryable };
+  const retryable = httpStatus >= 500 || httpStatus === 429;
+  return {
+    error: {
+      code: key || `HTTP-${httpStatus}`,
+      description: message || `Twilio answered HTTP ${httpStatus}`,
+    },
+    retryable,
+  };
+}

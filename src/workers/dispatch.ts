@@ -1,0 +1,208 @@
+import type { AppContext } from '../context.ts';
+import { withTx } from '../db/client.ts';
+import {
+  applyReceipts,
+  type ClaimedMessage,
+  claimMessages,
+  failCandidates,
+  lockDispatchCandidates,
+  OPTED_OUT_ERROR,
+  recordSubmissions,
+  type SubmissionOutcome,
+  takeEarlyReceipts,
+} from '../db/queries/messages.ts';
+import { exhaustedSenders, grantSends } from '../db/queries/senders.ts';
+import { ERRORS } from '../errors.ts';
+import type { OutboundMessage, ProviderName, SendResult } from '../providers/types.ts';
+import type { WorkerTask } from './index.ts';
+
+/** Messages claimed per batch. */
+export const BATCH_SIZE = 1000;
+/** Batches in flight at once in one process (one claims while another sends or writes back). */
+const LANES = 2;
+/** Submissions in flight at once per batch (providers with a window queue beyond it). */
+const SEND_CONCURRENCY = 256;
+/** Attempts before a retryable failure becomes final. */
+export const MAX_ATTEMPTS = 5;
+/** How long a claim is held before another worker may take the message over. */
+export const CLAIM_LEASE_SECONDS = 30;
+/** Poll interval when the queue is empty. */
+const IDLE_MS = 100;
+
+const NUMBER_GONE = { code: 'NUM-001', description: 'The sending phone number is no longer active.' };
+const NO_PROVIDER = { code: 'MSG-011', description: ERRORS['MSG-011'].message };
+
+/** Backoff before retry n (1-based): 2 s, 4 s, 8 s, 16 s … capped at 5 minutes. */
+export function retryDelaySeconds(attempt: number): number {
+  return Math.min(300, 2 ** attempt);
+}
+
+/** The result of one dispatch batch. */
+export interface BatchResult {
+  claimed: number;
+  /** Some number's one-second window was used up: there is more work at the next second. */
+  throttled: boolean;
+  /** The batch was full: there is probably more work right now. */
+  full: boolean;
+}
+
+/**
+ * Claims one batch, in one transaction: locks due messages (FOR UPDATE SKIP LOCKED), fails those
+ * whose contact stopped or whose number is gone, asks each number's rate window for slots, and
+ * marks the granted ones `sending`. Rows that got no slot are released untouched.
+ */
+async function claimBatch(
+  ctx: AppContext,
+  limit: number,
+): Promise<{ claimed: ClaimedMessage[]; throttled: boolean; full: boolean }> {
+  return withTx(ctx.db, async (tx) => {
+    const exhausted = await exhaustedSenders(tx);
+    const candidates = await lockDispatchCandidates(tx, limit, exhausted);
+    const failures: Parameters<typeof failCandidates>[1] = [];
+    const byNumber = new Map<string, { accountId: string; mps: number; provider: string; ids: string[] }>();
+    for (const c of candidates) {
+      if (!c.system && c.stopped)
+        failures.push({ accountId: c.account_id, id: c.id, error: OPTED_OUT_ERROR });
+      else if (!c.phone_number_id || !c.number_active || !c.provider || !c.throughput_mps) {
+        failures.push({ accountId: c.account_id, id: c.id, error: NUMBER_GONE });
+      } else if (!ctx.providers.get(c.provider as ProviderName)) {
+        failures.push({ accountId: c.account_id, id: c.id, error: NO_PROVIDER });
+      } else {
+        let n = byNumber.get(c.phone_number_id);
+        if (!n) {
+          n = { accountId: c.account_id, mps: c.throughput_mps, provider: c.provider, ids: [] };
+          byNumber.set(c.phone_number_id, n);
+        }
+        n.ids.push(c.id);
+      }
+    }
+    await failCandidates(tx, failures);
+    const grants = await grantSends(
+      tx,
+      [...byNumber].map(([phoneNumberId, n]) => ({
+        accountId: n.accountId,
+        phoneNumberId,
+        mps: n.mps,
+        wanted: n.ids.length,
+      })),
+    );
+    const claims: { accountId: string; id: string; provider: string }[] = [];
+    let throttled = exhausted.length > 0;
+    for (const [phoneNumberId, n] of byNumber) {
+      const granted = grants.get(phoneNumberId) ?? 0;
+      if (granted < n.ids.length) throttled = true;
+      for (const id of n.ids.slice(0, granted))
+        claims.push({ accountId: n.accountId, id, provider: n.provider });
+    }
+    const claimed = await claimMessages(tx, claims, CLAIM_LEASE_SECONDS);
+    return { claimed, throttled, full: candidates.length >= limit };
+  });
+}
+
+/** Submits one claimed message and maps what the provider answered to an outcome. */
+async function submit(ctx: AppContext, m: ClaimedMessage): Promise<SubmissionOutcome> {
+  const base = { accountId: m.account_id, id: m.id, attempt: m.attempts, provider: m.provider };
+  const message: OutboundMessage = {
+    id: m.id,
+    accountId: m.account_id,
+    attempt: m.attempts,
+    from: m.from_number,
+    to: m.to_number,
+    body: m.body,
+    encoding: m.encoding,
+    segments: m.segments,
+    media: m.media ?? [],
+  };
+  let result: SendResult;
+  try {
+    const provider = ctx.providers.get(m.provider as ProviderName);
+    if (!provider) throw new Error(`provider ${m.provider} is not configured`);
+    result = await provider.send(message);
+  } catch (err) {
+    // An unexpected fault (connection lost, timeout): retried like a retryable failure.
+    result = {
+      ok: false,
+      status: 'failed',
+      error: { code: 'MSG-010', description: `${ERRORS['MSG-010'].message} ${(err as Error).message}` },
+      retryable: true,
+    };
+  }
+  if (result.ok) {
+    return {
+      ...base,
+      outcome: 'sent',
+      providerMessageId: result.providerMessageId,
+      error: null,
+      retryAfterSeconds: 0,
+    };
+  }
+  const retry = result.retryable && m.attempts < MAX_ATTEMPTS;
+  return {
+    ...base,
+    outcome: retry ? 'retry' : 'failed',
+    providerMessageId: null,
+    error: result.error,
+    retryAfterSeconds: retry ? retryDelaySeconds(m.attempts) : 0,
+  };
+}
+
+/** Runs fn over items with at most `limit` calls in flight; answers the results in order. */
+async function mapLimit<T, U>(items: T[], limit: number, fn: (item: T) => Promise<U>): Promise<U[]> {
+  const out = new Array<U>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/**
+ * Dispatches one batch: claim, submit concurrently, record the outcomes set-based. A worker
+ * killed between claim and record loses nothing: the claim expires and the next attempt (a new
+ * submission key) is made.
+ */
+export async function dispatchBatch(ctx: AppContext, limit = BATCH_SIZE): Promise<BatchResult> {
+  const { claimed, throttled, full } = await claimBatch(ctx, limit);
+  if (claimed.length > 0) {
+    const outcomes = await mapLimit(claimed, SEND_CONCURRENCY, (m) => submit(ctx, m));
+    await recordSubmissions(ctx.db, outcomes);
+  }
+  return { claimed: claimed.length, throttled, full };
+}
+
+/** Applies receipts that arrived before their submission was recorded. */
+async function applyEarlyReceipts(ctx: AppContext): Promise<void> {
+  await withTx(ctx.db, async (tx) => {
+    const early = await takeEarlyReceipts(tx);
+    if (early.length > 0) await applyReceipts(tx, early);
+  });
+}
+
+function msToNextSecond(): number {
+  return 1000 - (Date.now() % 1000) + 5;
+}
+
+/**
+ * The dispatcher: messages are the queue. Each round runs LANES batches side by side until the
+ * queue is drained or every remaining message waits for its number's next second.
+ */
+export const dispatch: WorkerTask = {
+  name: 'dispatch',
+  run: async (ctx, signal) => {
+    let throttled = false;
+    const lane = async () => {
+      while (!signal.aborted) {
+        const r = await dispatchBatch(ctx);
+        if (r.throttled) throttled = true;
+        if (!r.full || r.claimed === 0) return;
+      }
+    };
+    await Promise.all(Array.from({ length: LANES }, lane));
+    await applyEarlyReceipts(ctx);
+    return throttled ? msToNextSecond() : IDLE_MS;
+  },
+};

@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { renderForContacts } from '../../src/db/queries/messages.ts';
+import { parseTemplate, renderTemplate } from '../../src/messaging/render.ts';
+import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+
+const ADA = {
+  id: 'c1',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: 'ada@example.com',
+  mobile: '+447400123456',
+  country: 'GB',
+  attributes: { plan: 'gold', visits: 3, vip: true, address: { city: 'London' } },
+};
+
+describe('renderTemplate', () => {
+  it('renders {{{firstName}}} and {{{contact.firstName}}} alike', () => {
+    assert.equal(renderTemplate('Hi {{{firstName}}} / {{{contact.firstName}}}!', ADA), 'Hi Ada / Ada!');
+  });
+
+  it('renders every contact field', () => {
+    assert.equal(
+      renderTemplate('{{{id}}}|{{{lastName}}}|{{{email}}}|{{{mobile}}}|{{{country}}}', ADA),
+      'c1|Lovelace|ada@example.com|+447400123456|GB',
+    );
+  });
+
+  it('renders custom attributes by name, as attributes.x and as contact.attributes.x', () => {
+    assert.equal(
+      renderTemplate('{{{plan}}} {{{attributes.visits}}} {{{contact.attributes.vip}}}', ADA),
+      'gold 3 true',
+    );
+  });
+
+  it('tolerates whitespace inside the braces', () => {
+    assert.equal(
+      renderTemplate('Hi {{{  firstName }}} {{{ contact.attributes.plan  }}}', ADA),
+      'Hi Ada gold',
+    );
+  });
+
+  it('renders a missing value empty', () => {
+    assert.equal(
+      renderTemplate('[{{{nickname}}}][{{{contact.attributes.none}}}]', { firstName: null }),
+      '[][]',
+    );
+    assert.equal(renderTemplate('Hi {{{firstName}}}.', {}), 'Hi .');
+  });
+
+  it('does not escape HTML', () => {
+    assert.equal(
+      renderTemplate('{{{firstName}}}', { firstName: '<b>Tom & "Jerry"</b>' }),
+      '<b>Tom & "Jerry"</b>',
+    );
+  });
+
+  it('leaves double braces and unclosed fields as text', () => {
+    assert.equal(renderTemplate('{{firstName}} {{{firstName', ADA), '{{firstName}} {{{firstName');
+  });
+
+  it('parses literal text and fields', () => {
+    assert.deepEqual(parseTemplate('a{{{firstName}}}b{{{x.y}}}'), [
+      { kind: 'text', text: 'a' },
+      { kind: 'field', field: 'firstName' },
+      { kind: 'text', text: 'b' },
+      { kind: 'attribute', name: 'x.y' },
+    ]);
+  });
+});
+
+describe('renderSql (SQL mirror of renderTemplate)', () => {
+  let svc: TestService;
+  let a: TestAccount;
+  const contacts: {
+    id: string;
+    firstName?: string;
+    lastName?: string;
+    email?: string;
+    mobile: string;
+    country: string;
+    attributes: Record<string, unknown>;
+  }[] = [];
+  before(async () => {
+    svc = await startTestService();
+    a = await svc.newAccount();
+    const inputs = [
+      {
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        email: 'ada@example.com',
+        mobile: '+447400123456',
+        attributes: { plan: 'gold', visits: 3, vip: true, 'odd key': "it's" },
+      },
+      { firstName: '<b>&</b>', mobile: '+12015550123', attributes: { plan: 'silver' } },
+      { lastName: 'Ünïcödé 😀', mobile: '+61412345678', attributes: {} },
+    ];
+    for (const input of inputs) {
+      const res = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/contacts`, {
+        auth: a.auth,
+        json: input,
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      const c = body(res).data;
+      contacts.push({
+        ...input,
+        id: c.id,
+        mobile: c.mobile.number,
+        country: c.mobile.country,
+        attributes: c.attributes,
+      });
+    }
+  });
+  after(() => svc.close());
+
+  const templates = [
+    'Hi {{{firstName}}} {{{ contact.lastName }}}, your plan: {{{plan}}} ({{{attributes.visits}}} visits, vip={{{contact.attributes.vip}}})',
+    '{{{id}}}|{{{email}}}|{{{mobile}}}|{{{country}}}|{{{odd key}}}|{{{missing}}}',
+    "No merge fields, just $ and ' and \\ and {{ braces }}",
+    '',
+    '{{{firstName}}}',
+    '😀 {{{lastName}}} ' + 'x'.repeat(150),
+  ];
+
+  for (const template of templates) {
+    it(`renders ${JSON.stringify(template.slice(0, 40))} as TypeScript does, with the same segments`, async () => {
+      const rows = await renderForContacts(
+        svc.db,
+        a.accountId,
+        parseTemplate(template),
+        contacts.map((c) => c.id),
+      );
+      assert.equal(rows.length, contacts.length);
+      for (const row of rows) {
+        const c = contacts.find((x) => x.id === row.id);
+        assert.ok(c);
+        assert.equal(row.body, renderTemplate(template, c));
+      }
+    });
+  }
+});
