@@ -48,7 +48,10 @@ export async function startService(role: Role, config: Config = loadConfig()) {
   let started = false;
   let signalled: string | undefined;
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(sig, () => (started ? exitAfter(sig) : (signalled = sig)));
+    process.once(sig, () => {
+      if (started) exitAfter(sig);
+      else signalled = sig;
+    });
   }
   const step = <T>(v: T): T => {
     if (signalled) throw new Stopped();
