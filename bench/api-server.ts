@@ -40,10 +40,12 @@ const bare = Fastify({ logger: false });
 bare.get<{ Params: { accountId: string; contactId: string } }>(
   '/bare/:accountId/contacts/:contactId',
   async (req) => {
-    const { rows } = await db.query('SELECT * FROM contacts WHERE account_id = $1 AND id = $2', [
-      req.params.accountId,
-      req.params.contactId,
-    ]);
+    // Prepared like Sparrow's own read path, so the ratio measures auth, scope, schema and envelope only.
+    const { rows } = await db.query({
+      name: 'bare-contact',
+      text: 'SELECT * FROM contacts WHERE account_id = $1 AND id = $2',
+      values: [req.params.accountId, req.params.contactId],
+    });
     return rows[0];
   },
 );

@@ -30,7 +30,11 @@ export async function insertAccount(
 }
 
 export async function findAccount(db: Queryable, accountId: string): Promise<AccountRow | undefined> {
-  const { rows } = await db.query<AccountRow>('SELECT * FROM accounts WHERE id = $1', [accountId]);
+  const { rows } = await db.query<AccountRow>({
+    name: 'find-account',
+    text: 'SELECT * FROM accounts WHERE id = $1',
+    values: [accountId],
+  });
   return rows[0];
 }
 

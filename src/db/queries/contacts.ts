@@ -95,15 +95,17 @@ export async function findContactWithMemberships(
   accountId: string,
   contactId: string,
 ): Promise<(ContactRow & { memberships: Omit<MembershipRow, 'contact_id'>[] }) | undefined> {
-  const { rows } = await db.query<ContactRow & { memberships: Omit<MembershipRow, 'contact_id'>[] }>(
-    `SELECT c.*, COALESCE((
+  // A named (prepared) statement: this is the hot read path, planned once per connection.
+  const { rows } = await db.query<ContactRow & { memberships: Omit<MembershipRow, 'contact_id'>[] }>({
+    name: 'contact-with-memberships',
+    text: `SELECT c.*, COALESCE((
         SELECT json_agg(json_build_object('id', l.id, 'name', l.name, 'opt_in_at', m.opt_in_at, 'opt_out_at', m.opt_out_at)
                         ORDER BY m.added_at, l.id)
           FROM list_members m JOIN lists l ON l.account_id = m.account_id AND l.id = m.list_id
          WHERE m.account_id = c.account_id AND m.contact_id = c.id), '[]') AS memberships
        FROM contacts c WHERE c.account_id = $1 AND c.id = $2`,
-    [accountId, contactId],
-  );
+    values: [accountId, contactId],
+  });
   return rows[0];
 }
 
