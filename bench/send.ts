@@ -47,7 +47,7 @@ try {
   await db.query(
     `INSERT INTO contacts (account_id, id, first_name, last_name, mobile_number, mobile_country, mobile_valid,
                            mobile_line_type, attributes, tags)
-     SELECT $1, uuidv7(), 'Name' || i, 'Bench', '+1201' || lpad(i::text, 7, '0'), 'US', true, 'mobile',
+     SELECT $1, sparrow_uuidv7(), 'Name' || i, 'Bench', '+1201' || lpad(i::text, 7, '0'), 'US', true, 'mobile',
             jsonb_build_object('plan', CASE WHEN i % 2 = 0 THEN 'gold' ELSE 'silver' END), '[{"tag": "bench", "visible": true}]'
      FROM generate_series(1, $2) AS i`,
     [account.id, N],
@@ -104,7 +104,7 @@ try {
   t = performance.now();
   await db.query(
     `INSERT INTO bench_raw (account_id, id, contact_id, phone_number_id, to_number, body, encoding, segments, price, status)
-     SELECT c.account_id, uuidv7(), c.id, NULL, c.mobile_number, 'Hi ' || c.first_name || ', your offer ends Sunday.',
+     SELECT c.account_id, sparrow_uuidv7(), c.id, NULL, c.mobile_number, 'Hi ' || c.first_name || ', your offer ends Sunday.',
             'GSM-7', 1, 0.0079, 'queued'
      FROM contacts c WHERE c.account_id = $1`,
     [account.id],
