@@ -1,12 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { type Db, withTx } from '../../db/client.ts';
-import {
-  fieldsToRecord,
-  findContacts,
-  type MergeMode,
-  type UpsertRecord,
-  upsertContactsSet,
-} from '../../db/queries/contacts.ts';
+import { findContacts, type MergeMode } from '../../db/queries/contacts.ts';
+import { fieldsToRecord, type UpsertRecord, upsertContactsSet } from '../../db/queries/contacts-merge.ts';
 import { AppError, fail } from '../../errors.ts';
 import { newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
