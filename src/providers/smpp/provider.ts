@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import smpp, { type PDU, type Session } from 'smpp';
+import { RecentMap, SubmissionMemo } from '../submission-memo.ts';
 import type {
   InboundMessage,
   OutboundMessage,
@@ -37,6 +38,8 @@ export interface SmppOptions {
 type Failure = Extract<SendResult, { ok: false }>;
 
 const ESM_UDHI = 0x40;
+/** How many recent submissions and part ids to remember (two generations of this many). */
+const REMEMBER_MAX = 50_000;
 const TEMPORARY_STATUSES = new Set([
   smpp.ESME_RMSGQFUL,
   smpp.ESME_RTHROTTLED,
@@ -72,16 +75,12 @@ export class SmppProvider implements Provider {
   private nextSlotAt = 0;
   private reference = Math.floor(Math.random() * 256);
   // Repeated submissions of one (message id, attempt) answer the first result while remembered.
-  private sending = new Map<string, Promise<SendResult>>();
-  private recent = new Map<string, SendResult>();
-  private older = new Map<string, SendResult>();
+  private readonly memo = new SubmissionMemo(REMEMBER_MAX);
   // SMSC ids of parts after the first → the first part's id (receipts are reported on that one).
-  private partAliases = new Map<string, string>();
-  private olderAliases = new Map<string, string>();
+  private readonly partAliases = new RecentMap<string, string>(REMEMBER_MAX);
   private receipts: { update: StatusUpdate; pdu: PDU; session: Session }[] = [];
   private receiptTimer: NodeJS.Timeout | undefined;
   private readonly inboundParts = new InboundParts();
-  private static readonly REMEMBER_MAX = 50_000;
 
   constructor(opts: SmppOptions) {
     this.o = {
@@ -138,30 +137,7 @@ export class SmppProvider implements Provider {
   }
 
   send(message: OutboundMessage): Promise<SendResult> {
-    const key = `${message.id}#${message.attempt}`;
-    const known = this.recent.get(key) ?? this.older.get(key) ?? this.sending.get(key);
-    if (known) return Promise.resolve(known);
-    const p = this.submit(message).then(
-      (r) => {
-        if (r.ok) this.remember(key, r);
-        this.sending.delete(key);
-        return r;
-      },
-      (err: unknown) => {
-        this.sending.delete(key);
-        throw err;
-      },
-    );
-    this.sending.set(key, p);
-    return p;
-  }
-
-  private remember(key: string, result: SendResult): void {
-    if (this.recent.size >= SmppProvider.REMEMBER_MAX) {
-      this.older = this.recent;
-      this.recent = new Map();
-    }
-    this.recent.set(key, result);
+    return this.memo.submit(message, (m) => this.submit(m));
   }
 
   private async submit(message: OutboundMessage): Promise<SendResult> {
@@ -322,10 +298,6 @@ export class SmppProvider implements Provider {
   }
 
   private alias(partId: string, firstId: string): void {
-    if (this.partAliases.size >= SmppProvider.REMEMBER_MAX) {
-      this.olderAliases = this.partAliases;
-      this.partAliases = new Map();
-    }
     this.partAliases.set(partId, firstId);
   }
 
@@ -412,7 +384,7 @@ export class SmppProvider implements Provider {
         session.send(pdu.response());
         return;
       }
-      const first = this.partAliases.get(receipt.messageId) ?? this.olderAliases.get(receipt.messageId);
+      const first = this.partAliases.get(receipt.messageId);
       // A later part's receipt only matters when it reports a failure; delivery is the first part's.
       if (first && receipt.status === 'delivered') {
         session.send(pdu.response());

@@ -1,3 +1,4 @@
+import { SubmissionMemo } from '../submission-memo.ts';
 import type { OutboundMessage, Provider, ProviderSink, SendResult } from '../types.ts';
 import { mapTwilioError } from './errors.ts';
 
@@ -34,12 +35,8 @@ export class TwilioProvider implements Provider {
   private readonly endpoint: string;
   private readonly authorization: string;
   private readonly timeoutMs: number;
-  // The same (message id, attempt) asked again while this process remembers it answers the first
-  // result: Twilio's Messages resource has no idempotency key of its own.
-  private inFlight = new Map<string, Promise<SendResult>>();
-  private recent = new Map<string, SendResult>();
-  private older = new Map<string, SendResult>();
-  private static readonly RECENT_MAX = 50_000;
+  // Twilio's Messages resource has no idempotency key of its own.
+  private readonly memo = new SubmissionMemo();
 
   constructor(private readonly opts: TwilioOptions) {
     this.endpoint = `${opts.baseUrl.replace(/\/$/, '')}/2010-04-01/Accounts/${encodeURIComponent(opts.accountSid)}/Messages.json`;
@@ -48,31 +45,13 @@ export class TwilioProvider implements Provider {
   }
 
   send(message: OutboundMessage): Promise<SendResult> {
-    const key = `${message.id}#${message.attempt}`;
-    const known = this.recent.get(key) ?? this.older.get(key) ?? this.inFlight.get(key);
-    if (known) return Promise.resolve(known);
-    const p = this.submit(message).then((result) => {
-      this.inFlight.delete(key);
-      if (result.ok) this.remember(key, result);
-      return result;
-    });
-    this.inFlight.set(key, p);
-    p.catch(() => this.inFlight.delete(key));
-    return p;
+    return this.memo.submit(message, (m) => this.submit(m));
   }
 
   async start(_sink: ProviderSink): Promise<void> {}
 
   async close(): Promise<void> {
-    await Promise.allSettled([...this.inFlight.values()]);
-  }
-
-  private remember(key: string, result: SendResult): void {
-    if (this.recent.size >= TwilioProvider.RECENT_MAX) {
-      this.older = this.recent;
-      this.recent = new Map();
-    }
-    this.recent.set(key, result);
+    await this.memo.drain();
   }
 
   private async submit(message: OutboundMessage): Promise<SendResult> {
