@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { INBOUND_EVENT_DOCS } from '../../domain/events/docs-inbound.ts';
+import { EVENT_DOCS } from '../../domain/events/docs.ts';
 import { EVENT_TYPES } from '../../domain/events/emit.ts';
 import { AuditStamp } from './common.ts';
 
@@ -91,37 +91,6 @@ export const Delivery = Type.Object({
 
 // ---- The notifications themselves (the OpenAPI `webhooks` section) ----
 
-// Payloads as the emitting areas document them (INBOUND_EVENT_DOCS); the rest described here.
-const OWN_EVENT_DOCS: Record<(typeof EVENT_TYPES)[number], { summary: string; data: string }> = {
-  'message-received': {
-    summary: 'An inbound message arrived.',
-    data: '`{message: Message, contact: Contact, conversation}`.',
-  },
-  'message-status': {
-    summary: "A message's delivery status changed (sent, delivered, undelivered, failed).",
-    data: '`{message: Message, contact, status, error}`: `error` is `{code, description}` or null.',
-  },
-  'message-sent': {
-    summary: 'An outbound message was handed to the carrier.',
-    data: '`{message: Message, contact, status, error}`.',
-  },
-  'conversation-started': { summary: 'A conversation started.', data: '`{conversation: Conversation}`.' },
-  'conversation-closed': { summary: 'A conversation was closed.', data: '`{conversation: Conversation}`.' },
-  'contact-created': {
-    summary: 'A contact was created.',
-    data: 'The Contact, as GET …/contacts/{contactId} answers it.',
-  },
-  'contact-updated': { summary: 'A contact was changed.', data: 'The Contact after the change.' },
-  'contact-removed': { summary: 'A contact was deleted.', data: 'The Contact as it was.' },
-  'contact-opt-out': { summary: 'A contact opted out.', data: '`{contact: Contact, …}`.' },
-  'contact-opt-in': { summary: 'A contact opted (back) in.', data: '`{contact: Contact, …}`.' },
-};
-
-function eventDoc(type: (typeof EVENT_TYPES)[number]): { summary: string; data: string } {
-  const docs: Partial<Record<string, { summary: string; data: string }>> = INBOUND_EVENT_DOCS;
-  return docs[type] ?? OWN_EVENT_DOCS[type];
-}
-
 /**
  * The OpenAPI 3.1 `webhooks` object: one entry per event type, documenting the POST Sparrow sends,
  * its Standard Webhooks headers and its body.
@@ -133,7 +102,7 @@ export function webhookEventsOpenApi(): Record<string, unknown> {
       type,
       {
         post: {
-          summary: eventDoc(type).summary,
+          summary: EVENT_DOCS[type].summary,
           description:
             'Sent to every active subscription whose eventTypes include this type. Signed per Standard Webhooks; ' +
             'any 2xx within 10 s is success, otherwise retried (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, ' +
@@ -166,7 +135,7 @@ export function webhookEventsOpenApi(): Record<string, unknown> {
                   timestamp: Type.String({ format: 'date-time', description: 'When the event happened.' }),
                   accountId: Type.String(),
                   eventId: Type.String(),
-                  data: Type.Object({}, { additionalProperties: true, description: eventDoc(type).data }),
+                  data: Type.Object({}, { additionalProperties: true, description: EVENT_DOCS[type].data }),
                 }),
               },
             },
