@@ -15,6 +15,8 @@ export interface Config {
   quietHoursEnabled: boolean;
   bootstrap: { accountId?: string; clientId?: string; clientSecret?: string };
   simulatorDeliveryDelayMs: number;
+  /** How long a dispatcher's claim on a batch lasts before another worker may take it over. */
+  dispatchLeaseSeconds: number;
   tokenTtlSeconds: number;
   /** Twilio-compatible provider settings (used by numbers whose provider is `twilio`). */
   twilio: { baseUrl: string; accountSid: string; authToken: string };
@@ -82,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       clientSecret: env.BOOTSTRAP_CLIENT_SECRET || undefined,
     },
     simulatorDeliveryDelayMs: int(env, 'SIMULATOR_DELIVERY_DELAY_MS', 200, 0),
+    dispatchLeaseSeconds: int(env, 'DISPATCH_LEASE_SECONDS', 30, 1, 3600),
     tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 3600, 60, 86400),
     twilio: {
       baseUrl: url(env, 'TWILIO_BASE_URL', 'https://api.twilio.com'),
