@@ -50,3 +50,14 @@ export async function adjustBalance(
   );
   return rows[0]?.balance;
 }
+
+/** Whether the database holds any account at all (a first start creates the development account). */
+export async function anyAccountExists(db: Queryable): Promise<boolean> {
+  const { rowCount } = await db.query('SELECT 1 FROM accounts LIMIT 1');
+  return (rowCount ?? 0) > 0;
+}
+
+/** A trivial round trip: readiness of the database. */
+export async function ping(db: Queryable): Promise<void> {
+  await db.query('SELECT 1');
+}

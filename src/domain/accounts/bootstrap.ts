@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
+import { anyAccountExists } from '../../db/queries/accounts.ts';
 import { createClient } from '../auth/create-client.ts';
 import { createAccount } from './create-account.ts';
 
@@ -33,8 +34,7 @@ export async function bootstrap(db: Db, config: Config): Promise<BootstrapResult
     });
     return { accountId, clientId, created: created || client.created };
   }
-  const { rowCount } = await db.query('SELECT 1 FROM accounts LIMIT 1');
-  if (rowCount) return { created: false };
+  if (await anyAccountExists(db)) return { created: false };
   const { account } = await createAccount(db, { name: 'Development account' });
   const client = await createClient(db, account.id, { name: 'Development client' });
   const file = path.join(config.dataDir, 'credentials.json');

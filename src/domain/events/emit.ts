@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/client.ts';
+import { insertEvent } from '../../db/queries/events.ts';
 import { newId } from '../../util/ids.ts';
 
 /** The interface's ten event types (the webhook `eventTypes` values). */
@@ -29,11 +30,6 @@ export async function emitEvent(
   data: object,
 ): Promise<string> {
   const id = newId();
-  await tx.query('INSERT INTO events (id, account_id, type, data) VALUES ($1, $2, $3, $4)', [
-    id,
-    accountId,
-    type,
-    data,
-  ]);
+  await insertEvent(tx, accountId, { id, type, data });
   return id;
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
+import { ping } from '../../db/queries/accounts.ts';
 import { sendError } from '../plugins/errors.ts';
 
 /** Liveness and readiness, served on both listeners. */
@@ -7,7 +8,7 @@ export async function healthRoutes(app: FastifyInstance, opts: { db: Db }) {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ success: true, data: { status: 'ok' } }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
     try {
-      await opts.db.query('SELECT 1');
+      await ping(opts.db);
       return { success: true, data: { status: 'ready' } };
     } catch {
       return sendError(reply, 'SYS-503');
