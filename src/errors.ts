@@ -82,6 +82,9 @@ export const ERRORS = {
   'HOOK-003': { status: 404, message: 'Webhook delivery not found.' },
   'HOOK-004': { status: 409, message: 'A webhook for this destination already exists.' },
 
+  // Templates
+  'TMPL-001': { status: 404, message: 'Template not found.' },
+
   // Provider callbacks
   'PROV-001': { status: 403, message: 'The provider signature is invalid.' },
   'PROV-002': { status: 404, message: 'No phone number matches this message.' },

@@ -8,6 +8,7 @@ import { messageRoutes } from './messages.ts';
 import { numberRoutes } from './numbers.ts';
 import { oauthRoutes } from './oauth.ts';
 import { providerRoutes } from './providers.ts';
+import { templateRoutes } from './templates.ts';
 import { webhookRoutes } from './webhooks.ts';
 
 type RoutePlugin = (app: FastifyInstance) => Promise<void>;
@@ -23,6 +24,7 @@ export const apiRoutes: RoutePlugin[] = [
   webhookRoutes,
   conversationRoutes,
   messageRoutes,
+  templateRoutes,
 ];
 
 /** Route plugins of the public (externals) listener. */

@@ -1,0 +1,18 @@
+import type { Queryable } from '../../db/client.ts';
+import { type TemplateFields, updateTemplate as updateRow } from '../../db/queries/templates.ts';
+import { fail } from '../../errors.ts';
+import { isId } from '../../util/ids.ts';
+import type { Actor } from '../actor.ts';
+import { presentTemplate, type Template } from './present-template.ts';
+
+/** Changes the given fields of a template (the others stay); 404 TMPL-001 when there is none. */
+export async function updateTemplate(
+  db: Queryable,
+  accountId: string,
+  templateId: string,
+  input: Partial<TemplateFields>,
+  by: Actor,
+): Promise<Template> {
+  const row = isId(templateId) ? await updateRow(db, accountId, templateId, input, by) : undefined;
+  return presentTemplate(row ?? fail('TMPL-001'));
+}
