@@ -24,8 +24,6 @@ const LANES = 2;
 const SEND_CONCURRENCY = 256;
 /** Attempts before a retryable failure becomes final. */
 export const MAX_ATTEMPTS = 5;
-/** How long a claim is held before another worker may take the message over. */
-export const CLAIM_LEASE_SECONDS = 30;
 /** Poll interval when the queue is empty. */
 const IDLE_MS = 100;
 
@@ -77,8 +75,12 @@ async function claimBatch(
       }
     }
     await failCandidates(tx, failures);
+    // The rate windows are granted in a statement of their own (autocommit, on another connection):
+    // the window row's lock is held for that statement only, not for the whole claim, so concurrent
+    // claims do not queue behind each other. A claim that then fails leaves its slots unused: the
+    // window can only be under-used, never exceeded.
     const grants = await grantSends(
-      tx,
+      ctx.db,
       [...byNumber].map(([phoneNumberId, n]) => ({
         accountId: n.accountId,
         phoneNumberId,
@@ -94,7 +96,7 @@ async function claimBatch(
       for (const id of n.ids.slice(0, granted))
         claims.push({ accountId: n.accountId, id, provider: n.provider });
     }
-    const claimed = await claimMessages(tx, claims, CLAIM_LEASE_SECONDS);
+    const claimed = await claimMessages(tx, claims, ctx.config.dispatchLeaseSeconds);
     return { claimed, throttled, full: candidates.length >= limit };
   });
 }

@@ -29,6 +29,8 @@ export interface MessageRow {
   not_before: Date | null;
   read: boolean;
   system: boolean;
+  /** Generated: an outgoing message waiting for or in dispatch (queued or sending). */
+  queued: boolean;
   submitted_at: Date | null;
   created_at: Date;
   created_by: Record<string, unknown>;
@@ -101,14 +103,16 @@ export async function insertOutboundMessage(
      )
      INSERT INTO messages (account_id, id, contact_id, conversation_id, phone_number_id, from_number, to_number,
                            outgoing, body, template, media, encoding, segments, price, status, error, system,
-                           job_id, campaign_id, created_by)
+                           job_id, campaign_id, created_by, provider)
      SELECT $1, $2, c.id, $4::uuid, $5::uuid, $6::text, $7::text, true, $8::text, $9::text, $10::jsonb, $11::text, $12::int,
             CASE WHEN c.stopped OR $13 THEN 0
                  ELSE round($12::int * coalesce(($14::jsonb ->> upper(c.mobile_country))::numeric,
                                            ($14::jsonb ->> 'default')::numeric), 4) END,
             CASE WHEN c.stopped THEN 'failed' ELSE 'queued' END,
             CASE WHEN c.stopped THEN $15::jsonb END,
-            $13, $16::uuid, $17::uuid, $18::jsonb
+            $13, $16::uuid, $17::uuid, $18::jsonb,
+            -- The number's provider, recorded now so the claim does not change an indexed column.
+            CASE WHEN NOT c.stopped THEN (SELECT n.provider FROM phone_numbers n WHERE n.account_id = $1 AND n.id = $5::uuid) END
      FROM c
      RETURNING *`,
     [
@@ -171,8 +175,13 @@ export async function applyReceipts(db: Queryable, receipts: ReceiptInput[]): Pr
   if (receipts.length === 0) return 0;
   const { rows } = await db.query<{ changed: number }>(
     `WITH u AS (
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::timestamptz[])
-         AS u(provider, pmid, status, error, at)
+       -- Each receipt's message, looked up by its provider id (one index probe per receipt).
+       SELECT u.*, hit.account_id, hit.id
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::timestamptz[]) AS u(provider, pmid, status, error, at)
+       LEFT JOIN LATERAL (
+         SELECT m.account_id, m.id FROM messages m
+         WHERE m.provider = u.provider AND m.provider_message_id = u.pmid AND m.outgoing LIMIT 1
+       ) hit ON true
      ), upd AS (
        UPDATE messages m SET
          status = u.status,
@@ -181,7 +190,7 @@ export async function applyReceipts(db: Queryable, receipts: ReceiptInput[]): Pr
          delivered_at = CASE WHEN u.status = 'delivered' THEN u.at ELSE m.delivered_at END,
          updated_at = now()
        FROM u
-       WHERE m.provider = u.provider AND m.provider_message_id = u.pmid AND m.outgoing
+       WHERE m.account_id = u.account_id AND m.id = u.id
          AND sparrow_status_rank(u.status) > sparrow_status_rank(m.status)
        RETURNING m.*
      ), ev AS (
@@ -189,9 +198,7 @@ export async function applyReceipts(db: Queryable, receipts: ReceiptInput[]): Pr
        SELECT sparrow_uuidv7(), m.account_id, 'message-status', ${MESSAGE_EVENT_DATA} FROM upd m
      ), early AS (
        INSERT INTO early_receipts (provider, provider_message_id, status, error, at)
-       SELECT u.provider, u.pmid, u.status, u.error, u.at FROM u
-       WHERE NOT EXISTS (SELECT 1 FROM messages m
-                         WHERE m.provider = u.provider AND m.provider_message_id = u.pmid AND m.outgoing)
+       SELECT u.provider, u.pmid, u.status, u.error, u.at FROM u WHERE u.id IS NULL
        ON CONFLICT DO NOTHING
      )
      SELECT count(*)::int AS changed FROM upd`,
@@ -266,22 +273,30 @@ export async function lockDispatchCandidates(
   limit: number,
   exhaustedNumberIds: string[],
 ): Promise<DispatchCandidate[]> {
+  // The queue is read in id order straight from the messages_dispatch index (a sort would read every
+  // queued row: with statistics taken before a bulk send the planner believes the queue is tiny).
+  await db.query('SET LOCAL enable_sort = off');
   const { rows } = await db.query<DispatchCandidate>(
-    `SELECT m.account_id, m.id, m.phone_number_id, m.system,
-            (c.opted_out_at IS NOT NULL OR c.blocked_at IS NOT NULL) AS stopped,
+    `WITH q AS (
+       SELECT m.account_id, m.id, m.phone_number_id, m.contact_id, m.system
+       FROM messages m
+       WHERE m.queued
+         AND ((m.status = 'queued' AND (m.not_before IS NULL OR m.not_before <= now()))
+              OR (m.status = 'sending' AND m.claimed_until < now()))
+         AND (cardinality($2::uuid[]) = 0 OR m.phone_number_id IS NULL OR m.phone_number_id <> ALL($2::uuid[]))
+       ORDER BY m.id
+       LIMIT $1
+       FOR UPDATE SKIP LOCKED
+     )
+     SELECT q.account_id, q.id, q.phone_number_id, q.system,
+            coalesce(c.opted_out_at IS NOT NULL OR c.blocked_at IS NOT NULL, false) AS stopped,
             coalesce(n.status = 'active', false) AS number_active, n.provider, n.throughput_mps
-     FROM messages m
-     LEFT JOIN contacts c ON c.account_id = m.account_id AND c.id = m.contact_id
-     LEFT JOIN phone_numbers n ON n.account_id = m.account_id AND n.id = m.phone_number_id
-     WHERE m.status IN ('queued', 'sending') AND m.outgoing
-       AND ((m.status = 'queued' AND (m.not_before IS NULL OR m.not_before <= now()))
-            OR (m.status = 'sending' AND m.claimed_until < now()))
-       AND (cardinality($2::uuid[]) = 0 OR m.phone_number_id IS NULL OR m.phone_number_id <> ALL($2::uuid[]))
-     ORDER BY m.id
-     LIMIT $1
-     FOR UPDATE OF m SKIP LOCKED`,
+     FROM q
+     LEFT JOIN contacts c ON c.account_id = q.account_id AND c.id = q.contact_id
+     LEFT JOIN phone_numbers n ON n.account_id = q.account_id AND n.id = q.phone_number_id`,
     [limit, exhaustedNumberIds],
   );
+  await db.query('SET LOCAL enable_sort = on');
   return rows;
 }
 
@@ -579,8 +594,23 @@ export async function insertJobMessages(
   const media = add(JSON.stringify(spec.media));
   const optedOut = add(JSON.stringify(OPTED_OUT_ERROR));
   const invalid = add(JSON.stringify({ code: 'CONT-001', description: 'Invalid mobile number.' }));
-  const encoding = spec.fixed ? `${add(spec.fixed.encoding)}::text` : 'sparrow_encoding(x.body)';
-  const segments = spec.fixed ? `${add(spec.fixed.segments)}::int` : 'sparrow_segments(x.body)';
+  // Per row, the GSM-7 test and the unit count run once each (sparrow_segments would repeat them).
+  const encoding = spec.fixed
+    ? `${add(spec.fixed.encoding)}::text`
+    : "CASE WHEN g.gsm THEN 'GSM-7' ELSE 'UCS-2' END";
+  const segments = spec.fixed
+    ? `${add(spec.fixed.segments)}::int`
+    : `CASE WHEN g.gsm THEN CASE WHEN g.units <= 160 THEN 1 ELSE ceil(g.units / 153.0)::int END
+            ELSE CASE WHEN g.units <= 70 THEN 1 ELSE ceil(g.units / 67.0)::int END END`;
+  const units = spec.fixed
+    ? ''
+    : `CROSS JOIN LATERAL (SELECT gsm, CASE WHEN gsm THEN
+           2 * length(x.body) - length(regexp_replace(x.body, '[\\u005E{}\\u005C\\u005B~\\u005D|€\\u000C]', '', 'g'))
+         ELSE 2 * length(x.body) - length(regexp_replace(x.body, '[\\U00010000-\\U0010FFFF]', '', 'g')) END AS units
+         FROM (SELECT sparrow_is_gsm7(x.body) AS gsm) g0) g`;
+
+  // The statement holds every recipient in a few CTEs: kept in memory rather than spilled to disk.
+  await db.query(`SELECT set_config('work_mem', '64MB', true)`);
 
   const { rows } = await db.query<JobMessagesResult>(
     `WITH r AS (${recipients}),
@@ -601,10 +631,11 @@ export async function insertJobMessages(
        ) sticky ON true
      ),
      y AS (
-       SELECT x.*, ${encoding} AS encoding, ${segments} AS segments,
+       SELECT x.*, ${encoding} AS encoding, ${segments} AS segments, pn.provider,
               coalesce(pn.number, (${poolNumbers}::text[])[array_position(${poolIds}::uuid[], x.number_id)]) AS from_number
        FROM x
        LEFT JOIN phone_numbers pn ON pn.account_id = $1 AND pn.id = x.number_id
+       ${units}
      ),
      conv AS (
        INSERT INTO conversations AS cv (account_id, id, contact_id, phone_number_id, last_message_id, created_by, updated_by)
@@ -616,16 +647,18 @@ export async function insertJobMessages(
      ins AS (
        INSERT INTO messages (account_id, id, job_id, campaign_id, contact_id, conversation_id, phone_number_id,
                              from_number, to_number, outgoing, body, template, media, encoding, segments, price,
-                             status, error, created_by)
+                             status, error, created_by, provider)
        SELECT $1, y.id, ${job}::uuid, ${campaign}::uuid, y.contact_id, conv.id, y.number_id, y.from_number,
               y.mobile_number, true, y.body, ${template}, ${media}::jsonb, y.encoding, y.segments,
               CASE WHEN y.error IS NULL
                    THEN round(y.segments * coalesce((${prices}::jsonb ->> upper(y.mobile_country))::numeric,
                                                     (${prices}::jsonb ->> 'default')::numeric), 4)
                    ELSE 0 END,
-              CASE WHEN y.error IS NULL THEN 'queued' ELSE 'failed' END, y.error, ${by}::jsonb
+              CASE WHEN y.error IS NULL THEN 'queued' ELSE 'failed' END, y.error, ${by}::jsonb,
+              -- The number's provider, recorded now so the claim does not change an indexed column.
+              CASE WHEN y.error IS NULL THEN y.provider END
        FROM y LEFT JOIN conv ON conv.contact_id = y.contact_id AND conv.phone_number_id = y.number_id
-       RETURNING *
+       RETURNING status, price
      ),
      started AS (
        INSERT INTO events (id, account_id, type, data)
@@ -638,7 +671,12 @@ export async function insertJobMessages(
      ),
      failed AS (
        INSERT INTO events (id, account_id, type, data)
-       SELECT sparrow_uuidv7(), m.account_id, 'message-status', ${MESSAGE_EVENT_DATA} FROM ins m WHERE m.status = 'failed'
+       SELECT sparrow_uuidv7(), m.account_id, 'message-status', ${MESSAGE_EVENT_DATA}
+       FROM (SELECT $1::uuid AS account_id, y.id, ${job}::uuid AS job_id, ${campaign}::uuid AS campaign_id,
+                    NULL::uuid AS conversation_id, y.from_number, y.mobile_number AS to_number, true AS outgoing,
+                    false AS system, y.encoding, y.segments, 0::numeric AS price, 'failed' AS status, y.error,
+                    NULL::text AS provider_message_id, y.contact_id
+             FROM y WHERE y.error IS NOT NULL) m
      )
      SELECT count(*) FILTER (WHERE status = 'queued')::int AS queued,
             count(*) FILTER (WHERE status = 'failed')::int AS failed,

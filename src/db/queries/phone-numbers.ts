@@ -176,7 +176,7 @@ export async function hasPendingMessages(
 ): Promise<boolean> {
   const { rows } = await db.query(
     `SELECT 1 FROM messages
-      WHERE account_id = $1 AND phone_number_id = $2 AND outgoing AND status IN ('queued', 'sending') LIMIT 1`,
+      WHERE queued AND account_id = $1 AND phone_number_id = $2 LIMIT 1`,
     [accountId, phoneNumberId],
   );
   return rows.length > 0;

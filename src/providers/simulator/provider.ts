@@ -56,50 +56,204 @@ export interface SimulatorOptions {
   onError?: (err: unknown) => void;
 }
 
+/** A receipt waiting for its delivery time: the submission it answers, and whether the carrier blocked it. */
 interface Pending {
   due: number;
-  update: StatusUpdate;
+  id: string;
+  attempt: number;
+  blocked: boolean;
   tries: number;
 }
 
-/** A queue ordered by due time because every entry is pushed with now + a constant delay. */
+/**
+ * A queue ordered by due time because every entry is pushed with now + a constant delay. Entries
+ * live in a growable ring of typed arrays, a UUID message id as four 32-bit words (about 40
+ * bytes a receipt, nothing for the garbage collector to trace): a backlog of a million receipts
+ * stays small. Any other id shape is kept as a string on the side.
+ */
 class DueQueue {
-  private items: Pending[] = [];
+  private cap = 1024;
+  private due = new Float64Array(this.cap);
+  private words = new Uint32Array(this.cap * 4);
+  private attempts = new Int32Array(this.cap);
+  /** Bit 0: blocked; bit 1: the id is in `strings`; the other bits: sink tries so far. */
+  private flags = new Int32Array(this.cap);
+  private readonly strings = new Map<number, string>();
   private head = 0;
+  private count = 0;
 
   get size(): number {
-    return this.items.length - this.head;
+    return this.count;
   }
 
   push(p: Pending): void {
-    this.items.push(p);
+    if (this.count === this.cap) this.grow();
+    const i = (this.head + this.count) % this.cap;
+    this.due[i] = p.due;
+    this.attempts[i] = p.attempt;
+    const compact = uuidWords(p.id, this.words, i * 4);
+    if (!compact) this.strings.set(i, p.id);
+    this.flags[i] = (p.tries << 2) | (compact ? 0 : 2) | (p.blocked ? 1 : 0);
+    this.count++;
   }
 
   /** Due time of the first entry, or Infinity. */
   nextDue(): number {
-    return this.head < this.items.length ? this.items[this.head].due : Number.POSITIVE_INFINITY;
+    return this.count > 0 ? this.due[this.head] : Number.POSITIVE_INFINITY;
   }
 
-  /** Removes and answers every entry due at `now`. */
-  takeDue(now: number, into: Pending[]): void {
-    while (this.head < this.items.length && this.items[this.head].due <= now)
-      into.push(this.items[this.head++]);
-    if (this.head > 4096 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
+  /** Removes and answers the entries due at `now`, at most `max` (oldest first). */
+  takeDue(now: number, into: Pending[], max: number): void {
+    while (this.count > 0 && this.due[this.head] <= now && into.length < max) {
+      const i = this.head;
+      const f = this.flags[i];
+      let id: string;
+      if (f & 2) {
+        id = this.strings.get(i) as string;
+        this.strings.delete(i);
+      } else {
+        id = uuidString(this.words, i * 4);
+      }
+      into.push({ due: this.due[i], id, attempt: this.attempts[i], blocked: (f & 1) === 1, tries: f >> 2 });
+      this.head = (this.head + 1) % this.cap;
+      this.count--;
     }
   }
 
   clear(): void {
-    this.items = [];
+    this.head = 0;
+    this.count = 0;
+    this.strings.clear();
+  }
+
+  private grow(): void {
+    const cap = this.cap * 2;
+    const due = new Float64Array(cap);
+    const words = new Uint32Array(cap * 4);
+    const attempts = new Int32Array(cap);
+    const flags = new Int32Array(cap);
+    const strings = new Map<number, string>();
+    for (let n = 0; n < this.count; n++) {
+      const i = (this.head + n) % this.cap;
+      due[n] = this.due[i];
+      words.set(this.words.subarray(i * 4, i * 4 + 4), n * 4);
+      attempts[n] = this.attempts[i];
+      flags[n] = this.flags[i];
+      const str = this.strings.get(i);
+      if (str !== undefined) strings.set(n, str);
+    }
+    this.cap = cap;
+    this.due = due;
+    this.words = words;
+    this.attempts = attempts;
+    this.flags = flags;
+    this.strings.clear();
+    for (const [k, v] of strings) this.strings.set(k, v);
     this.head = 0;
   }
 }
 
+// Lower case only: the string is rebuilt from the words, so it must come back identical.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Writes a lower-case UUID as four 32-bit words at out[at..at+3]; false for any other string. */
+function uuidWords(id: string, out: Uint32Array, at: number): boolean {
+  if (id.length !== 36 || !UUID.test(id)) return false;
+  out[at] = Number.parseInt(id.slice(0, 8), 16);
+  out[at + 1] = Number.parseInt(id.slice(9, 13) + id.slice(14, 18), 16);
+  out[at + 2] = Number.parseInt(id.slice(19, 23) + id.slice(24, 28), 16);
+  out[at + 3] = Number.parseInt(id.slice(28, 36), 16);
+  return true;
+}
+
+/** The UUID string of four words written by uuidWords. */
+function uuidString(w: Uint32Array, at: number): string {
+  const h = (n: number) => n.toString(16).padStart(8, '0');
+  const a = h(w[at]);
+  const b = h(w[at + 1]);
+  const c = h(w[at + 2]);
+  return `${a}-${b.slice(0, 4)}-${b.slice(4)}-${c.slice(0, 4)}-${c.slice(4)}${h(w[at + 3])}`;
+}
+
+/**
+ * Attempt bits per message id (bit n: attempt n was accepted, n < 31). UUIDs are stored as four
+ * 32-bit words in an open-addressing table (about 40 bytes an id at most half full), not as
+ * string keys of a Map (well over 100 bytes an id): a million remembered submissions stay small.
+ * Any other id shape goes to a Map.
+ */
+class AttemptBits {
+  private keys = new Uint32Array(4 * 1024);
+  /** 0: empty slot (a stored id always has a bit set). */
+  private bits = new Uint32Array(1024);
+  private count = 0;
+  private readonly other = new Map<string, number>();
+  private readonly w = new Uint32Array(4);
+
+  get(id: string): number {
+    if (!this.words(id)) return this.other.get(id) ?? 0;
+    return this.bits[this.slot()];
+  }
+
+  set(id: string, value: number): void {
+    if (!this.words(id)) {
+      this.other.set(id, value);
+      return;
+    }
+    let i = this.slot();
+    if (this.bits[i] === 0) {
+      if ((this.count + 1) * 2 > this.bits.length) {
+        this.grow();
+        i = this.slot();
+      }
+      this.count++;
+      this.keys.set(this.w, i * 4);
+    }
+    this.bits[i] = value;
+  }
+
+  /** Parses a UUID into this.w; false for any other string. */
+  private words(id: string): boolean {
+    return uuidWords(id, this.w, 0);
+  }
+
+  /** The slot holding this.w, or the empty slot where it goes (linear probing). */
+  private slot(): number {
+    const w = this.w;
+    const mask = this.bits.length - 1;
+    // The last words of a UUIDv7 are random; the first are a timestamp.
+    let i = (Math.imul(w[3] ^ Math.imul(w[2], 0x9e3779b1), 0x85ebca6b) ^ w[0] ^ w[1]) & mask;
+    for (;;) {
+      if (this.bits[i] === 0) return i;
+      const k = i * 4;
+      const keys = this.keys;
+      if (keys[k] === w[0] && keys[k + 1] === w[1] && keys[k + 2] === w[2] && keys[k + 3] === w[3]) return i;
+      i = (i + 1) & mask;
+    }
+  }
+
+  private grow(): void {
+    const oldKeys = this.keys;
+    const oldBits = this.bits;
+    const saved = Uint32Array.from(this.w);
+    this.keys = new Uint32Array(oldKeys.length * 2);
+    this.bits = new Uint32Array(oldBits.length * 2);
+    for (let j = 0; j < oldBits.length; j++) {
+      if (oldBits[j] === 0) continue;
+      this.w.set(oldKeys.subarray(j * 4, j * 4 + 4));
+      const i = this.slot();
+      this.keys.set(this.w, i * 4);
+      this.bits[i] = oldBits[j];
+    }
+    this.w.set(saved);
+  }
+}
+
 /** Smallest wait between two receipt ticks: batches receipts at high rates instead of one timer per ms. */
-const MIN_TICK_MS = 5;
+const MIN_TICK_MS = 50;
 const MAX_SINK_TRIES = 5;
 const RETRY_DELAY_MS = 1000;
+/** Receipts handed to the sink in one call at most (a backlog is drained in bounded batches). */
+const MAX_TICK_BATCH = 10_000;
 
 /**
  * The default provider: no network, deterministic. One timer and one FIFO queue carry every
@@ -120,8 +274,8 @@ export class SimulatorProvider implements Provider {
   private closed = false;
   // Two generations of submitted keys (message id → bit set of attempts seen), rotated every window: memory
   // stays bounded by the send rate, and a key is remembered for at least one full window.
-  private current = new Map<string, number>();
-  private previous = new Map<string, number>();
+  private current = new AttemptBits();
+  private previous = new AttemptBits();
   private rotatedAt = Date.now();
   private inboundSeq = 0;
   private readonly stats = { accepted: 0, rejected: 0, duplicates: 0, receipts: 0, inbound: 0 };
@@ -156,17 +310,13 @@ export class SimulatorProvider implements Provider {
     const providerMessageId = SimulatorProvider.providerMessageId(message.id, message.attempt);
     if (this.remember(message.id, message.attempt)) {
       this.stats.accepted++;
-      const update: StatusUpdate =
-        message.to === SIMULATOR_MAGIC_NUMBERS.blocked
-          ? {
-              provider: 'simulator',
-              providerMessageId,
-              status: 'undelivered',
-              error: BLOCKED,
-              at: new Date(0),
-            }
-          : { provider: 'simulator', providerMessageId, status: 'delivered', at: new Date(0) };
-      this.queue.push({ due: Date.now() + this.delayMs, update, tries: 0 });
+      this.queue.push({
+        due: Date.now() + this.delayMs,
+        id: message.id,
+        attempt: message.attempt,
+        blocked: message.to === SIMULATOR_MAGIC_NUMBERS.blocked,
+        tries: 0,
+      });
       this.arm();
     } else {
       this.stats.duplicates++;
@@ -233,7 +383,7 @@ export class SimulatorProvider implements Provider {
     const now = Date.now();
     if (now - this.rotatedAt >= this.windowMs) {
       this.previous = this.current;
-      this.current = new Map();
+      this.current = new AttemptBits();
       this.rotatedAt = now;
     }
     // Attempts 0..30 are bits of one small integer per message id (compact for a million ids);
@@ -262,20 +412,24 @@ export class SimulatorProvider implements Provider {
     this.timer.unref();
   }
 
-  /** Hands everything due to the sink in one call. */
+  /** Hands what is due to the sink in one call (at most MAX_TICK_BATCH; the rest at the next tick). */
   private async tick(): Promise<void> {
     const sink = this.sink;
     if (!sink) return;
     const now = Date.now();
     const batch: Pending[] = [];
-    this.retries.takeDue(now, batch);
-    this.queue.takeDue(now, batch);
+    this.retries.takeDue(now, batch, MAX_TICK_BATCH);
+    this.queue.takeDue(now, batch, MAX_TICK_BATCH);
     if (batch.length === 0) return;
     const at = new Date(now);
-    const updates = batch.map((p) => {
-      p.update.at = at;
-      return p.update;
-    });
+    const updates = batch.map(
+      (p): StatusUpdate => ({
+        provider: 'simulator',
+        providerMessageId: SimulatorProvider.providerMessageId(p.id, p.attempt),
+        ...(p.blocked ? { status: 'undelivered', error: BLOCKED } : { status: 'delivered' }),
+        at,
+      }),
+    );
     try {
       await sink.statuses(updates);
       this.stats.receipts += updates.length;
