@@ -164,7 +164,7 @@ export function call(
 /** Polls until fn answers a truthy value or the time runs out. */
 export async function eventually<T>(
   fn: () => Promise<T | undefined | false | null>,
-  timeoutMs = 10_000,
+  timeoutMs = 20_000,
   stepMs = 25,
 ): Promise<T> {
   const end = Date.now() + timeoutMs;
