@@ -6,11 +6,11 @@ import {
   claimMessages,
   failCandidates,
   lockDispatchCandidates,
-  OPTED_OUT_ERROR,
   recordSubmissions,
   type SubmissionOutcome,
   takeEarlyReceipts,
-} from '../db/queries/messages.ts';
+} from '../db/queries/message-dispatch.ts';
+import { OPTED_OUT_ERROR } from '../db/queries/messages.ts';
 import { exhaustedSenders, grantSends } from '../db/queries/senders.ts';
 import { ERRORS } from '../errors.ts';
 import type { OutboundMessage, ProviderName, SendResult } from '../providers/types.ts';

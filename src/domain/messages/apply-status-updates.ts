@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.ts';
-import { applyReceipts, type ReceiptInput } from '../../db/queries/messages.ts';
+import { applyReceipts, type ReceiptInput } from '../../db/queries/message-dispatch.ts';
 import type { StatusUpdate } from '../../providers/types.ts';
 
 const RANK: Record<StatusUpdate['status'], number> = { sent: 2, delivered: 3, undelivered: 3, failed: 3 };

@@ -3,12 +3,8 @@ import { adjustBalance } from '../../db/queries/accounts.ts';
 import { findContacts } from '../../db/queries/contacts.ts';
 import type { AttributeCondition, ListRow } from '../../db/queries/lists.ts';
 import { findList } from '../../db/queries/lists.ts';
-import {
-  existingConversationIds,
-  firstJobMessages,
-  insertInvalidNumberMessages,
-  insertJobMessages,
-} from '../../db/queries/messages.ts';
+import { insertInvalidNumberMessages, insertJobMessages } from '../../db/queries/message-bulk.ts';
+import { existingConversationIds, firstJobMessages } from '../../db/queries/messages.ts';
 import { insertSendJob, setSendJobCounts } from '../../db/queries/send-jobs.ts';
 import { fail } from '../../errors.ts';
 import { parseMobile } from '../../messaging/phone.ts';

@@ -1,0 +1,273 @@
+/** SQL of the bulk send: recipients, merge fields rendered in SQL, and the set-based message insert. */
+import type { TemplatePart } from '../../messaging/render.ts';
+import type { Queryable } from '../client.ts';
+import { type AttributeCondition, type ListRow, listMemberCondition } from './lists.ts';
+import { MESSAGE_EVENT_DATA, OPTED_OUT_ERROR } from './messages.ts';
+
+/** The contact columns a merge field reads, for a contacts row aliased `c`. */
+const FIELD_SQL: Record<string, string> = {
+  id: 'c.id::text',
+  firstName: 'c.first_name',
+  lastName: 'c.last_name',
+  email: 'c.email',
+  mobile: 'c.mobile_number',
+  country: 'c.mobile_country',
+};
+
+/**
+ * Compiles a parsed template (messaging/render.ts) to a SQL text expression over a contacts row
+ * `c`, appending literal texts and attribute names to params: the set-based mirror of renderTemplate.
+ */
+export function renderSql(parts: TemplatePart[], params: unknown[]): string {
+  const add = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}::text`;
+  };
+  if (parts.length === 0) return "''::text";
+  const pieces = parts.map((p) => {
+    if (p.kind === 'text') return add(p.text);
+    if (p.kind === 'field') return FIELD_SQL[p.field];
+    return `(c.attributes ->> ${add(p.name)})`;
+  });
+  return `concat(${pieces.join(', ')})`;
+}
+
+/** Renders a template for contacts by id with renderSql (to prove SQL and TypeScript agree). */
+export async function renderForContacts(
+  db: Queryable,
+  accountId: string,
+  parts: TemplatePart[],
+  contactIds: string[],
+): Promise<{ id: string; body: string; encoding: string; units: number; segments: number }[]> {
+  const params: unknown[] = [accountId, contactIds];
+  const expr = renderSql(parts, params);
+  const { rows } = await db.query(
+    `SELECT id, body, sparrow_encoding(body) AS encoding, sparrow_units(body) AS units, sparrow_segments(body) AS segments
+     FROM (SELECT c.id, ${expr} AS body FROM contacts c WHERE c.account_id = $1 AND c.id = ANY($2::uuid[])) x`,
+    params,
+  );
+  return rows;
+}
+
+/** Who a bulk send goes to: each source optional; a contact named by several gets one message. */
+export interface RecipientSpec {
+  /** Existing contacts by id (already checked to exist). */
+  contactIds: string[];
+  /** Conversations by id (already checked to exist): their contact, from their number. */
+  conversationIds: string[];
+  /** Contacts matching every given condition; `all` with no condition means every contact. */
+  filter?: { tags: string[]; attributes: AttributeCondition[]; list?: Pick<ListRow, 'id' | 'filter'> };
+}
+
+/** A bulk send, as the statement inserting its messages needs it. */
+export interface JobMessagesSpec {
+  jobId: string;
+  campaignId: string | null;
+  recipients: RecipientSpec;
+  /** The group's sending numbers, in a stable order (sticky choice hashes into it). */
+  pool: { id: string; number: string }[];
+  template: string;
+  parts: TemplatePart[];
+  /** Encoding and segments when the text is the same for everyone (no merge field); else computed per row in SQL. */
+  fixed?: { body: string; encoding: string; segments: number };
+  media: object[];
+  prices: Record<string, number>;
+  by: object;
+}
+
+/** Counts of a bulk insert. */
+export interface JobMessagesResult {
+  queued: number;
+  failed: number;
+  price: number;
+}
+
+function recipientsSql(r: RecipientSpec, params: unknown[]): string {
+  const add = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  const sources: string[] = [];
+  if (r.conversationIds.length > 0) {
+    sources.push(`SELECT cv.contact_id, cv.phone_number_id AS forced_number_id, 0 AS pri
+                  FROM conversations cv WHERE cv.account_id = $1 AND cv.id = ANY(${add(r.conversationIds)}::uuid[])`);
+  }
+  if (r.contactIds.length > 0) {
+    sources.push(`SELECT c.id AS contact_id, NULL::uuid AS forced_number_id, 1 AS pri
+                  FROM contacts c WHERE c.account_id = $1 AND c.id = ANY(${add(r.contactIds)}::uuid[])`);
+  }
+  if (r.filter) {
+    const where = ['c.account_id = $1'];
+    for (const tag of r.filter.tags) where.push(`c.tags @> ${add(JSON.stringify([{ tag }]))}::jsonb`);
+    if (r.filter.attributes.length > 0) {
+      where.push(
+        listMemberCondition(
+          { id: '00000000-0000-0000-0000-000000000000', filter: { attributes: r.filter.attributes } },
+          params,
+        ),
+      );
+    }
+    if (r.filter.list) where.push(listMemberCondition(r.filter.list, params));
+    sources.push(
+      `SELECT c.id AS contact_id, NULL::uuid AS forced_number_id, 2 AS pri FROM contacts c WHERE ${where.join(' AND ')}`,
+    );
+  }
+  if (sources.length === 1) return sources[0];
+  // A contact named by several sources gets one message; a conversation's number wins.
+  return `SELECT DISTINCT ON (contact_id) contact_id, forced_number_id, pri
+          FROM (${sources.join(' UNION ALL ')}) s ORDER BY contact_id, pri`;
+}
+
+/**
+ * Inserts a bulk send's messages in ONE statement (INSERT … SELECT over the recipients; nothing
+ * per recipient crosses to Node): renders the template per contact, counts segments, prices by
+ * country, picks each contact's sender (sticky: its existing conversation with a pool number,
+ * else a stable hash of its id over the pool), upserts the (contact, number) conversations with
+ * `conversation-started` for new ones, and records contacts with no valid mobile (CONT-001) or that
+ * opted out or are blocked (CONT-010) as failed, unpriced messages with a `message-status` event.
+ */
+export async function insertJobMessages(
+  db: Queryable,
+  accountId: string,
+  spec: JobMessagesSpec,
+): Promise<JobMessagesResult> {
+  const params: unknown[] = [accountId];
+  const add = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  const recipients = recipientsSql(spec.recipients, params);
+  const body = spec.fixed ? `${add(spec.fixed.body)}::text` : renderSql(spec.parts, params);
+  const poolIds = add(spec.pool.map((p) => p.id));
+  const poolNumbers = add(spec.pool.map((p) => p.number));
+  const prices = add(JSON.stringify(spec.prices));
+  const by = add(JSON.stringify(spec.by));
+  const job = add(spec.jobId);
+  const campaign = add(spec.campaignId);
+  const template = add(spec.template);
+  const media = add(JSON.stringify(spec.media));
+  const optedOut = add(JSON.stringify(OPTED_OUT_ERROR));
+  const invalid = add(JSON.stringify({ code: 'CONT-001', description: 'Invalid mobile number.' }));
+  // Per row, the GSM-7 test and the unit count run once each (sparrow_segments would repeat them).
+  const encoding = spec.fixed
+    ? `${add(spec.fixed.encoding)}::text`
+    : "CASE WHEN g.gsm THEN 'GSM-7' ELSE 'UCS-2' END";
+  const segments = spec.fixed
+    ? `${add(spec.fixed.segments)}::int`
+    : `CASE WHEN g.gsm THEN CASE WHEN g.units <= 160 THEN 1 ELSE ceil(g.units / 153.0)::int END
+            ELSE CASE WHEN g.units <= 70 THEN 1 ELSE ceil(g.units / 67.0)::int END END`;
+  const units = spec.fixed
+    ? ''
+    : `CROSS JOIN LATERAL (SELECT gsm, CASE WHEN gsm THEN
+           2 * length(x.body) - length(regexp_replace(x.body, '[\\u005E{}\\u005C\\u005B~\\u005D|€\\u000C]', '', 'g'))
+         ELSE 2 * length(x.body) - length(regexp_replace(x.body, '[\\U00010000-\\U0010FFFF]', '', 'g')) END AS units
+         FROM (SELECT sparrow_is_gsm7(x.body) AS gsm) g0) g`;
+
+  // The statement holds every recipient in a few CTEs: kept in memory rather than spilled to disk.
+  await db.query(`SELECT set_config('work_mem', '64MB', true)`);
+
+  const { rows } = await db.query<JobMessagesResult>(
+    `WITH r AS (${recipients}),
+     x AS (
+       SELECT sparrow_uuidv7() AS id, c.id AS contact_id, c.mobile_number, c.mobile_country,
+              CASE WHEN c.mobile_number IS NULL OR NOT c.mobile_valid THEN ${invalid}::jsonb
+                   WHEN c.opted_out_at IS NOT NULL OR c.blocked_at IS NOT NULL THEN ${optedOut}::jsonb END AS error,
+              coalesce(r.forced_number_id, sticky.phone_number_id,
+                       (${poolIds}::uuid[])[1 + (abs(hashtext(c.id::text)::bigint) % cardinality(${poolIds}::uuid[]))]) AS number_id,
+              ${body} AS body
+       FROM r
+       JOIN contacts c ON c.account_id = $1 AND c.id = r.contact_id
+       LEFT JOIN LATERAL (
+         SELECT cv.phone_number_id FROM conversations cv
+         WHERE r.forced_number_id IS NULL AND cv.account_id = $1 AND cv.contact_id = c.id
+           AND cv.phone_number_id = ANY(${poolIds}::uuid[])
+         ORDER BY cv.updated_at DESC LIMIT 1
+       ) sticky ON true
+     ),
+     y AS (
+       SELECT x.*, ${encoding} AS encoding, ${segments} AS segments, pn.provider,
+              coalesce(pn.number, (${poolNumbers}::text[])[array_position(${poolIds}::uuid[], x.number_id)]) AS from_number
+       FROM x
+       LEFT JOIN phone_numbers pn ON pn.account_id = $1 AND pn.id = x.number_id
+       ${units}
+     ),
+     conv AS (
+       INSERT INTO conversations AS cv (account_id, id, contact_id, phone_number_id, last_message_id, created_by, updated_by)
+       SELECT $1, sparrow_uuidv7(), y.contact_id, y.number_id, y.id, ${by}::jsonb, ${by}::jsonb FROM y WHERE y.error IS NULL
+       ON CONFLICT (account_id, contact_id, phone_number_id)
+         DO UPDATE SET last_message_id = EXCLUDED.last_message_id, updated_at = now()
+       RETURNING cv.id, cv.contact_id, cv.phone_number_id, (cv.xmax = 0) AS created
+     ),
+     ins AS (
+       INSERT INTO messages (account_id, id, job_id, campaign_id, contact_id, conversation_id, phone_number_id,
+                             from_number, to_number, outgoing, body, template, media, encoding, segments, price,
+                             status, error, created_by, provider)
+       SELECT $1, y.id, ${job}::uuid, ${campaign}::uuid, y.contact_id, conv.id, y.number_id, y.from_number,
+              y.mobile_number, true, y.body, ${template}, ${media}::jsonb, y.encoding, y.segments,
+              CASE WHEN y.error IS NULL
+                   THEN round(y.segments * coalesce((${prices}::jsonb ->> upper(y.mobile_country))::numeric,
+                                                    (${prices}::jsonb ->> 'default')::numeric), 4)
+                   ELSE 0 END,
+              CASE WHEN y.error IS NULL THEN 'queued' ELSE 'failed' END, y.error, ${by}::jsonb,
+              -- The number's provider, recorded now so the claim does not change an indexed column.
+              CASE WHEN y.error IS NULL THEN y.provider END
+       FROM y LEFT JOIN conv ON conv.contact_id = y.contact_id AND conv.phone_number_id = y.number_id
+       RETURNING status, price
+     ),
+     started AS (
+       INSERT INTO events (id, account_id, type, data)
+       SELECT sparrow_uuidv7(), $1, 'conversation-started',
+              jsonb_build_object('conversation', jsonb_build_object(
+                'id', conv.id, 'contact', jsonb_build_object('id', conv.contact_id),
+                'phoneNumber', (${poolNumbers}::text[])[array_position(${poolIds}::uuid[], conv.phone_number_id)],
+                'closed', false), 'reopened', false)
+       FROM conv WHERE conv.created
+     ),
+     failed AS (
+       INSERT INTO events (id, account_id, type, data)
+       SELECT sparrow_uuidv7(), m.account_id, 'message-status', ${MESSAGE_EVENT_DATA}
+       FROM (SELECT $1::uuid AS account_id, y.id, ${job}::uuid AS job_id, ${campaign}::uuid AS campaign_id,
+                    NULL::uuid AS conversation_id, y.from_number, y.mobile_number AS to_number, true AS outgoing,
+                    false AS system, y.encoding, y.segments, 0::numeric AS price, 'failed' AS status, y.error,
+                    NULL::text AS provider_message_id, y.contact_id
+             FROM y WHERE y.error IS NOT NULL) m
+     )
+     SELECT count(*) FILTER (WHERE status = 'queued')::int AS queued,
+            count(*) FILTER (WHERE status = 'failed')::int AS failed,
+            coalesce(sum(price), 0)::float8 AS price
+     FROM ins`,
+    params,
+  );
+  return rows[0];
+}
+
+/** Records messages to numbers that are not valid (no contact): failed with CONT-001, unpriced. */
+export async function insertInvalidNumberMessages(
+  db: Queryable,
+  accountId: string,
+  m: {
+    jobId: string;
+    campaignId: string | null;
+    from: string;
+    template: string;
+    body: string;
+    numbers: string[];
+    by: object;
+  },
+): Promise<number> {
+  if (m.numbers.length === 0) return 0;
+  const { rowCount } = await db.query(
+    `WITH ins AS (
+       INSERT INTO messages (account_id, id, job_id, campaign_id, from_number, to_number, outgoing, body, template,
+                             encoding, segments, status, error, created_by)
+       SELECT $1, sparrow_uuidv7(), $2, $3, $4, t.n, true, $5, $6, NULL, 0, 'failed',
+              jsonb_build_object('code', 'CONT-001', 'description', 'Invalid mobile number.'), $7
+       FROM unnest($8::text[]) AS t(n)
+       RETURNING *
+     )
+     INSERT INTO events (id, account_id, type, data)
+     SELECT sparrow_uuidv7(), m.account_id, 'message-status', ${MESSAGE_EVENT_DATA} FROM ins m`,
+    [accountId, m.jobId, m.campaignId, m.from, m.body, m.template, m.by, m.numbers],
+  );
+  return rowCount ?? 0;
+}

@@ -1,0 +1,298 @@
+/** SQL of the dispatcher: claiming queued messages, recording submissions, applying receipts. */
+import type { Queryable } from '../client.ts';
+import { MESSAGE_EVENT_DATA } from './messages.ts';
+
+/** One receipt to apply: a provider's status for one of its message ids. */
+export interface ReceiptInput {
+  provider: string;
+  providerMessageId: string;
+  status: 'sent' | 'delivered' | 'undelivered' | 'failed';
+  error: { code: string; description: string } | null;
+  at: Date;
+}
+
+/**
+ * Applies receipts set-based across accounts (receipts name the provider's ids, not accounts):
+ * a message moves only to a higher-ranked status, and each change writes a `message-status`
+ * event. Receipts for ids not recorded yet are parked in early_receipts. Answers how many
+ * messages changed.
+ */
+export async function applyReceipts(db: Queryable, receipts: ReceiptInput[]): Promise<number> {
+  if (receipts.length === 0) return 0;
+  const { rows } = await db.query<{ changed: number }>(
+    `WITH u AS (
+       -- Each receipt's message, looked up by its provider id (one index probe per receipt).
+       SELECT u.*, hit.account_id, hit.id
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::timestamptz[]) AS u(provider, pmid, status, error, at)
+       LEFT JOIN LATERAL (
+         SELECT m.account_id, m.id FROM messages m
+         WHERE m.provider = u.provider AND m.provider_message_id = u.pmid AND m.outgoing LIMIT 1
+       ) hit ON true
+     ), upd AS (
+       UPDATE messages m SET
+         status = u.status,
+         error = CASE WHEN u.status IN ('failed', 'undelivered') THEN coalesce(u.error, m.error) ELSE m.error END,
+         sent_at = coalesce(m.sent_at, u.at),
+         delivered_at = CASE WHEN u.status = 'delivered' THEN u.at ELSE m.delivered_at END,
+         updated_at = now()
+       FROM u
+       WHERE m.account_id = u.account_id AND m.id = u.id
+         AND sparrow_status_rank(u.status) > sparrow_status_rank(m.status)
+       RETURNING m.*
+     ), ev AS (
+       INSERT INTO events (id, account_id, type, data)
+       SELECT sparrow_uuidv7(), m.account_id, 'message-status', ${MESSAGE_EVENT_DATA} FROM upd m
+     ), early AS (
+       INSERT INTO early_receipts (provider, provider_message_id, status, error, at)
+       SELECT u.provider, u.pmid, u.status, u.error, u.at FROM u WHERE u.id IS NULL
+       ON CONFLICT DO NOTHING
+     )
+     SELECT count(*)::int AS changed FROM upd`,
+    [
+      receipts.map((r) => r.provider),
+      receipts.map((r) => r.providerMessageId),
+      receipts.map((r) => r.status),
+      receipts.map((r) => (r.error ? JSON.stringify(r.error) : null)),
+      receipts.map((r) => r.at),
+    ],
+  );
+  return rows[0].changed;
+}
+
+/** Removes and answers the parked receipts whose message id is now recorded; drops those over an hour old. */
+export async function takeEarlyReceipts(db: Queryable, limit = 5000): Promise<ReceiptInput[]> {
+  await db.query(`DELETE FROM early_receipts WHERE received_at < now() - interval '1 hour'`);
+  const { rows } = await db.query<{
+    provider: string;
+    provider_message_id: string;
+    status: ReceiptInput['status'];
+    error: ReceiptInput['error'];
+    at: Date;
+  }>(
+    `DELETE FROM early_receipts e
+     WHERE (e.provider, e.provider_message_id, e.status) IN (
+       SELECT e2.provider, e2.provider_message_id, e2.status FROM early_receipts e2
+       WHERE EXISTS (SELECT 1 FROM messages m WHERE m.provider = e2.provider
+                     AND m.provider_message_id = e2.provider_message_id AND m.outgoing)
+       LIMIT $1 FOR UPDATE SKIP LOCKED)
+     RETURNING e.provider, e.provider_message_id, e.status, e.error, e.at`,
+    [limit],
+  );
+  return rows.map((r) => ({
+    provider: r.provider,
+    providerMessageId: r.provider_message_id,
+    status: r.status,
+    error: r.error,
+    at: r.at,
+  }));
+}
+
+/**
+ * Settles the jobs of finished messages, from a CTE `fin(account_id, job_id, n, nf, amount)`:
+ * n messages left the queue (sent or failed), nf of them failed and `amount` was refunded.
+ * A job whose pending count reaches zero is `completed`.
+ */
+// Gives back to each account what its failed messages in the `fin` CTE (amount per account and job) cost.
+const REFUND_FAILED = `UPDATE accounts a SET balance = a.balance + s.amount, updated_at = now()
+       FROM (SELECT account_id, sum(amount) AS amount FROM fin GROUP BY account_id) s
+       WHERE a.id = s.account_id AND s.amount > 0`;
+
+const JOB_SETTLE = `UPDATE send_jobs j SET failures = j.failures + f.nf, price = j.price - f.amount,
+         pending = j.pending - f.n, status = CASE WHEN j.pending - f.n <= 0 THEN 'completed' ELSE 'sending' END
+       FROM fin f WHERE j.account_id = f.account_id AND j.id = f.job_id`;
+
+/** A message eligible for dispatch, locked by the claim transaction. */
+export interface DispatchCandidate {
+  account_id: string;
+  id: string;
+  phone_number_id: string | null;
+  system: boolean;
+  /** The contact opted out or is blocked since the message was queued. */
+  stopped: boolean;
+  number_active: boolean;
+  provider: string | null;
+  throughput_mps: number | null;
+}
+
+/**
+ * Locks up to `limit` messages due for dispatch (queued and past not_before, or sending with an
+ * expired claim: a worker died holding it), oldest first, skipping rows other workers hold and
+ * messages of numbers whose current one-second window is used up. Call inside a transaction.
+ */
+export async function lockDispatchCandidates(
+  db: Queryable,
+  limit: number,
+  exhaustedNumberIds: string[],
+): Promise<DispatchCandidate[]> {
+  // The queue is read in id order straight from the messages_dispatch index (a sort would read every
+  // queued row: with statistics taken before a bulk send the planner believes the queue is tiny).
+  await db.query('SET LOCAL enable_sort = off');
+  const { rows } = await db.query<DispatchCandidate>(
+    `WITH q AS (
+       SELECT m.account_id, m.id, m.phone_number_id, m.contact_id, m.system
+       FROM messages m
+       WHERE m.queued
+         AND ((m.status = 'queued' AND (m.not_before IS NULL OR m.not_before <= now()))
+              OR (m.status = 'sending' AND m.claimed_until < now()))
+         AND (cardinality($2::uuid[]) = 0 OR m.phone_number_id IS NULL OR m.phone_number_id <> ALL($2::uuid[]))
+       ORDER BY m.id
+       LIMIT $1
+       FOR UPDATE SKIP LOCKED
+     )
+     SELECT q.account_id, q.id, q.phone_number_id, q.system,
+            coalesce(c.opted_out_at IS NOT NULL OR c.blocked_at IS NOT NULL, false) AS stopped,
+            coalesce(n.status = 'active', false) AS number_active, n.provider, n.throughput_mps
+     FROM q
+     LEFT JOIN contacts c ON c.account_id = q.account_id AND c.id = q.contact_id
+     LEFT JOIN phone_numbers n ON n.account_id = q.account_id AND n.id = q.phone_number_id`,
+    [limit, exhaustedNumberIds],
+  );
+  await db.query('SET LOCAL enable_sort = on');
+  return rows;
+}
+
+/** What the dispatcher hands to a provider for one claimed message. */
+export interface ClaimedMessage {
+  account_id: string;
+  id: string;
+  attempts: number;
+  from_number: string;
+  to_number: string;
+  body: string;
+  encoding: 'GSM-7' | 'UCS-2';
+  segments: number;
+  media: { url: string }[];
+  provider: string;
+}
+
+/**
+ * Marks locked candidates as `sending` under a 30-second claim: attempts + 1 (the submission key
+ * is (id, attempts)), the provider chosen, submitted_at = the claim time the rate window counted.
+ */
+export async function claimMessages(
+  db: Queryable,
+  claims: { accountId: string; id: string; provider: string }[],
+  leaseSeconds = 30,
+): Promise<ClaimedMessage[]> {
+  if (claims.length === 0) return [];
+  const { rows } = await db.query<ClaimedMessage>(
+    `UPDATE messages m SET status = 'sending', attempts = m.attempts + 1, provider = k.provider,
+            claimed_until = now() + make_interval(secs => $4), submitted_at = now(), updated_at = now()
+     FROM unnest($1::uuid[], $2::uuid[], $3::text[]) AS k(account_id, id, provider)
+     WHERE m.account_id = k.account_id AND m.id = k.id
+     RETURNING m.account_id, m.id, m.attempts, m.from_number, m.to_number, m.body, m.encoding, m.segments,
+               m.media, m.provider`,
+    [claims.map((c) => c.accountId), claims.map((c) => c.id), claims.map((c) => c.provider), leaseSeconds],
+  );
+  return rows;
+}
+
+/** The outcome of one submission, as the dispatcher records it. */
+export interface SubmissionOutcome {
+  accountId: string;
+  id: string;
+  attempt: number;
+  /** sent: accepted; retry: back to the queue after `retryAfterSeconds`; failed: final. */
+  outcome: 'sent' | 'retry' | 'failed';
+  provider: string | null;
+  providerMessageId: string | null;
+  error: { code: string; description: string } | null;
+  retryAfterSeconds: number;
+}
+
+/**
+ * Records submission outcomes set-based, only for messages still `sending` under the same attempt
+ * (a claim that expired and was taken over is not overwritten). In the same statement: a final
+ * failure refunds its price to the account and its job, `message-sent` is emitted for accepted
+ * messages and `message-status` for failures. Answers the counts recorded.
+ */
+export async function recordSubmissions(
+  db: Queryable,
+  outcomes: SubmissionOutcome[],
+): Promise<{ sent: number; retried: number; failed: number }> {
+  if (outcomes.length === 0) return { sent: 0, retried: 0, failed: 0 };
+  const { rows } = await db.query<{ sent: number; retried: number; failed: number }>(
+    `WITH r AS (
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::int[])
+         AS r(account_id, id, attempt, outcome, provider, pmid, error, retry_after)
+     ), upd AS (
+       UPDATE messages m SET
+         status = CASE r.outcome WHEN 'sent' THEN 'sent' WHEN 'retry' THEN 'queued' ELSE 'failed' END,
+         provider = coalesce(r.provider, m.provider),
+         provider_message_id = CASE WHEN r.outcome = 'sent' THEN r.pmid ELSE m.provider_message_id END,
+         sent_at = CASE WHEN r.outcome = 'sent' THEN now() ELSE m.sent_at END,
+         error = CASE WHEN r.outcome = 'sent' THEN NULL ELSE r.error END,
+         not_before = CASE WHEN r.outcome = 'retry' THEN now() + make_interval(secs => r.retry_after) END,
+         claimed_until = NULL,
+         price = CASE WHEN r.outcome = 'failed' THEN 0 ELSE m.price END,
+         updated_at = now()
+       -- o is the row as it was before this statement (PostgreSQL < 18 has no RETURNING old.*).
+       FROM r JOIN messages o ON o.account_id = r.account_id AND o.id = r.id
+       WHERE m.account_id = r.account_id AND m.id = r.id AND m.status = 'sending' AND m.attempts = r.attempt
+       RETURNING m.*, o.price AS old_price
+     ), fin AS (
+       SELECT account_id, job_id, count(*) AS n, count(*) FILTER (WHERE status = 'failed') AS nf,
+              coalesce(sum(old_price) FILTER (WHERE status = 'failed'), 0) AS amount
+       FROM upd WHERE status IN ('sent', 'failed') GROUP BY account_id, job_id
+     ), acct AS (
+       ${REFUND_FAILED}
+     ), job AS (
+       ${JOB_SETTLE}
+     ), ev AS (
+       INSERT INTO events (id, account_id, type, data)
+       SELECT sparrow_uuidv7(), m.account_id, CASE WHEN m.status = 'sent' THEN 'message-sent' ELSE 'message-status' END,
+              ${MESSAGE_EVENT_DATA}
+       FROM upd m WHERE m.status IN ('sent', 'failed') ORDER BY m.id
+     )
+     SELECT count(*) FILTER (WHERE status = 'sent')::int AS sent,
+            count(*) FILTER (WHERE status = 'queued')::int AS retried,
+            count(*) FILTER (WHERE status = 'failed')::int AS failed
+     FROM upd`,
+    [
+      outcomes.map((o) => o.accountId),
+      outcomes.map((o) => o.id),
+      outcomes.map((o) => o.attempt),
+      outcomes.map((o) => o.outcome),
+      outcomes.map((o) => o.provider),
+      outcomes.map((o) => o.providerMessageId),
+      outcomes.map((o) => (o.error ? JSON.stringify(o.error) : null)),
+      outcomes.map((o) => o.retryAfterSeconds),
+    ],
+  );
+  return rows[0];
+}
+
+/**
+ * Fails locked candidates that must not be sent (the contact opted out or was blocked after the
+ * message was queued; the number is gone), refunding their price and emitting `message-status`.
+ */
+export async function failCandidates(
+  db: Queryable,
+  failures: { accountId: string; id: string; error: { code: string; description: string } }[],
+): Promise<void> {
+  if (failures.length === 0) return;
+  await db.query(
+    `WITH r AS (
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::jsonb[]) AS r(account_id, id, error)
+     ), upd AS (
+       UPDATE messages m SET status = 'failed', error = r.error, price = 0, claimed_until = NULL, updated_at = now()
+       FROM r JOIN messages o ON o.account_id = r.account_id AND o.id = r.id
+       WHERE m.account_id = r.account_id AND m.id = r.id AND m.status IN ('queued', 'sending')
+       RETURNING m.*, o.price AS old_price
+     ), fin AS (
+       SELECT account_id, job_id, count(*) AS n, count(*) AS nf, sum(old_price) AS amount
+       FROM upd GROUP BY account_id, job_id
+     ), acct AS (
+       ${REFUND_FAILED}
+     ), job AS (
+       ${JOB_SETTLE}
+     )
+     INSERT INTO events (id, account_id, type, data)
+     SELECT sparrow_uuidv7(), m.account_id, 'message-status', ${MESSAGE_EVENT_DATA} FROM upd m ORDER BY m.id`,
+    [
+      failures.map((f) => f.accountId),
+      failures.map((f) => f.id),
+      failures.map((f) => JSON.stringify(f.error)),
+    ],
+  );
+}
