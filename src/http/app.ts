@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { JSON_BODY_LIMIT, registerContentTypes } from './plugins/content-types.ts';
-import { registerErrorHandling } from './plugins/errors.ts';
+import { registerErrorHandling, sendError } from './plugins/errors.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -30,6 +30,11 @@ function base(ctx: AppContext, logger: boolean): FastifyInstance {
   });
   app.decorate('ctx', ctx);
   registerErrorHandling(app);
+  // PostgreSQL text cannot hold U+0000: a query string or path that spells one is refused up front.
+  app.addHook('onRequest', async (request, reply) => {
+    if (/%00/.test(request.url))
+      return sendError(reply, 'VAL-001', 'The URL contains a NUL character (%00).');
+  });
   registerContentTypes(app);
   return app;
 }

@@ -52,6 +52,23 @@ describe('conventions every endpoint follows', () => {
     assert.equal(body(res).error.code, 'VAL-002');
   });
 
+  it('refuses a NUL character in a JSON body, a form body or the URL with 400', async () => {
+    const json = await call(svc.api, 'POST', '/oauth2/token', {
+      headers: { 'content-type': 'application/json' },
+      payload: '{"grant_type":"client_credentials","client_id":"a\\u0000b"}',
+    });
+    assert.equal(json.statusCode, 400);
+    assert.equal(body(json).error.code, 'VAL-001');
+    const form = await call(svc.api, 'POST', '/oauth2/token', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'grant_type=client_credentials&client_id=a%00b',
+    });
+    assert.equal(form.statusCode, 400);
+    const url = await call(svc.api, 'GET', `/v1/accounts/${a.accountId}?x=%00`, { auth: a.auth });
+    assert.equal(url.statusCode, 400);
+    assert.equal(body(url).error.code, 'VAL-001');
+  });
+
   it('serves /healthz and /readyz on both listeners', async () => {
     for (const app of [svc.api, svc.externals]) {
       for (const path of ['/healthz', '/readyz']) {

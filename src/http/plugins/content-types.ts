@@ -1,11 +1,21 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import sjson from 'secure-json-parse';
+import { AppError } from '../../errors.ts';
 
 /** Bodies up to 1 MiB for JSON and forms; CSV uploads may be 64 MiB (100,000 contacts fit). */
 export const JSON_BODY_LIMIT = 1024 * 1024;
 export const CSV_BODY_LIMIT = 64 * 1024 * 1024;
 
-/** Parsers beyond JSON: form-encoded (the OAuth token endpoint) and CSV (contact uploads). */
+// PostgreSQL text and jsonb cannot hold U+0000: refuse it at the door rather than fail in the database.
+const NUL_MESSAGE = 'The request body contains a NUL character (U+0000), which is not allowed.';
+const nulError = () => new AppError('VAL-001', NUL_MESSAGE);
+
+function rejectNul(key: string, value: unknown): unknown {
+  if (key.includes('\0') || (typeof value === 'string' && value.includes('\0'))) throw nulError();
+  return value;
+}
+
+/** Parsers for JSON, form-encoded (the OAuth token endpoint, carrier callbacks) and CSV (contact uploads). */
 export function registerContentTypes(app: FastifyInstance) {
   // JSON as Fastify parses it (prototype-poisoning safe), except that an empty body is no body: clients
   // send `Content-Type: application/json` on body-less PUTs such as …/close and …/deactivate.
@@ -17,8 +27,12 @@ export function registerContentTypes(app: FastifyInstance) {
       const text = (body as string).trim();
       if (text === '') return done(null, undefined);
       try {
-        done(null, sjson.parse(text, { protoAction: 'error', constructorAction: 'error' }));
+        const parsed = sjson.parse(text, null, { protoAction: 'error', constructorAction: 'error' });
+        // Only a body that spells a NUL (raw or as \u0000) pays for the walk.
+        if (text.includes('\\u0000') || text.includes('\0')) JSON.parse(text, rejectNul);
+        done(null, parsed);
       } catch (err) {
+        if (err instanceof AppError) return done(err, undefined);
         const e = err as FastifyError;
         e.statusCode = 400;
         e.code = 'FST_ERR_CTP_INVALID_JSON_BODY';
@@ -30,13 +44,20 @@ export function registerContentTypes(app: FastifyInstance) {
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: JSON_BODY_LIMIT },
     (_req, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+      const fields = Object.fromEntries(new URLSearchParams(body as string));
+      try {
+        for (const [k, v] of Object.entries(fields)) rejectNul(k, v);
+      } catch (err) {
+        return done(err as Error, undefined);
+      }
+      done(null, fields);
     },
   );
   app.addContentTypeParser(
     ['text/csv', 'application/csv'],
     { parseAs: 'string', bodyLimit: CSV_BODY_LIMIT },
     (_req, body, done) => {
+      if ((body as string).includes('\0')) return done(nulError(), undefined);
       done(null, body);
     },
   );

@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+
+// Hostile values for every body property, path id and query parameter the OpenAPI document names.
+const JUNK: unknown[] = [
+  null,
+  '',
+  ' ',
+  'x'.repeat(5000),
+  -1,
+  1e308,
+  0.5,
+  true,
+  [],
+  [null],
+  {},
+  { $gt: '' },
+  '../../etc/passwd',
+  "'; DROP TABLE contacts; --",
+  '\u0000',
+  '😀',
+  '2026-13-45T99:99:99Z',
+];
+const IDS = ['not-a-uuid', '00000000-0000-0000-0000-000000000000', '%00', 'x'.repeat(300)];
+
+describe('no input makes any endpoint answer 5xx', () => {
+  let svc: TestService;
+  let a: TestAccount;
+  before(async () => {
+    svc = await startTestService({ rateLimitPerMinute: 1_000_000, redisUrl: undefined });
+    a = await svc.newAccount();
+  });
+  after(() => svc.close());
+
+  it('answers every malformed request with a 4xx in the error envelope (or a 2xx)', async () => {
+    const doc = body(await call(svc.api, 'GET', '/openapi.json'));
+    const failures: string[] = [];
+    let requests = 0;
+    for (const [template, ops] of Object.entries<Record<string, any>>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(ops)) {
+        const props = Object.keys(op.requestBody?.content?.['application/json']?.schema?.properties ?? {});
+        const queries = (op.parameters ?? []).filter((p: any) => p.in === 'query').map((p: any) => p.name);
+        for (const id of IDS) {
+          const url = template
+            .replace('{accountId}', a.accountId)
+            .replace(/\{[^}]+\}/g, encodeURIComponent(id));
+          const bodies: unknown[] = props.length
+            ? JUNK.flatMap((v) => [Object.fromEntries(props.map((p) => [p, v])), v])
+            : [undefined];
+          for (const json of bodies) {
+            const qs = queries
+              .map((q: string) => `${q}=${encodeURIComponent(String(JUNK[requests % JUNK.length]))}`)
+              .join('&');
+            const res = await call(svc.api, method.toUpperCase() as 'GET', qs ? `${url}?${qs}` : url, {
+              auth: a.auth,
+              ...(json === undefined ? {} : { json }),
+            });
+            requests++;
+            if (res.statusCode === 429) failures.push('rate limited: the fuzz did not reach the handlers');
+            if (res.statusCode >= 500)
+              failures.push(
+                `${method.toUpperCase()} ${url} ${JSON.stringify(json)?.slice(0, 80)} → ${res.statusCode} ${res.body.slice(0, 120)}`,
+              );
+            else if (res.statusCode >= 400 && body(res).success !== false)
+              failures.push(`${method} ${url} → ${res.statusCode} without envelope`);
+          }
+        }
+      }
+    }
+    assert.ok(requests > 1000, `exercised ${requests} requests`);
+    assert.deepEqual(failures, []);
+  });
+
+  it('answers malformed carrier callbacks on the public listener with a 4xx', async () => {
+    const failures: string[] = [];
+    for (const v of JUNK) {
+      for (const json of [v, { from: v, to: v, text: v }, { from: '+12025550100', to: v, text: 'hi' }]) {
+        const res = await call(svc.externals, 'POST', '/v1/providers/simulator/messages', { json });
+        if (res.statusCode >= 500)
+          failures.push(`simulator ${JSON.stringify(json)?.slice(0, 60)} → ${res.statusCode}`);
+      }
+      for (const path of ['/v1/providers/twilio/inbound', '/v1/providers/twilio/status']) {
+        const res = await call(svc.externals, 'POST', path, {
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': String(v) },
+          payload: new URLSearchParams({
+            MessageSid: String(v),
+            From: String(v),
+            Body: String(v),
+          }).toString(),
+        });
+        if (res.statusCode >= 500) failures.push(`${path} → ${res.statusCode}`);
+      }
+    }
+    assert.deepEqual(failures, []);
+  });
+});
