@@ -88,6 +88,9 @@ export const ERRORS = {
   // Provider callbacks
   'PROV-001': { status: 403, message: 'The provider signature is invalid.' },
   'PROV-002': { status: 404, message: 'No phone number matches this message.' },
+
+  // Campaigns
+  'CAMP-001': { status: 404, message: 'Campaign not found.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 /** A registered error code. */

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { createProviderSink } from '../domain/messages/provider-sink.ts';
+import { campaignScheduler } from './campaign-scheduler.ts';
 import { dispatch } from './dispatch.ts';
 import { idempotencyPurge } from './idempotency-purge.ts';
 import { type Loop, startLoop } from './loop.ts';
@@ -14,7 +15,13 @@ export interface WorkerTask {
 }
 
 /** Every task the worker role runs. */
-export const TASKS: WorkerTask[] = [dispatch, idempotencyPurge, webhookFanOut(), webhookDelivery()];
+export const TASKS: WorkerTask[] = [
+  dispatch,
+  idempotencyPurge,
+  webhookFanOut(),
+  webhookDelivery(),
+  campaignScheduler,
+];
 
 /** Starts the worker role; `stop` lets every running round finish, then returns. */
 export function startWorkers(

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { accountRoutes } from './accounts.ts';
+import { campaignRoutes } from './campaigns.ts';
 import { contactRoutes } from './contacts.ts';
 import { conversationRoutes } from './conversations.ts';
 import { groupRoutes } from './groups.ts';
@@ -25,6 +26,7 @@ export const apiRoutes: RoutePlugin[] = [
   conversationRoutes,
   messageRoutes,
   templateRoutes,
+  campaignRoutes,
 ];
 
 /** Route plugins of the public (externals) listener. */

@@ -1,0 +1,68 @@
+import type { Queryable } from '../../db/client.ts';
+import type { CampaignFields, CampaignFilters, CampaignMedia } from '../../db/queries/campaigns.ts';
+import { getGroup } from '../../db/queries/groups.ts';
+import { fail } from '../../errors.ts';
+import { isId } from '../../util/ids.ts';
+import { requireList } from '../lists/get-list.ts';
+
+/** What a caller gives to create or update a campaign (the Campaign shape's writable fields). */
+export interface CampaignInput {
+  name?: string;
+  description?: string | null;
+  fieldMappings?: { attribute?: string; column?: string; mandatory?: boolean }[];
+  filters?: { list?: { id: string } | null } & CampaignFilters;
+  media?: CampaignMedia[];
+  phoneNumberFilter?: { group?: { id: string } } | null;
+  schedule?: { frequency?: string; timezone?: string; cron?: string } | null;
+  nextExecution?: string | null;
+  reporting?: { destination?: string; when?: string; delay?: string; unit?: string } | null;
+  template?: string;
+  trigger?: { code: 'M' | 'S' | 'FU'; name?: string };
+  /** true or a timestamp: paused; false or null: running. */
+  paused?: boolean | string | null;
+}
+
+/**
+ * Checks the references of a campaign input (LIST-001 unknown list, GRP-001 unknown group) and
+ * turns it into stored fields. Only one-shot runs are supported: a cron schedule is a 400.
+ */
+export async function campaignFields(
+  db: Queryable,
+  accountId: string,
+  input: CampaignInput,
+): Promise<CampaignFields> {
+  if (input.schedule?.cron) {
+    fail('VAL-001', 'Recurring (cron) schedules are not supported: set `nextExecution` for a one-shot run.');
+  }
+  const list = input.filters?.list;
+  if (list) await requireList(db, accountId, list.id);
+  const group = input.phoneNumberFilter === null ? null : input.phoneNumberFilter?.group;
+  if (group && !(isId(group.id) && (await getGroup(db, accountId, group.id)))) fail('GRP-001');
+
+  let filters: CampaignFilters | undefined;
+  if (input.filters?.attributes !== undefined || input.filters?.tags !== undefined) {
+    filters = {};
+    if (input.filters.attributes !== undefined) filters.attributes = input.filters.attributes;
+    if (input.filters.tags !== undefined) filters.tags = input.filters.tags;
+  }
+  return {
+    name: input.name,
+    description: input.description,
+    fieldMappings: input.fieldMappings,
+    listId: list === undefined ? undefined : (list?.id ?? null),
+    filters,
+    media: input.media,
+    groupId: input.phoneNumberFilter === undefined ? undefined : (group?.id ?? null),
+    schedule: input.schedule,
+    reporting: input.reporting,
+    template: input.template,
+    triggerCode: input.trigger?.code,
+    nextExecution:
+      input.nextExecution === undefined
+        ? undefined
+        : input.nextExecution === null
+          ? null
+          : new Date(input.nextExecution),
+    paused: input.paused === undefined ? undefined : input.paused !== false && input.paused !== null,
+  };
+}

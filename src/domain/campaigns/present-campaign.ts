@@ -1,0 +1,84 @@
+import type { Queryable } from '../../db/client.ts';
+import type { CampaignRow } from '../../db/queries/campaigns.ts';
+import { findList, type ListRow } from '../../db/queries/lists.ts';
+import type { SendJobRow } from '../../db/queries/send-jobs.ts';
+import { stamp } from '../actor.ts';
+import { type List, presentLists } from '../lists/present-list.ts';
+
+const TRIGGER_NAMES = { M: 'Manual', S: 'Scheduled', FU: 'File upload' } as const;
+
+/** The Job shape: one send of a campaign, with its counts and charge. */
+export function presentJob(j: Omit<SendJobRow, 'created_at'> & { created_at: Date | string }) {
+  return {
+    id: j.id,
+    submitted: j.submitted,
+    queued: j.queued,
+    status: j.status,
+    price: Number(j.price),
+    failures: j.failures,
+    invalid: j.invalid,
+    created: stamp(j.created_at, j.created_by),
+  };
+}
+
+/** A Job as the API shows it. */
+export type Job = ReturnType<typeof presentJob>;
+
+/**
+ * Where a campaign stands: paused; running (a worker holds the run); scheduled (next_execution
+ * set); sent (a job ran and nothing is scheduled); failed (the last run ended in an expected
+ * failure); draft (never run).
+ */
+function statusOf(c: CampaignRow): string {
+  if (c.paused_at) return 'paused';
+  if (c.claimed_until && c.claimed_until > new Date()) return 'running';
+  if (c.next_execution) return 'scheduled';
+  if (c.last_error) return 'failed';
+  if (c.last_job_id) return 'sent';
+  return 'draft';
+}
+
+/** The Campaign shape of the API (plus status and lastError). */
+export function presentCampaign(c: CampaignRow, list: List | null) {
+  return {
+    id: c.id,
+    name: c.name,
+    description: c.description,
+    fieldMappings: c.field_mappings,
+    filters: {
+      list,
+      attributes: c.filters.attributes ?? [],
+      tags: c.filters.tags ?? [],
+    },
+    media: c.media,
+    phoneNumberFilter: c.group_id ? { group: { id: c.group_id } } : null,
+    schedule: c.schedule,
+    nextExecution: c.next_execution ? new Date(c.next_execution).toISOString() : null,
+    reporting: c.reporting,
+    template: c.template,
+    trigger: { code: c.trigger_code, name: TRIGGER_NAMES[c.trigger_code] },
+    created: stamp(c.created_at, c.created_by),
+    updated: stamp(c.updated_at, c.updated_by),
+    paused: c.paused_at ? new Date(c.paused_at).toISOString() : null,
+    status: statusOf(c),
+    lastJob: c.last_job ? presentJob(c.last_job) : null,
+    lastError: c.last_error,
+  };
+}
+
+/** A campaign as the API shows it. */
+export type Campaign = ReturnType<typeof presentCampaign>;
+
+/** Campaigns in the API shape, each with its list (null when none, or since deleted). */
+export async function presentCampaigns(
+  db: Queryable,
+  accountId: string,
+  rows: CampaignRow[],
+): Promise<Campaign[]> {
+  const ids = [...new Set(rows.map((r) => r.list_id).filter((id): id is string => id !== null))];
+  const found = (await Promise.all(ids.map((id) => findList(db, accountId, id)))).filter(
+    (l): l is ListRow => l !== undefined,
+  );
+  const lists = new Map((await presentLists(db, accountId, found)).map((l) => [l.id, l]));
+  return rows.map((r) => presentCampaign(r, (r.list_id && lists.get(r.list_id)) || null));
+}

@@ -1,0 +1,54 @@
+import type { Db } from '../../db/client.ts';
+import { type CampaignRow, campaignJobSince, finishCampaignRun } from '../../db/queries/campaigns.ts';
+import { AppError } from '../../errors.ts';
+import type { Actor } from '../actor.ts';
+import { sendMessages } from '../messages/send-messages.ts';
+
+/** How long a claimed run is a worker's before another may take it over (seconds). */
+export const RUN_LEASE_SECONDS = 600;
+
+/**
+ * Runs a claimed campaign once: sends its template to its recipients through sendMessages and
+ * records the job. If an earlier claim of the same run already committed a send (its job exists
+ * since run_started_at), that job is recorded instead of sending again. An expected failure
+ * (e.g. ACCT-002, LIST-001, GRP-003) is recorded on the campaign and ends the run, then rethrown;
+ * anything else leaves the lease to expire so the run is retried.
+ */
+export async function runCampaign(db: Db, c: CampaignRow, by: Actor): Promise<string> {
+  const already = c.run_started_at
+    ? await campaignJobSince(db, c.account_id, c.id, c.run_started_at)
+    : undefined;
+  if (already) {
+    await finishCampaignRun(db, c.account_id, c.id, { jobId: already });
+    return already;
+  }
+  const filters = c.filters ?? {};
+  const hasConditions = (filters.tags?.length ?? 0) > 0 || (filters.attributes?.length ?? 0) > 0;
+  try {
+    const { jobId } = await sendMessages(
+      db,
+      c.account_id,
+      {
+        listId: c.list_id ?? undefined,
+        filters: hasConditions
+          ? { tags: filters.tags ?? [], attributes: filters.attributes ?? [], listId: c.list_id ?? undefined }
+          : undefined,
+        phoneNumberFilter: c.group_id ? { group: { id: c.group_id } } : undefined,
+        template: c.template,
+        media: c.media,
+        type: c.media.length > 0 ? 'MMS' : 'SMS',
+        campaignId: c.id,
+      },
+      by,
+    );
+    await finishCampaignRun(db, c.account_id, c.id, { jobId });
+    return jobId;
+  } catch (err) {
+    if (err instanceof AppError) {
+      await finishCampaignRun(db, c.account_id, c.id, {
+        error: { code: err.code, description: err.message },
+      });
+    }
+    throw err;
+  }
+}

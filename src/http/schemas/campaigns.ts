@@ -1,0 +1,145 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+import { AttributeFilter, AuditStamp, MediaItem, PageQuery } from './common.ts';
+import { List } from './lists.ts';
+
+// Null first: with type coercion on, a null tried against a string branch first would become "".
+const Nullable = <T extends TSchema>(t: T) => Type.Union([Type.Null(), t]);
+
+const MediaInput = Type.Object({
+  url: Type.String({
+    format: 'uri',
+    pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+',
+    maxLength: 2048,
+    description: 'Absolute http(s) URL.',
+  }),
+  type: Type.Optional(Type.String({ maxLength: 200 })),
+  name: Type.Optional(Type.String({ maxLength: 200 })),
+  filename: Type.Optional(Type.String({ maxLength: 200 })),
+});
+const media = Type.Array(MediaInput, { maxItems: 10 });
+
+const TriggerCode = Type.Union([Type.Literal('M'), Type.Literal('S'), Type.Literal('FU')], {
+  description: '`M` manual, `S` scheduled, `FU` file upload.',
+});
+const Tag = Type.Object({
+  tag: Type.String({ minLength: 1, maxLength: 100 }),
+  visible: Type.Optional(Type.Boolean()),
+});
+const FieldMapping = Type.Object({
+  attribute: Type.Optional(Type.String({ maxLength: 200 })),
+  column: Type.Optional(Type.String({ maxLength: 200 })),
+  mandatory: Type.Optional(Type.Boolean()),
+});
+const Schedule = Type.Object({
+  frequency: Type.Optional(Type.String({ maxLength: 20 })),
+  timezone: Type.Optional(Type.String({ maxLength: 100 })),
+  cron: Type.Optional(Type.String({ maxLength: 200 })),
+});
+const Reporting = Type.Object({
+  destination: Type.Optional(Type.String({ maxLength: 500 })),
+  when: Type.Optional(Type.String({ maxLength: 50 })),
+  delay: Type.Optional(Type.String({ maxLength: 50 })),
+  unit: Type.Optional(Type.String({ maxLength: 50 })),
+});
+
+/** Job: one send of a campaign. */
+export const Job = Type.Object({
+  id: Type.String(),
+  submitted: Type.Integer(),
+  queued: Type.Integer(),
+  status: Type.String({ description: '`queued`, `sending` or `completed`.' }),
+  price: Type.Number(),
+  failures: Type.Integer(),
+  invalid: Type.Array(Type.Unknown()),
+  created: AuditStamp,
+});
+
+export const Campaign = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  fieldMappings: Type.Array(FieldMapping),
+  filters: Type.Object({
+    list: Nullable(List),
+    attributes: Type.Array(AttributeFilter),
+    tags: Type.Array(Tag),
+  }),
+  media: Type.Array(MediaItem),
+  phoneNumberFilter: Nullable(Type.Object({ group: Type.Object({ id: Type.String() }) })),
+  schedule: Nullable(Schedule),
+  nextExecution: Nullable(Type.String({ format: 'date-time', description: 'When the campaign runs next.' })),
+  reporting: Nullable(Reporting),
+  template: Type.String(),
+  trigger: Type.Object({ code: TriggerCode, name: Type.String() }),
+  created: AuditStamp,
+  updated: AuditStamp,
+  paused: Nullable(
+    Type.String({ format: 'date-time', description: 'When it was paused; null when not paused.' }),
+  ),
+  status: Type.String({ description: '`draft`, `scheduled`, `running`, `sent`, `failed` or `paused`.' }),
+  lastJob: Nullable(Job),
+  lastError: Nullable(Type.Object({ code: Type.String(), description: Type.String() })),
+});
+
+const campaignFields = {
+  description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  fieldMappings: Type.Optional(Type.Array(FieldMapping, { maxItems: 200 })),
+  filters: Type.Optional(
+    Type.Object({
+      list: Type.Optional(Nullable(Type.Object({ id: Type.String({ minLength: 1 }) }))),
+      attributes: Type.Optional(Type.Array(AttributeFilter, { maxItems: 50 })),
+      tags: Type.Optional(Type.Array(Tag, { maxItems: 50 })),
+    }),
+  ),
+  media: Type.Optional(media),
+  phoneNumberFilter: Type.Optional(
+    Nullable(Type.Object({ group: Type.Optional(Type.Object({ id: Type.String({ minLength: 1 }) })) })),
+  ),
+  schedule: Type.Optional(Nullable(Schedule)),
+  nextExecution: Type.Optional(
+    Nullable(
+      Type.String({ format: 'date-time', description: 'One-shot run time; a past time runs it at once.' }),
+    ),
+  ),
+  reporting: Type.Optional(Nullable(Reporting)),
+  template: Type.Optional(Type.String({ maxLength: 1600 })),
+  trigger: Type.Optional(
+    Type.Object({ code: TriggerCode, name: Type.Optional(Type.String({ maxLength: 100 })) }),
+  ),
+  paused: Type.Optional(
+    Nullable(
+      Type.Union([Type.Boolean(), Type.String({ format: 'date-time' })], {
+        description: '`true` (or a timestamp) pauses, `false` or null resumes.',
+      }),
+    ),
+  ),
+};
+const name = Type.String({ minLength: 1, maxLength: 200 });
+
+export const CreateCampaignBody = Type.Object({ name, ...campaignFields });
+export const UpdateCampaignBody = Type.Object({ name: Type.Optional(name), ...campaignFields });
+
+export const CampaignListQuery = Type.Object({
+  ...PageQuery,
+  name: Type.Optional(Type.String({ maxLength: 200, description: 'Partial, case-insensitive match.' })),
+});
+
+export const CampaignParams = Type.Object({
+  accountId: Type.String({ minLength: 1 }),
+  campaignId: Type.String({ minLength: 1 }),
+});
+
+export const QuickCampaignBody = Type.Object({
+  name,
+  groupId: Type.String({ minLength: 1 }),
+  listId: Type.String({ minLength: 1 }),
+  message: Type.Object({
+    message: Type.String({ minLength: 1, maxLength: 1600 }),
+    media: Type.Optional(media),
+  }),
+  sendAt: Type.Optional(
+    Type.String({ format: 'date-time', description: 'A future time schedules the send.' }),
+  ),
+});
+
+export const QuickCampaignResult = Type.Object({ campaign: Campaign, job: Nullable(Job) });
