@@ -95,6 +95,34 @@ describe('messages', () => {
       assert.equal(body(res).data.firstName, 'Nia');
     });
 
+    it('creates only the new mobiles (set-based, one contact-created each) and leaves existing contacts as they are', async () => {
+      const existing = nextMobile();
+      const made = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/contacts`, {
+        auth: a.auth,
+        json: { mobile: existing, firstName: 'Old' },
+      });
+      assert.equal(made.statusCode, 201);
+      const fresh = [nextMobile(), nextMobile()];
+      const data = await sent(a, {
+        contacts: [
+          { mobile: { number: existing }, firstName: 'Ignored' },
+          { mobile: { number: fresh[0] }, firstName: 'New' },
+          { mobile: { number: fresh[0] }, firstName: 'Twice' },
+          { mobile: { number: fresh[1] } },
+        ],
+        template: 'Hi {{{firstName}}}',
+      });
+      assert.equal(data.queued, 3, 'one message per distinct contact');
+      const texts = data.messages.map((m: any) => m.message).sort();
+      assert.deepEqual(texts, ['Hi ', 'Hi New', 'Hi Old']);
+      const created = await svc.db.query(
+        `SELECT data->'mobile'->>'number' AS number FROM events WHERE account_id = $1 AND type = 'contact-created'
+           AND data->'mobile'->>'number' = ANY($2::text[])`,
+        [a.accountId, [existing, ...fresh]],
+      );
+      assert.deepEqual(created.rows.map((r) => r.number).sort(), [existing, ...fresh].sort());
+    });
+
     it('reads a national number in its country and prices it by that country', async () => {
       const data = await sent(a, {
         contacts: [{ mobile: { number: '07400 123456', country: 'GB' } }],

@@ -266,3 +266,16 @@ export async function findContacts(db: Queryable, accountId: string, ids: string
   );
   return rows;
 }
+
+/** Ids of the account's contacts with these E.164 mobiles (one statement for any number of them). */
+export async function contactIdsByMobile(
+  db: Queryable,
+  accountId: string,
+  mobiles: string[],
+): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    'SELECT id FROM contacts WHERE account_id = $1 AND mobile_number = ANY($2::text[])',
+    [accountId, mobiles],
+  );
+  return rows.map((r) => r.id);
+}

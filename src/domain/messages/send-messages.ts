@@ -1,6 +1,7 @@
 import { type Db, withTx } from '../../db/client.ts';
 import { adjustBalance } from '../../db/queries/accounts.ts';
-import { findContacts } from '../../db/queries/contacts.ts';
+import { contactIdsByMobile, findContacts } from '../../db/queries/contacts.ts';
+import { fieldsToRecord, type UpsertRecord, upsertContactsSet } from '../../db/queries/contacts-merge.ts';
 import type { AttributeCondition, ListRow } from '../../db/queries/lists.ts';
 import { findList } from '../../db/queries/lists.ts';
 import { insertInvalidNumberMessages, insertJobMessages } from '../../db/queries/message-bulk.ts';
@@ -13,7 +14,6 @@ import { parseTemplate } from '../../messaging/render.ts';
 import { countSegments } from '../../messaging/segments.ts';
 import { isId, newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
-import { findOrCreateContactByMobile } from '../contacts/find-or-create-by-mobile.ts';
 import { groupSenderPool } from '../numbers/group-sender-pool.ts';
 import { type Message, presentMessage } from './present-message.ts';
 
@@ -103,9 +103,11 @@ export async function sendMessages(
     let list: ListRow | undefined;
     if (listId !== undefined) list = (await findList(tx, accountId, listId)) ?? fail('LIST-001');
 
-    // Recipients named by mobile: found or created (an explicit, bounded list); invalid ones are recorded.
+    // Recipients named by mobile: created set-based when new (with their contact-created events), then
+    // every one's id read in one statement; invalid ones are recorded.
     const invalidNumbers: string[] = [];
     const contactIds = new Set(ids);
+    const byNumber = new Map<string, UpsertRecord>();
     for (const c of contacts) {
       if (c.id || !c.mobile) continue;
       const parsed = parseMobile(c.mobile.number, c.mobile.country);
@@ -113,20 +115,23 @@ export async function sendMessages(
         invalidNumbers.push(c.mobile.number);
         continue;
       }
-      const { contact } = await findOrCreateContactByMobile(
-        tx,
-        accountId,
-        {
-          number: parsed.number,
-          country: parsed.country,
-          lineType: parsed.lineType,
-          firstName: c.firstName,
-          lastName: c.lastName,
-          email: c.email,
-        },
-        by,
-      );
-      contactIds.add(contact.id);
+      if (byNumber.has(parsed.number)) continue;
+      const fields = {
+        mobile: { ...parsed, valid: true },
+        firstName: c.firstName,
+        lastName: c.lastName,
+        email: c.email,
+      };
+      byNumber.set(parsed.number, {
+        ...fieldsToRecord(fields),
+        id: newId(),
+        row: byNumber.size + 1,
+        event_id: newId(),
+      });
+    }
+    if (byNumber.size > 0) {
+      await upsertContactsSet(tx, accountId, [...byNumber.values()], undefined, by);
+      for (const id of await contactIdsByMobile(tx, accountId, [...byNumber.keys()])) contactIds.add(id);
     }
 
     const jobId = newId();
