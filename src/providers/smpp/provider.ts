@@ -1,16 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import smpp, { type PDU, type Session } from 'smpp';
 import { RecentMap, SubmissionMemo } from '../submission-memo.ts';
-import type {
-  InboundMessage,
-  OutboundMessage,
-  Provider,
-  ProviderSink,
-  SendResult,
-  StatusUpdate,
-} from '../types.ts';
-import { address, concatInfo, fromAddress, InboundParts, messageText } from './pdu.ts';
-import { isReceipt, parseReceipt } from './receipts.ts';
+import type { OutboundMessage, Provider, ProviderSink, SendResult } from '../types.ts';
+import { DeliverSmHandler } from './deliver.ts';
+import { address } from './pdu.ts';
 import { concatUdh, splitForSmpp } from './split.ts';
 
 /** Settings of the SMPP 3.4 adapter. */
@@ -78,9 +70,7 @@ export class SmppProvider implements Provider {
   private readonly memo = new SubmissionMemo(REMEMBER_MAX);
   // SMSC ids of parts after the first → the first part's id (receipts are reported on that one).
   private readonly partAliases = new RecentMap<string, string>(REMEMBER_MAX);
-  private receipts: { update: StatusUpdate; pdu: PDU; session: Session }[] = [];
-  private receiptTimer: NodeJS.Timeout | undefined;
-  private readonly inboundParts = new InboundParts();
+  private readonly deliver: DeliverSmHandler;
 
   constructor(opts: SmppOptions) {
     this.o = {
@@ -94,6 +84,7 @@ export class SmppProvider implements Provider {
       ...opts,
     };
     this.backoffMs = this.o.minBackoffMs;
+    this.deliver = new DeliverSmHandler(() => this.sink, this.partAliases, this.o.receiptBatchMs, this.o.log);
   }
 
   /** Whether the transceiver is bound right now. */
@@ -115,7 +106,7 @@ export class SmppProvider implements Provider {
     clearInterval(this.enquireTimer);
     this.failOutstanding('SMPP-CLOSED', 'The SMPP provider was closed');
     for (const w of [...this.boundWaiters]) w();
-    await this.flushReceipts();
+    await this.deliver.flush();
     const session = this.session;
     this.session = undefined;
     this.bound = false;
@@ -340,7 +331,7 @@ export class SmppProvider implements Provider {
       this.failOutstanding('SMPP-DISCONNECTED', 'The SMPP connection closed before the SMSC answered');
       this.scheduleReconnect();
     });
-    session.on('deliver_sm', (pdu: PDU) => this.onDeliver(session, pdu));
+    session.on('deliver_sm', (pdu: PDU) => this.deliver.handle(session, pdu));
     session.on('enquire_link', (pdu: PDU) => {
       session.send(pdu.response());
     });
@@ -368,91 +359,5 @@ export class SmppProvider implements Provider {
       session.enquire_link({}, () => clearTimeout(dead));
     }, this.o.enquireLinkMs);
     this.enquireTimer.unref();
-  }
-
-  // --- deliver_sm: receipts and inbound -----------------------------------------------------
-
-  private onDeliver(session: Session, pdu: PDU): void {
-    const { text, udh } = messageText(pdu.message_payload ?? pdu.short_message);
-    if (isReceipt(Number(pdu.esm_class ?? 0))) {
-      const receipt = parseReceipt(text, {
-        receiptedMessageId:
-          typeof pdu.receipted_message_id === 'string' ? pdu.receipted_message_id : undefined,
-        messageState: typeof pdu.message_state === 'number' ? pdu.message_state : undefined,
-      });
-      if (!receipt?.status) {
-        session.send(pdu.response());
-        return;
-      }
-      const first = this.partAliases.get(receipt.messageId);
-      // A later part's receipt only matters when it reports a failure; delivery is the first part's.
-      if (first && receipt.status === 'delivered') {
-        session.send(pdu.response());
-        return;
-      }
-      const update: StatusUpdate = {
-        provider: 'smpp',
-        providerMessageId: first ?? receipt.messageId,
-        status: receipt.status,
-        ...(receipt.error ? { error: receipt.error } : {}),
-        at: new Date(),
-      };
-      this.receipts.push({ update, pdu, session });
-      this.receiptTimer ??= setTimeout(() => void this.flushReceipts(), this.o.receiptBatchMs);
-      return;
-    }
-    void this.onInbound(session, pdu, text, udh);
-  }
-
-  /** Hands the gathered receipts to the sink in one call; the SMSC gets its answers after that. */
-  private async flushReceipts(): Promise<void> {
-    clearTimeout(this.receiptTimer);
-    this.receiptTimer = undefined;
-    const batch = this.receipts;
-    this.receipts = [];
-    if (!batch.length) return;
-    let status = smpp.ESME_ROK;
-    try {
-      if (!this.sink) throw new Error('no sink');
-      await this.sink.statuses(batch.map((b) => b.update));
-    } catch (err) {
-      // A temporary error makes the SMSC deliver the receipts again later.
-      this.o.log(`smpp: receipt delivery failed: ${(err as Error).message}`);
-      status = smpp.ESME_RX_T_APPN;
-    }
-    for (const b of batch) b.session.send(b.pdu.response({ command_status: status }));
-  }
-
-  private async onInbound(session: Session, pdu: PDU, text: string, udh: Buffer[]): Promise<void> {
-    const from = fromAddress(String(pdu.source_addr ?? ''), Number(pdu.source_addr_ton ?? 0));
-    const to = fromAddress(String(pdu.destination_addr ?? ''), Number(pdu.dest_addr_ton ?? 0));
-    let full = text;
-    const concat = concatInfo(udh);
-    if (concat && concat.count > 1) {
-      const assembled = this.inboundParts.add(`${from}|${to}|${concat.ref}`, concat, text);
-      if (assembled === undefined) {
-        session.send(pdu.response());
-        return;
-      }
-      full = assembled;
-    }
-    const message: InboundMessage = {
-      provider: 'smpp',
-      providerMessageId: `smpp-in-${randomUUID()}`,
-      from,
-      to,
-      text: full,
-      media: [],
-      at: new Date(),
-    };
-    let status = smpp.ESME_ROK;
-    try {
-      if (!this.sink) throw new Error('no sink');
-      await this.sink.inbound(message);
-    } catch (err) {
-      this.o.log(`smpp: inbound delivery failed: ${(err as Error).message}`);
-      status = smpp.ESME_RX_T_APPN;
-    }
-    session.send(pdu.response({ command_status: status }));
   }
 }
