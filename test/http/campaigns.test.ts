@@ -140,6 +140,36 @@ describe('campaigns', () => {
       assert.ok(msgs.data.every((m: { jobId: string }) => m.jobId === done.lastJob.id));
     });
 
+    it('runs a recurring (cron) campaign on every firing until it is paused', async () => {
+      const listId = await listWithMembers(a, 1);
+      const created = await call(svc.api, 'POST', campaigns(a), {
+        auth: a.auth,
+        json: {
+          name: 'Every second',
+          template: 'tick',
+          trigger: { code: 'S' },
+          filters: { list: { id: listId } },
+          schedule: { frequency: 'OD', timezone: 'Europe/Stockholm', cron: '* * * * * *' },
+        },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const campaign = body(created).data;
+      assert.ok(Date.parse(campaign.nextExecution) - Date.now() <= 1000, 'first run at the next firing');
+      svc.startWorkers();
+      await eventually(async () => (await campaignMessages(a, campaign.id)).data.length >= 2);
+      const paused = await call(svc.api, 'PUT', campaigns(a, `/${campaign.id}`), {
+        auth: a.auth,
+        json: { paused: true },
+      });
+      assert.equal(paused.statusCode, 200);
+      const jobs = new Set(
+        (await campaignMessages(a, campaign.id)).data.map((m: { jobId: string }) => m.jobId),
+      );
+      assert.ok(jobs.size >= 2, 'each firing is its own job');
+      const after = body(await call(svc.api, 'GET', campaigns(a, `/${campaign.id}`), { auth: a.auth })).data;
+      assert.ok(after.nextExecution, 'a recurring campaign keeps a next run');
+    });
+
     it('rejects an empty message with 400 and creates nothing', async () => {
       const listId = await listWithMembers(a, 1);
       const groupId = await defaultGroup(a);
@@ -227,11 +257,12 @@ describe('campaigns', () => {
       assert.match(c.created.at, /Z$/);
     });
 
-    it('rejects a missing name, an unknown trigger code and a cron schedule with 400', async () => {
+    it('rejects a missing name, an unknown trigger code and an invalid schedule with 400', async () => {
       for (const json of [
         { template: 'x' },
         { name: 'x', trigger: { code: 'Q' } },
-        { name: 'x', schedule: { cron: '0 9 * * *' } },
+        { name: 'x', schedule: { cron: 'every day at nine' } },
+        { name: 'x', schedule: { cron: '0 9 * * *', timezone: 'Mars/Olympus_Mons' } },
         { name: 'x', nextExecution: 'tomorrow' },
       ]) {
         const res = await call(svc.api, 'POST', campaigns(a), { auth: a.auth, json });

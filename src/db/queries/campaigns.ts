@@ -236,14 +236,17 @@ export async function finishCampaignRun(
   accountId: string,
   campaignId: string,
   outcome: { jobId: string } | { error: { code: string; description: string } },
+  /** The next run of a recurring campaign (null: none, as for a one-shot run). */
+  next: Date | null = null,
 ): Promise<void> {
   const jobId = 'jobId' in outcome ? outcome.jobId : null;
   const error = 'error' in outcome ? JSON.stringify(outcome.error) : null;
   await db.query(
     `UPDATE campaigns SET last_job_id = coalesce($3, last_job_id), last_error = $4::jsonb,
             claimed_until = NULL, run_started_at = NULL,
-            next_execution = CASE WHEN next_execution <= now() THEN NULL ELSE next_execution END
+            next_execution = CASE WHEN $5::timestamptz IS NOT NULL THEN $5::timestamptz
+                                  WHEN next_execution <= now() THEN NULL ELSE next_execution END
      WHERE account_id = $1 AND id = $2`,
-    [accountId, campaignId, jobId, error],
+    [accountId, campaignId, jobId, error, next],
   );
 }

@@ -2,6 +2,7 @@ import type { Queryable } from '../../db/client.ts';
 import type { CampaignFields, CampaignFilters, CampaignMedia } from '../../db/queries/campaigns.ts';
 import { getGroup } from '../../db/queries/groups.ts';
 import { fail } from '../../errors.ts';
+import { nextCronRun } from '../../messaging/schedule.ts';
 import { isId } from '../../util/ids.ts';
 import { requireList } from '../lists/get-list.ts';
 
@@ -24,16 +25,16 @@ export interface CampaignInput {
 
 /**
  * Checks the references of a campaign input (LIST-001 unknown list, GRP-001 unknown group) and
- * turns it into stored fields. Only one-shot runs are supported: a cron schedule is a 400.
+ * turns it into stored fields. A `schedule.cron` (validated, in `schedule.timezone`) makes the campaign
+ * recurring: without an explicit nextExecution its next run is the schedule's next firing.
  */
 export async function campaignFields(
   db: Queryable,
   accountId: string,
   input: CampaignInput,
 ): Promise<CampaignFields> {
-  if (input.schedule?.cron) {
-    fail('VAL-001', 'Recurring (cron) schedules are not supported: set `nextExecution` for a one-shot run.');
-  }
+  const cron = input.schedule?.cron;
+  const firstRun = cron ? nextCronRun(cron, input.schedule?.timezone) : undefined;
   const list = input.filters?.list;
   if (list) await requireList(db, accountId, list.id);
   const group = input.phoneNumberFilter === null ? null : input.phoneNumberFilter?.group;
@@ -59,7 +60,7 @@ export async function campaignFields(
     triggerCode: input.trigger?.code,
     nextExecution:
       input.nextExecution === undefined
-        ? undefined
+        ? firstRun
         : input.nextExecution === null
           ? null
           : new Date(input.nextExecution),

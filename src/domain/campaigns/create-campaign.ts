@@ -7,7 +7,7 @@ import { type Campaign, presentCampaigns } from './present-campaign.ts';
 
 /**
  * Saves a new campaign. It runs when its `nextExecution` comes (the campaign-scheduler worker);
- * without one it stays a draft. Errors: LIST-001, GRP-001, VAL-001 (cron schedule).
+ * without one it stays a draft. Errors: LIST-001, GRP-001, VAL-001 (invalid schedule).
  */
 export async function createCampaign(
   db: Db,

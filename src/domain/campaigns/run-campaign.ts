@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client.ts';
 import { type CampaignRow, campaignJobSince, finishCampaignRun } from '../../db/queries/campaigns.ts';
 import { AppError } from '../../errors.ts';
+import { nextCronRun } from '../../messaging/schedule.ts';
 import type { Actor } from '../actor.ts';
 import { sendMessages } from '../messages/send-messages.ts';
 
@@ -15,11 +16,15 @@ export const RUN_LEASE_SECONDS = 600;
  * anything else leaves the lease to expire so the run is retried.
  */
 export async function runCampaign(db: Db, c: CampaignRow, by: Actor): Promise<string> {
+  // A recurring campaign's next run: the schedule's next firing after now (a stored schedule was valid).
+  const cron = typeof c.schedule?.cron === 'string' && c.schedule.cron ? c.schedule.cron : undefined;
+  const timezone = typeof c.schedule?.timezone === 'string' ? c.schedule.timezone : undefined;
+  const next = cron ? nextCronRun(cron, timezone) : null;
   const already = c.run_started_at
     ? await campaignJobSince(db, c.account_id, c.id, c.run_started_at)
     : undefined;
   if (already) {
-    await finishCampaignRun(db, c.account_id, c.id, { jobId: already });
+    await finishCampaignRun(db, c.account_id, c.id, { jobId: already }, next);
     return already;
   }
   const filters = c.filters ?? {};
@@ -41,13 +46,19 @@ export async function runCampaign(db: Db, c: CampaignRow, by: Actor): Promise<st
       },
       by,
     );
-    await finishCampaignRun(db, c.account_id, c.id, { jobId });
+    await finishCampaignRun(db, c.account_id, c.id, { jobId }, next);
     return jobId;
   } catch (err) {
     if (err instanceof AppError) {
-      await finishCampaignRun(db, c.account_id, c.id, {
-        error: { code: err.code, description: err.message },
-      });
+      await finishCampaignRun(
+        db,
+        c.account_id,
+        c.id,
+        {
+          error: { code: err.code, description: err.message },
+        },
+        next,
+      );
     }
     throw err;
   }
