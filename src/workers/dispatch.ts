@@ -79,7 +79,7 @@ async function claimBatch(
     // the window row's lock is held for that statement only, not for the whole claim, so concurrent
     // claims do not queue behind each other. A claim that then fails leaves its slots unused: the
     // window can only be under-used, never exceeded.
-    const grants = await grantSends(
+    const { granted: grants, second } = await grantSends(
       ctx.db,
       [...byNumber].map(([phoneNumberId, n]) => ({
         accountId: n.accountId,
@@ -96,7 +96,7 @@ async function claimBatch(
       for (const id of n.ids.slice(0, granted))
         claims.push({ accountId: n.accountId, id, provider: n.provider });
     }
-    const claimed = await claimMessages(tx, claims, ctx.config.dispatchLeaseSeconds);
+    const claimed = await claimMessages(tx, claims, ctx.config.dispatchLeaseSeconds, second);
     return { claimed, throttled, full: candidates.length >= limit };
   });
 }

@@ -328,7 +328,7 @@ describe('dispatch', () => {
          WHERE account_id = $1 AND job_id = $2 GROUP BY 1 ORDER BY 1`,
         [acc.accountId, data.jobId],
       );
-      assert.ok(rows.length >= 4, `14 messages at 4/s take at least 4 seconds, got ${rows.length}`);
+      assert.ok(rows.length >= 4, `14 messages at 4/s take at least 4 seconds, got ${JSON.stringify(rows)}`);
       for (const r of rows) assert.ok(r.n <= 4, `${r.n} sends in the second ${r.s.toISOString()}`);
     });
   });

@@ -167,22 +167,29 @@ export interface ClaimedMessage {
 
 /**
  * Marks locked candidates as `sending` under a 30-second claim: attempts + 1 (the submission key
- * is (id, attempts)), the provider chosen, submitted_at = the claim time the rate window counted.
+ * is (id, attempts)), the provider chosen, submitted_at = the second the rate window counted them in.
  */
 export async function claimMessages(
   db: Queryable,
   claims: { accountId: string; id: string; provider: string }[],
-  leaseSeconds = 30,
+  leaseSeconds: number,
+  grantedSecond: number,
 ): Promise<ClaimedMessage[]> {
   if (claims.length === 0) return [];
   const { rows } = await db.query<ClaimedMessage>(
     `UPDATE messages m SET status = 'sending', attempts = m.attempts + 1, provider = k.provider,
-            claimed_until = now() + make_interval(secs => $4), submitted_at = now(), updated_at = now()
+            claimed_until = now() + make_interval(secs => $4), submitted_at = to_timestamp($5), updated_at = now()
      FROM unnest($1::uuid[], $2::uuid[], $3::text[]) AS k(account_id, id, provider)
      WHERE m.account_id = k.account_id AND m.id = k.id
      RETURNING m.account_id, m.id, m.attempts, m.from_number, m.to_number, m.body, m.encoding, m.segments,
                m.media, m.provider`,
-    [claims.map((c) => c.accountId), claims.map((c) => c.id), claims.map((c) => c.provider), leaseSeconds],
+    [
+      claims.map((c) => c.accountId),
+      claims.map((c) => c.id),
+      claims.map((c) => c.provider),
+      leaseSeconds,
+      grantedSecond,
+    ],
   );
   return rows;
 }

@@ -13,13 +13,16 @@ const USED_NOW = 'CASE WHEN r.window_second = EXCLUDED.window_second THEN r.used
 // window never moves back, so no second is counted twice.
 const GRANT = `least(EXCLUDED.used, greatest(0, EXCLUDED.mps - ${USED_NOW}))`;
 
-/** Asks for `wanted` sends per number in the current second; answers what each number was granted. */
+/**
+ * Asks for `wanted` sends per number in the current second; answers what each number was granted and
+ * the second (Unix) the grants count in.
+ */
 export async function grantSends(
   db: Queryable,
   wants: { accountId: string; phoneNumberId: string; mps: number; wanted: number }[],
-): Promise<Map<string, number>> {
-  if (wants.length === 0) return new Map();
-  const { rows } = await db.query<{ phone_number_id: string; granted: number }>(
+): Promise<{ granted: Map<string, number>; second: number }> {
+  if (wants.length === 0) return { granted: new Map(), second: Math.floor(Date.now() / 1000) };
+  const { rows } = await db.query<{ phone_number_id: string; granted: number; second: number }>(
     `INSERT INTO sender_rates AS r (phone_number_id, account_id, window_second, mps, used, granted)
      SELECT w.phone_number_id, w.account_id, floor(extract(epoch FROM now()))::bigint, w.mps,
             least(w.wanted, w.mps), least(w.wanted, w.mps)
@@ -30,7 +33,7 @@ export async function grantSends(
        used = CASE WHEN EXCLUDED.window_second < r.window_second THEN r.used ELSE ${USED_NOW} + ${GRANT} END,
        window_second = greatest(r.window_second, EXCLUDED.window_second),
        mps = EXCLUDED.mps
-     RETURNING r.phone_number_id, r.granted`,
+     RETURNING r.phone_number_id, r.granted, floor(extract(epoch FROM now()))::bigint AS second`,
     [
       wants.map((w) => w.accountId),
       wants.map((w) => w.phoneNumberId),
@@ -38,7 +41,10 @@ export async function grantSends(
       wants.map((w) => w.wanted),
     ],
   );
-  return new Map(rows.map((r) => [r.phone_number_id, r.granted]));
+  return {
+    granted: new Map(rows.map((r) => [r.phone_number_id, r.granted])),
+    second: Number(rows[0]?.second ?? Math.floor(Date.now() / 1000)),
+  };
 }
 
 /** Numbers whose current one-second window is used up (their messages wait for the next second). */
