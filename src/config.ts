@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { type PriceTable, parsePriceTable } from './messaging/pricing.ts';
 
 /** Typed service configuration, read from the environment once at start-up. */
 export interface Config {
@@ -15,6 +16,8 @@ export interface Config {
   quietHoursEnabled: boolean;
   bootstrap: { accountId?: string; clientId?: string; clientSecret?: string };
   simulatorDeliveryDelayMs: number;
+  /** Price per segment by destination country (PRICE_TABLE over the built-in rates). */
+  priceTable: PriceTable;
   /** How long a dispatcher's claim on a batch lasts before another worker may take it over. */
   dispatchLeaseSeconds: number;
   tokenTtlSeconds: number;
@@ -62,6 +65,14 @@ function url(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
   }
 }
 
+function prices(env: NodeJS.ProcessEnv): PriceTable {
+  try {
+    return parsePriceTable(env.PRICE_TABLE);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+}
+
 /** Reads and validates the configuration; throws ConfigError with a readable message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
@@ -84,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       clientSecret: env.BOOTSTRAP_CLIENT_SECRET || undefined,
     },
     simulatorDeliveryDelayMs: int(env, 'SIMULATOR_DELIVERY_DELAY_MS', 200, 0),
+    priceTable: prices(env),
     dispatchLeaseSeconds: int(env, 'DISPATCH_LEASE_SECONDS', 30, 1, 3600),
     tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 3600, 60, 86400),
     twilio: {

@@ -1,3 +1,4 @@
+import { loadConfig } from '../config.ts';
 /**
  * Price per segment by destination country (ISO 3166 alpha-2), in the account currency, with a
  * `default` rate for every other country. `PRICE_TABLE` (JSON, e.g. `{"US":0.01,"default":0.05}`)
@@ -50,9 +51,9 @@ export function parsePriceTable(raw: string | undefined): PriceTable {
 
 let cached: PriceTable | undefined;
 
-/** The price table in force (built-in rates with PRICE_TABLE applied), read once. */
+/** The price table in force (built-in rates with PRICE_TABLE applied), from the configuration, read once. */
 export function priceTable(): PriceTable {
-  cached ??= parsePriceTable(process.env.PRICE_TABLE);
+  cached ??= loadConfig().priceTable;
   return cached;
 }
 

@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const c = loadConfig({});
+    assert.equal(c.port, 3000);
+    assert.equal(c.externalsPort, 3001);
+    assert.equal(c.rateLimitPerMinute, 600);
+    assert.equal(c.webhooksAllowPrivate, false);
+    assert.equal(c.quietHoursEnabled, true);
+    assert.equal(c.dispatchLeaseSeconds, 30);
+    assert.equal(c.databaseUrl, undefined);
+    assert.equal(c.priceTable.US, 0.0079);
+  });
+
+  it('reads PRICE_TABLE over the built-in rates', () => {
+    const c = loadConfig({ PRICE_TABLE: '{"us": 0.02, "default": 0.1, "SE": 0.05}' });
+    assert.equal(c.priceTable.US, 0.02);
+    assert.equal(c.priceTable.SE, 0.05);
+    assert.equal(c.priceTable.default, 0.1);
+    assert.equal(c.priceTable.GB, 0.04);
+  });
+
+  it('refuses invalid values with a ConfigError that names the variable', () => {
+    for (const env of [
+      { PORT: 'eighty' },
+      { PORT: '70000' },
+      { RATE_LIMIT_PER_MINUTE: '0' },
+      { WEBHOOKS_ALLOW_PRIVATE: 'maybe' },
+      { PUBLIC_URL: 'not a url' },
+      { PRICE_TABLE: '{"US": -1}' },
+      { PRICE_TABLE: '[1]' },
+    ]) {
+      const name = Object.keys(env)[0];
+      assert.throws(
+        () => loadConfig(env),
+        (err: Error) => err instanceof ConfigError && err.message.includes(name),
+        JSON.stringify(env),
+      );
+    }
+  });
+});
