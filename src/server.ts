@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { type Config, loadConfig } from './config.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
 import { type AppContext, createContext } from './context.ts';
 import { createPool, type Db } from './db/client.ts';
 import { type Database, openDatabase } from './db/setup.ts';
@@ -20,6 +20,10 @@ class Stopped extends Error {}
  * listeners, drain the workers, close the pool and only then stop the embedded PostgreSQL.
  */
 export async function startService(role: Role, config: Config = loadConfig()) {
+  if (role !== 'all' && !config.databaseUrl) {
+    // Each process would start an embedded PostgreSQL of its own in the same DATA_DIR.
+    throw new ConfigError(`sparrow ${role} runs beside other processes on one PostgreSQL: set DATABASE_URL`);
+  }
   let database: Database | undefined;
   let db: Db | undefined;
   let ctx: AppContext | undefined;

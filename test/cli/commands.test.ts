@@ -29,6 +29,19 @@ describe('sparrow CLI', () => {
     await assert.rejects(sparrow('clients', 'revoke', client.clientId), /no active client/);
   });
 
+  it('refuses to run the api or worker role without DATABASE_URL', async () => {
+    for (const role of ['api', 'worker']) {
+      await assert.rejects(
+        run(process.execPath, [BIN, role], { env: { ...process.env, DATABASE_URL: '' } }),
+        (err: { code: number; stderr: string }) => {
+          assert.equal(err.code, 2);
+          assert.match(err.stderr, /set DATABASE_URL/);
+          return true;
+        },
+      );
+    }
+  });
+
   it('credits a balance and rejects unknown commands with usage and exit code 2', async () => {
     const acct = JSON.parse((await sparrow('accounts', 'create')).stdout);
     const credited = JSON.parse((await sparrow('accounts', 'credit', acct.accountId, '5.5')).stdout);
