@@ -1,5 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
-import { AttributeFilter, AuditStamp, MediaItem, PageQuery } from './common.ts';
+import { AttributeFilter, AuditStamp, IdParam, MediaItem, NamedPageQuery } from './common.ts';
 import { List } from './lists.ts';
 
 // Null first: with type coercion on, a null tried against a string branch first would become "".
@@ -119,15 +119,9 @@ const name = Type.String({ minLength: 1, maxLength: 200 });
 export const CreateCampaignBody = Type.Object({ name, ...campaignFields });
 export const UpdateCampaignBody = Type.Object({ name: Type.Optional(name), ...campaignFields });
 
-export const CampaignListQuery = Type.Object({
-  ...PageQuery,
-  name: Type.Optional(Type.String({ maxLength: 200, description: 'Partial, case-insensitive match.' })),
-});
+export const CampaignListQuery = NamedPageQuery;
 
-export const CampaignParams = Type.Object({
-  accountId: Type.String({ minLength: 1 }),
-  campaignId: Type.String({ minLength: 1 }),
-});
+export const CampaignParams = IdParam('accountId', 'campaignId');
 
 export const QuickCampaignBody = Type.Object({
   name,

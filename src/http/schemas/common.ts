@@ -27,6 +27,12 @@ export const PageQuery = {
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Maximum results (1..100).' }),
 };
 
+/** PageQuery plus `name`, a partial, case-insensitive match (list operations of named resources). */
+export const NamedPageQuery = Type.Object({
+  ...PageQuery,
+  name: Type.Optional(Type.String({ maxLength: 200, description: 'Partial, case-insensitive match.' })),
+});
+
 export const ErrorEnvelope = Type.Object({
   success: Type.Literal(false),
   error: Type.Object({

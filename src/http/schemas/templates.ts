@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { AuditStamp, PageQuery } from './common.ts';
+import { AuditStamp, IdParam, NamedPageQuery } from './common.ts';
 
 /** The kinds of template: an SMS message, or text shown on the web (forms, landing pages). */
 export const TemplateType = Type.Union([Type.Literal('SMS'), Type.Literal('Web')]);
@@ -64,12 +64,6 @@ export const UpdateTemplateBody = Type.Object({
   media: Type.Optional(media),
 });
 
-export const TemplateListQuery = Type.Object({
-  ...PageQuery,
-  name: Type.Optional(Type.String({ maxLength: 200, description: 'Partial, case-insensitive match.' })),
-});
+export const TemplateListQuery = NamedPageQuery;
 
-export const TemplateParams = Type.Object({
-  accountId: Type.String({ minLength: 1 }),
-  templateId: Type.String({ minLength: 1 }),
-});
+export const TemplateParams = IdParam('accountId', 'templateId');
