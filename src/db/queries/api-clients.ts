@@ -38,7 +38,7 @@ export async function revokeClient(db: Queryable, clientId: string): Promise<boo
   return (rowCount ?? 0) > 0;
 }
 
-/** Ids of revoked clients, revoked since `since`: the auth cache refreshes from this. */
+/** Ids of every revoked client: the token service refreshes its revocation set from this. */
 export async function revokedClientIds(db: Queryable): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>('SELECT id FROM api_clients WHERE revoked_at IS NOT NULL');
   return rows.map((r) => r.id);
