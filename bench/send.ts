@@ -28,7 +28,7 @@ const sampler = setInterval(() => {
 
 const database = await benchDatabase();
 const config = {
-  ...loadConfig({ RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'warn' }),
+  ...loadConfig({ RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' }),
   databaseUrl: database.url,
 };
 const db = createPool(database.url, 10);
@@ -62,7 +62,7 @@ try {
     `the account's number sends at ${fmt(THROUGHPUT)} msg/s for this run, so its rate limit is not the bottleneck`,
   );
 
-  const api = await buildApiApp(ctx);
+  const api = await buildApiApp(ctx, { logger: process.env.LOG_LEVEL !== undefined });
   workers = startWorkers(ctx, [dispatch], (m) => console.error(m));
 
   const t0 = performance.now();

@@ -30,6 +30,8 @@ export type SendResult =
 export interface StatusUpdate {
   provider: ProviderName;
   providerMessageId: string;
+  /** Our message, when the provider's receipt names it (the simulator's do): no lookup by carrier id. */
+  message?: { accountId: string; id: string };
   status: 'sent' | 'delivered' | 'undelivered' | 'failed';
   error?: ProviderError;
   at: Date;
@@ -59,6 +61,11 @@ export interface ProviderSink {
  */
 export interface Provider {
   readonly name: ProviderName;
+  /**
+   * True when every receipt of this provider names our message (StatusUpdate.message): its
+   * carrier ids then need no lookup row (provider_refs).
+   */
+  readonly receiptsNameMessage?: boolean;
   /** Submits one message. Throws only for unexpected faults (the dispatcher retries those). */
   send(message: OutboundMessage): Promise<SendResult>;
   /** Starts the connection, if any, and delivers receipts and inbound messages to the sink. */

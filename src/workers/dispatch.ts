@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { withTx } from '../db/client.ts';
+import { finishRange } from '../db/queries/dispatch-ranges.ts';
 import {
   applyReceipts,
   type ClaimedMessage,
@@ -14,6 +15,8 @@ import { OPTED_OUT_ERROR } from '../db/queries/messages.ts';
 import { exhaustedSenders, grantSends } from '../db/queries/senders.ts';
 import { ERRORS } from '../errors.ts';
 import type { OutboundMessage, ProviderName, SendResult } from '../providers/types.ts';
+import { dispatchBlocker } from './dispatch-checks.ts';
+import { claimRangeBatch } from './dispatch-ranges.ts';
 import type { WorkerTask } from './index.ts';
 
 /** Messages claimed per batch. */
@@ -26,9 +29,6 @@ const SEND_CONCURRENCY = 256;
 export const MAX_ATTEMPTS = 5;
 /** Poll interval when the queue is empty. */
 const IDLE_MS = 100;
-
-const NUMBER_GONE = { code: 'NUM-001', description: 'The sending phone number is no longer active.' };
-const NO_PROVIDER = { code: 'MSG-011', description: ERRORS['MSG-011'].message };
 
 /** Backoff before retry n (1-based): 2 s, 4 s, 8 s, 16 s … capped at 5 minutes. */
 export function retryDelaySeconds(attempt: number): number {
@@ -59,20 +59,17 @@ async function claimBatch(
     const failures: Parameters<typeof failCandidates>[1] = [];
     const byNumber = new Map<string, { accountId: string; mps: number; provider: string; ids: string[] }>();
     for (const c of candidates) {
-      if (!c.system && c.stopped)
-        failures.push({ accountId: c.account_id, id: c.id, error: OPTED_OUT_ERROR });
-      else if (!c.phone_number_id || !c.number_active || !c.provider || !c.throughput_mps) {
-        failures.push({ accountId: c.account_id, id: c.id, error: NUMBER_GONE });
-      } else if (!ctx.providers.get(c.provider as ProviderName)) {
-        failures.push({ accountId: c.account_id, id: c.id, error: NO_PROVIDER });
-      } else {
-        let n = byNumber.get(c.phone_number_id);
-        if (!n) {
-          n = { accountId: c.account_id, mps: c.throughput_mps, provider: c.provider, ids: [] };
-          byNumber.set(c.phone_number_id, n);
-        }
-        n.ids.push(c.id);
+      const error = dispatchBlocker(ctx, c);
+      if (error || !c.phone_number_id || !c.provider || !c.throughput_mps) {
+        failures.push({ accountId: c.account_id, id: c.id, error: error ?? OPTED_OUT_ERROR });
+        continue;
       }
+      let n = byNumber.get(c.phone_number_id);
+      if (!n) {
+        n = { accountId: c.account_id, mps: c.throughput_mps, provider: c.provider, ids: [] };
+        byNumber.set(c.phone_number_id, n);
+      }
+      n.ids.push(c.id);
     }
     await failCandidates(tx, failures);
     // The rate windows are granted in a statement of their own (autocommit, on another connection):
@@ -101,9 +98,27 @@ async function claimBatch(
   });
 }
 
+/** A message ready to submit, from either kind of claim. */
+interface Claimed extends ClaimedMessage {
+  /** From a job range: the row is still `queued` and `attempts` is the attempt being made. */
+  ranged: boolean;
+  /** The second (Unix) the rate window counted a ranged claim in. */
+  submittedSecond: number | null;
+}
+
 /** Submits one claimed message and maps what the provider answered to an outcome. */
-async function submit(ctx: AppContext, m: ClaimedMessage): Promise<SubmissionOutcome> {
-  const base = { accountId: m.account_id, id: m.id, attempt: m.attempts, provider: m.provider };
+async function submit(ctx: AppContext, m: Claimed): Promise<SubmissionOutcome> {
+  const provider = ctx.providers.get(m.provider as ProviderName);
+  const base = {
+    accountId: m.account_id,
+    id: m.id,
+    attempt: m.attempts,
+    provider: m.provider,
+    price: m.price,
+    ranged: m.ranged,
+    submittedSecond: m.submittedSecond,
+    refLookup: !provider?.receiptsNameMessage,
+  };
   const message: OutboundMessage = {
     id: m.id,
     accountId: m.account_id,
@@ -117,7 +132,6 @@ async function submit(ctx: AppContext, m: ClaimedMessage): Promise<SubmissionOut
   };
   let result: SendResult;
   try {
-    const provider = ctx.providers.get(m.provider as ProviderName);
     if (!provider) throw new Error(`provider ${m.provider} is not configured`);
     result = await provider.send(message);
   } catch (err) {
@@ -163,17 +177,27 @@ async function mapLimit<T, U>(items: T[], limit: number, fn: (item: T) => Promis
 }
 
 /**
- * Dispatches one batch: claim, submit concurrently, record the outcomes set-based. A worker
- * killed between claim and record loses nothing: the claim expires and the next attempt (a new
- * submission key) is made.
+ * Dispatches one batch: claims one-off messages and retries one by one, fills the rest of the
+ * batch with a range of a bulk send, submits concurrently, records the outcomes set-based, then
+ * ends the range. A worker killed between claim and record loses nothing: the claim expires and
+ * another worker takes it over.
  */
 export async function dispatchBatch(ctx: AppContext, limit = BATCH_SIZE): Promise<BatchResult> {
-  const { claimed, throttled, full } = await claimBatch(ctx, limit);
+  const single = await claimBatch(ctx, limit);
+  const range =
+    single.claimed.length < limit ? await claimRangeBatch(ctx, limit - single.claimed.length) : undefined;
+  const claimed: Claimed[] = single.claimed.map((m) => ({ ...m, ranged: false, submittedSecond: null }));
+  if (range) claimed.push(...range.claimed);
   if (claimed.length > 0) {
     const outcomes = await mapLimit(claimed, SEND_CONCURRENCY, (m) => submit(ctx, m));
     await recordSubmissions(ctx.db, outcomes);
   }
-  return { claimed: claimed.length, throttled, full };
+  if (range?.range) await finishRange(ctx.db, range.range);
+  return {
+    claimed: claimed.length,
+    throttled: single.throttled || (range?.throttled ?? false),
+    full: single.full || (range?.full ?? false),
+  };
 }
 
 /** Applies receipts that arrived before their submission was recorded. */

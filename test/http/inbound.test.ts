@@ -466,8 +466,9 @@ describe('inbound messages', () => {
       const id = newId();
       const sid = `SM${id.replaceAll('-', '')}`;
       await svc.db.query(
-        `INSERT INTO messages (account_id, id, contact_id, phone_number_id, from_number, to_number, outgoing, body,
-                               status, provider, provider_message_id, sent_at)
+        `WITH ref AS (INSERT INTO provider_refs (provider, ref, account_id, message_id) VALUES ('twilio', $7, $1, $2))
+         INSERT INTO messages (account_id, id, contact_id, phone_number_id, from_number, to_number, outgoing, body,
+                               status, provider, provider_ref, sent_at)
          VALUES ($1, $2, $3, $4, $5, $6, true, 'hi', 'sent', 'twilio', $7, now())`,
         [a.accountId, id, contactId, n[0].id, ours, from, sid],
       );

@@ -59,14 +59,16 @@ describe('dispatch', () => {
       a = await svc.newAccount({ balance: 50 });
     });
 
-    it('re-dispatches a batch whose claim expired (a killed worker) exactly once per attempt', async () => {
+    it('takes over a range whose claim expired (a killed worker) and never submits an attempt twice', async () => {
       const data = await send(a, { contacts: toMobiles([nextMobile(), nextMobile()]), template: 'killed' });
-      const ids: string[] = data.messages.map((m: { id: string }) => m.id);
-      // A worker claimed both (attempt 1), submitted the first, and died before recording anything.
+      const ids: string[] = data.messages.map((m: { id: string }) => m.id).sort();
+      // A worker claimed both as one range of the job (attempt 1), submitted the first, and died
+      // before recording anything.
       await svc.db.query(
-        `UPDATE messages SET status = 'sending', attempts = 1, claimed_until = now() + interval '30 seconds'
-         WHERE account_id = $1 AND id = ANY($2::uuid[])`,
-        [a.accountId, ids],
+        `WITH r AS (INSERT INTO dispatch_ranges (account_id, job_id, lo, hi, claimed_until)
+                    VALUES ($1, $2, $3, $4, now() + interval '30 seconds'))
+         UPDATE send_jobs SET dispatch_cursor = $4, dispatch_open = false WHERE account_id = $1 AND id = $2`,
+        [a.accountId, data.jobId, ids[0], ids[1]],
       );
       const sim = svc.ctx.providers.simulator;
       const first = await svc.db.query('SELECT * FROM messages WHERE account_id = $1 AND id = $2', [
@@ -86,11 +88,12 @@ describe('dispatch', () => {
         media: [],
       });
       assert.equal(r.ok, true);
-      // While the claim holds, nobody else takes the messages.
+      // While the claim holds, the messages read as sending and nobody else takes them.
+      assert.equal((await getMessage(a, ids[0])).status, 'sending');
       assert.equal((await dispatchBatch(svc.ctx)).claimed, 0);
       await svc.db.query(
-        `UPDATE messages SET claimed_until = now() - interval '1 second' WHERE account_id = $1 AND id = ANY($2::uuid[])`,
-        [a.accountId, ids],
+        `UPDATE dispatch_ranges SET claimed_until = now() - interval '1 second' WHERE account_id = $1 AND job_id = $2`,
+        [a.accountId, data.jobId],
       );
       const before = sim.counters().duplicates;
       const [x, y] = await Promise.all([dispatchBatch(svc.ctx), dispatchBatch(svc.ctx)]);
@@ -100,16 +103,25 @@ describe('dispatch', () => {
         const m = await getMessage(a, id);
         assert.equal(m.status, 'sent');
         const { rows } = await svc.db.query(
-          'SELECT attempts, provider_message_id FROM messages WHERE account_id = $1 AND id = $2',
+          'SELECT attempts, provider_ref FROM messages WHERE account_id = $1 AND id = $2',
           [a.accountId, id],
         );
-        assert.equal(rows[0].attempts, 2);
-        assert.equal(rows[0].provider_message_id, SimulatorProvider.providerMessageId(id, 2));
+        assert.equal(rows[0].attempts, 1, 'the takeover repeats attempt 1 under the same submission key');
+        assert.equal(rows[0].provider_ref, SimulatorProvider.providerMessageId(id, 1));
         assert.equal((await events(a, 'message-sent', id)).length, 1);
       }
-      assert.equal(sim.acceptedAttempts(ids[0]), 2, 'attempt 1 (before the crash) and attempt 2');
-      assert.equal(sim.acceptedAttempts(ids[1]), 1, 'only attempt 2');
-      assert.equal(sim.counters().duplicates, before, 'no attempt was submitted twice');
+      assert.equal(sim.acceptedAttempts(ids[0]), 1);
+      assert.equal(sim.acceptedAttempts(ids[1]), 1);
+      assert.equal(
+        sim.counters().duplicates,
+        before + 1,
+        'the repeated submission of the first was a duplicate',
+      );
+      const { rows: left } = await svc.db.query(
+        'SELECT 1 FROM dispatch_ranges WHERE account_id = $1 AND job_id = $2',
+        [a.accountId, data.jobId],
+      );
+      assert.equal(left.length, 0, 'the finished range is gone');
     });
 
     it('applies a receipt that arrived before the submission was recorded', async () => {
@@ -118,7 +130,13 @@ describe('dispatch', () => {
       const pmid = SimulatorProvider.providerMessageId(id, 1);
       assert.equal(
         await applyStatusUpdates(svc.ctx, [
-          { provider: 'simulator', providerMessageId: pmid, status: 'delivered', at: new Date() },
+          {
+            provider: 'simulator',
+            providerMessageId: pmid,
+            message: { accountId: a.accountId, id },
+            status: 'delivered',
+            at: new Date(),
+          },
         ]),
         0,
       );

@@ -154,7 +154,8 @@ export async function deleteContact(
   contactId: string,
 ): Promise<ContactRow | undefined> {
   const { rows } = await db.query<ContactRow>(
-    'DELETE FROM contacts WHERE account_id = $1 AND id = $2 RETURNING *',
+    `WITH conv AS (DELETE FROM conversations WHERE account_id = $1 AND contact_id = $2)
+     DELETE FROM contacts WHERE account_id = $1 AND id = $2 RETURNING *`,
     [accountId, contactId],
   );
   return rows[0];

@@ -201,7 +201,7 @@ export async function insertJobMessages(
      ins AS (
        INSERT INTO messages (account_id, id, job_id, campaign_id, contact_id, conversation_id, phone_number_id,
                              from_number, to_number, outgoing, body, template, media, encoding, segments, price,
-                             status, error, created_by, provider)
+                             status, error, created_by, provider, bulk)
        SELECT $1, y.id, ${job}::uuid, ${campaign}::uuid, y.contact_id, conv.id, y.number_id, y.from_number,
               y.mobile_number, true, y.body, ${template}, ${media}::jsonb, y.encoding, y.segments,
               CASE WHEN y.error IS NULL
@@ -210,7 +210,9 @@ export async function insertJobMessages(
                    ELSE 0 END,
               CASE WHEN y.error IS NULL THEN 'queued' ELSE 'failed' END, y.error, ${by}::jsonb,
               -- The number's provider, recorded now so the claim does not change an indexed column.
-              CASE WHEN y.error IS NULL THEN y.provider END
+              CASE WHEN y.error IS NULL THEN y.provider END,
+              -- Dispatched by ranges of the job (migration 0032), not through the per-message queue.
+              y.error IS NULL
        FROM y LEFT JOIN conv ON conv.contact_id = y.contact_id AND conv.phone_number_id = y.number_id
        RETURNING status, price
      ),
@@ -229,7 +231,7 @@ export async function insertJobMessages(
        FROM (SELECT $1::uuid AS account_id, y.id, ${job}::uuid AS job_id, ${campaign}::uuid AS campaign_id,
                     NULL::uuid AS conversation_id, y.from_number, y.mobile_number AS to_number, true AS outgoing,
                     false AS system, y.encoding, y.segments, 0::numeric AS price, 'failed' AS status, y.error,
-                    NULL::text AS provider_message_id, y.contact_id
+                    NULL::text AS provider_message_id, NULL::text AS provider_ref, y.contact_id
              FROM y WHERE y.error IS NOT NULL) m
      )
      SELECT count(*) FILTER (WHERE status = 'queued')::int AS queued,

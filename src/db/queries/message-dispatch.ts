@@ -6,28 +6,32 @@ import { MESSAGE_EVENT_DATA } from './messages.ts';
 export interface ReceiptInput {
   provider: string;
   providerMessageId: string;
+  /** Our message, when the receipt names it; else it is found by (provider, providerMessageId). */
+  message?: { accountId: string; id: string } | null;
   status: 'sent' | 'delivered' | 'undelivered' | 'failed';
   error: { code: string; description: string } | null;
   at: Date;
 }
 
 /**
- * Applies receipts set-based across accounts (receipts name the provider's ids, not accounts):
- * a message moves only to a higher-ranked status, and each change writes a `message-status`
- * event. Receipts for ids not recorded yet are parked in early_receipts. Answers how many
- * messages changed.
+ * Applies receipts set-based across accounts (receipts name carrier ids, not accounts): each finds
+ * its message by the reference it carries or through provider_refs, a message moves only to a
+ * higher-ranked status, and each change writes a `message-status` event. A receipt whose message
+ * is unknown or not yet recorded as submitted (still queued or sending) is parked in
+ * early_receipts. Answers how many messages changed.
  */
 export async function applyReceipts(db: Queryable, receipts: ReceiptInput[]): Promise<number> {
   if (receipts.length === 0) return 0;
   const { rows } = await db.query<{ changed: number }>(
     `WITH u AS (
-       -- Each receipt's message, looked up by its provider id (one index probe per receipt).
-       SELECT u.*, hit.account_id, hit.id
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::timestamptz[]) AS u(provider, pmid, status, error, at)
-       LEFT JOIN LATERAL (
-         SELECT m.account_id, m.id FROM messages m
-         WHERE m.provider = u.provider AND m.provider_message_id = u.pmid AND m.outgoing LIMIT 1
-       ) hit ON true
+       SELECT u.provider, u.pmid, u.status, u.error, u.at,
+              coalesce(u.account_id, ref.account_id) AS account_id, coalesce(u.message_id, ref.message_id) AS id
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::timestamptz[], $6::uuid[], $7::uuid[])
+         AS u(provider, pmid, status, error, at, account_id, message_id)
+       LEFT JOIN provider_refs ref ON u.message_id IS NULL AND ref.provider = u.provider AND ref.ref = u.pmid
+     ), cur AS (
+       SELECT u.*, m.status AS current FROM u
+       LEFT JOIN messages m ON m.account_id = u.account_id AND m.id = u.id AND m.outgoing
      ), upd AS (
        UPDATE messages m SET
          status = u.status,
@@ -35,16 +39,17 @@ export async function applyReceipts(db: Queryable, receipts: ReceiptInput[]): Pr
          sent_at = coalesce(m.sent_at, u.at),
          delivered_at = CASE WHEN u.status = 'delivered' THEN u.at ELSE m.delivered_at END,
          updated_at = now()
-       FROM u
-       WHERE m.account_id = u.account_id AND m.id = u.id
+       FROM cur u
+       WHERE m.account_id = u.account_id AND m.id = u.id AND u.current NOT IN ('queued', 'sending')
          AND sparrow_status_rank(u.status) > sparrow_status_rank(m.status)
        RETURNING m.*
      ), ev AS (
        INSERT INTO events (id, account_id, type, data)
        SELECT sparrow_uuidv7(), m.account_id, 'message-status', ${MESSAGE_EVENT_DATA} FROM upd m
      ), early AS (
-       INSERT INTO early_receipts (provider, provider_message_id, status, error, at)
-       SELECT u.provider, u.pmid, u.status, u.error, u.at FROM u WHERE u.id IS NULL
+       INSERT INTO early_receipts (provider, provider_message_id, status, error, at, account_id, message_id)
+       SELECT u.provider, u.pmid, u.status, u.error, u.at, u.account_id, u.id FROM cur u
+       WHERE u.current IS NULL OR u.current IN ('queued', 'sending')
        ON CONFLICT DO NOTHING
      )
      SELECT count(*)::int AS changed FROM upd`,
@@ -54,12 +59,14 @@ export async function applyReceipts(db: Queryable, receipts: ReceiptInput[]): Pr
       receipts.map((r) => r.status),
       receipts.map((r) => (r.error ? JSON.stringify(r.error) : null)),
       receipts.map((r) => r.at),
+      receipts.map((r) => r.message?.accountId ?? null),
+      receipts.map((r) => r.message?.id ?? null),
     ],
   );
   return rows[0].changed;
 }
 
-/** Removes and answers the parked receipts whose message id is now recorded; drops those over an hour old. */
+/** Removes and answers the parked receipts whose submission is now recorded; drops those over an hour old. */
 export async function takeEarlyReceipts(db: Queryable, limit = 5000): Promise<ReceiptInput[]> {
   await db.query(`DELETE FROM early_receipts WHERE received_at < now() - interval '1 hour'`);
   const { rows } = await db.query<{
@@ -68,19 +75,24 @@ export async function takeEarlyReceipts(db: Queryable, limit = 5000): Promise<Re
     status: ReceiptInput['status'];
     error: ReceiptInput['error'];
     at: Date;
+    account_id: string | null;
+    message_id: string | null;
   }>(
     `DELETE FROM early_receipts e
      WHERE (e.provider, e.provider_message_id, e.status) IN (
        SELECT e2.provider, e2.provider_message_id, e2.status FROM early_receipts e2
-       WHERE EXISTS (SELECT 1 FROM messages m WHERE m.provider = e2.provider
-                     AND m.provider_message_id = e2.provider_message_id AND m.outgoing)
+       WHERE CASE WHEN e2.message_id IS NULL
+                  THEN EXISTS (SELECT 1 FROM provider_refs r WHERE r.provider = e2.provider AND r.ref = e2.provider_message_id)
+                  ELSE EXISTS (SELECT 1 FROM messages m WHERE m.account_id = e2.account_id AND m.id = e2.message_id
+                                 AND m.status NOT IN ('queued', 'sending')) END
        LIMIT $1 FOR UPDATE SKIP LOCKED)
-     RETURNING e.provider, e.provider_message_id, e.status, e.error, e.at`,
+     RETURNING e.provider, e.provider_message_id, e.status, e.error, e.at, e.account_id, e.message_id`,
     [limit],
   );
   return rows.map((r) => ({
     provider: r.provider,
     providerMessageId: r.provider_message_id,
+    message: r.message_id && r.account_id ? { accountId: r.account_id, id: r.message_id } : null,
     status: r.status,
     error: r.error,
     at: r.at,
@@ -163,6 +175,8 @@ export interface ClaimedMessage {
   segments: number;
   media: { url: string }[];
   provider: string;
+  /** The price charged at accept (refunded when the message finally fails). */
+  price: number;
 }
 
 /**
@@ -182,7 +196,7 @@ export async function claimMessages(
      FROM unnest($1::uuid[], $2::uuid[], $3::text[]) AS k(account_id, id, provider)
      WHERE m.account_id = k.account_id AND m.id = k.id
      RETURNING m.account_id, m.id, m.attempts, m.from_number, m.to_number, m.body, m.encoding, m.segments,
-               m.media, m.provider`,
+               m.media, m.provider, m.price::float8 AS price`,
     [
       claims.map((c) => c.accountId),
       claims.map((c) => c.id),
@@ -205,38 +219,58 @@ export interface SubmissionOutcome {
   providerMessageId: string | null;
   error: { code: string; description: string } | null;
   retryAfterSeconds: number;
+  /** The price charged at accept: refunded on a final failure. */
+  price: number;
+  /**
+   * Claimed as part of a job range (the row still reads `queued`, attempts not yet counted) rather
+   * than one by one (the row is `sending` with attempts already counted).
+   */
+  ranged: boolean;
+  /** The second (Unix) the rate window counted a ranged submission in. */
+  submittedSecond: number | null;
+  /** The provider's receipts name only its own id: record it in provider_refs for the lookup. */
+  refLookup: boolean;
 }
 
 /**
- * Records submission outcomes set-based, only for messages still `sending` under the same attempt
- * (a claim that expired and was taken over is not overwritten). In the same statement: a final
- * failure refunds its price to the account and its job, `message-sent` is emitted for accepted
- * messages and `message-status` for failures. Answers the counts recorded.
+ * Records submission outcomes set-based, only for messages still in the claim that submitted them
+ * (`sending` under the same attempt, or for a ranged claim still `queued` with the attempt not yet
+ * counted): a claim that expired and was taken over and recorded first is not overwritten. In the
+ * same statement: a final failure refunds its price to the account and its job, a retried ranged
+ * message moves to the per-message queue, carrier ids that need a lookup go to provider_refs,
+ * `message-sent` is emitted for accepted messages and `message-status` for failures. Answers the
+ * counts recorded.
  */
 export async function recordSubmissions(
   db: Queryable,
   outcomes: SubmissionOutcome[],
 ): Promise<{ sent: number; retried: number; failed: number }> {
   if (outcomes.length === 0) return { sent: 0, retried: 0, failed: 0 };
-  const { rows } = await db.query<{ sent: number; retried: number; failed: number }>(
-    `WITH r AS (
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::int[])
-         AS r(account_id, id, attempt, outcome, provider, pmid, error, retry_after)
+  const { rows } = await db.query<{ sent: number; retried: number; failed: number }>({
+    name: 'dispatch-record-submissions',
+    text: `WITH r AS (
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::text[], $6::text[], $7::jsonb[],
+                            $8::int[], $9::numeric[], $10::bool[], $11::float8[], $12::bool[])
+         AS r(account_id, id, attempt, outcome, provider, pmid, error, retry_after, old_price, ranged, submitted, lookup)
      ), upd AS (
        UPDATE messages m SET
          status = CASE r.outcome WHEN 'sent' THEN 'sent' WHEN 'retry' THEN 'queued' ELSE 'failed' END,
+         attempts = r.attempt,
+         bulk = m.bulk AND r.outcome <> 'retry',
          provider = coalesce(r.provider, m.provider),
-         provider_message_id = CASE WHEN r.outcome = 'sent' THEN r.pmid ELSE m.provider_message_id END,
+         provider_ref = CASE WHEN r.outcome = 'sent' THEN r.pmid ELSE m.provider_ref END,
+         submitted_at = coalesce(to_timestamp(r.submitted), m.submitted_at),
          sent_at = CASE WHEN r.outcome = 'sent' THEN now() ELSE m.sent_at END,
          error = CASE WHEN r.outcome = 'sent' THEN NULL ELSE r.error END,
          not_before = CASE WHEN r.outcome = 'retry' THEN now() + make_interval(secs => r.retry_after) END,
          claimed_until = NULL,
          price = CASE WHEN r.outcome = 'failed' THEN 0 ELSE m.price END,
          updated_at = now()
-       -- o is the row as it was before this statement (PostgreSQL < 18 has no RETURNING old.*).
-       FROM r JOIN messages o ON o.account_id = r.account_id AND o.id = r.id
-       WHERE m.account_id = r.account_id AND m.id = r.id AND m.status = 'sending' AND m.attempts = r.attempt
-       RETURNING m.*, o.price AS old_price
+       FROM r
+       WHERE m.account_id = r.account_id AND m.id = r.id
+         AND CASE WHEN r.ranged THEN m.bulk AND m.status = 'queued' AND m.attempts = r.attempt - 1
+                  ELSE m.status = 'sending' AND m.attempts = r.attempt END
+       RETURNING m.*, r.old_price, r.lookup
      ), fin AS (
        SELECT account_id, job_id, count(*) AS n, count(*) FILTER (WHERE status = 'failed') AS nf,
               coalesce(sum(old_price) FILTER (WHERE status = 'failed'), 0) AS amount
@@ -245,6 +279,10 @@ export async function recordSubmissions(
        ${REFUND_FAILED}
      ), job AS (
        ${JOB_SETTLE}
+     ), refs AS (
+       INSERT INTO provider_refs (provider, ref, account_id, message_id)
+       SELECT m.provider, m.provider_ref, m.account_id, m.id FROM upd m WHERE m.status = 'sent' AND m.lookup
+       ON CONFLICT DO NOTHING
      ), ev AS (
        INSERT INTO events (id, account_id, type, data)
        SELECT sparrow_uuidv7(), m.account_id, CASE WHEN m.status = 'sent' THEN 'message-sent' ELSE 'message-status' END,
@@ -255,7 +293,7 @@ export async function recordSubmissions(
             count(*) FILTER (WHERE status = 'queued')::int AS retried,
             count(*) FILTER (WHERE status = 'failed')::int AS failed
      FROM upd`,
-    [
+    values: [
       outcomes.map((o) => o.accountId),
       outcomes.map((o) => o.id),
       outcomes.map((o) => o.attempt),
@@ -264,8 +302,12 @@ export async function recordSubmissions(
       outcomes.map((o) => o.providerMessageId),
       outcomes.map((o) => (o.error ? JSON.stringify(o.error) : null)),
       outcomes.map((o) => o.retryAfterSeconds),
+      outcomes.map((o) => o.price),
+      outcomes.map((o) => o.ranged),
+      outcomes.map((o) => o.submittedSecond),
+      outcomes.map((o) => o.refLookup),
     ],
-  );
+  });
   return rows[0];
 }
 

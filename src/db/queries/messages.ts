@@ -21,13 +21,18 @@ export interface MessageRow {
   status: string;
   error: { code: string; description: string } | null;
   provider: string | null;
+  /** An inbound message's carrier id (deduplicated by a unique index). */
   provider_message_id: string | null;
+  /** An outbound message's carrier id (not indexed: see provider_refs). */
+  provider_ref: string | null;
   attempts: number;
   claimed_until: Date | null;
   not_before: Date | null;
   read: boolean;
   system: boolean;
-  /** Generated: an outgoing message waiting for or in dispatch (queued or sending). */
+  /** Dispatched by ranges of its send job rather than through the per-message queue. */
+  bulk: boolean;
+  /** Generated: a non-bulk outgoing message waiting for or in dispatch (queued or sending). */
   queued: boolean;
   submitted_at: Date | null;
   created_at: Date;
@@ -56,7 +61,7 @@ export const MESSAGE_EVENT_DATA = `jsonb_build_object(
     'conversation', jsonb_build_object('id', m.conversation_id),
     'phoneNumber', m.from_number, 'to', m.to_number, 'outgoing', m.outgoing, 'system', m.system,
     'encoding', m.encoding, 'segments', m.segments, 'price', m.price, 'status', m.status, 'error', m.error,
-    'providerMessageId', m.provider_message_id),
+    'providerMessageId', coalesce(m.provider_ref, m.provider_message_id)),
   'contact', jsonb_build_object('id', m.contact_id, 'mobile', m.to_number),
   'status', m.status,
   'error', m.error)`;
@@ -155,8 +160,13 @@ export async function emitMessageEvents(
 }
 
 /** Messages with the contact fields of their API shape. */
+// A queued bulk message whose range a dispatcher holds reads as `sending` (its row is not written to claim it).
+const STATUS = `CASE WHEN m.bulk AND m.status = 'queued' AND EXISTS (
+                   SELECT 1 FROM dispatch_ranges d WHERE d.account_id = m.account_id AND d.job_id = m.job_id
+                     AND m.id BETWEEN d.lo AND d.hi) THEN 'sending' ELSE m.status END`;
+
 const VIEW = `SELECT m.*, c.first_name AS contact_first_name, c.last_name AS contact_last_name,
-                     c.email AS contact_email, c.mobile_number AS contact_mobile
+                     c.email AS contact_email, c.mobile_number AS contact_mobile, ${STATUS} AS status
               FROM messages m LEFT JOIN contacts c ON c.account_id = m.account_id AND c.id = m.contact_id`;
 
 export async function findMessageView(
@@ -196,7 +206,11 @@ export interface MessageFilter {
   to?: Date;
 }
 
-/** A page of messages, newest first, and how many match in all. */
+/**
+ * A page of messages, newest first (ids are UUIDv7, so id order is creation order and the primary
+ * key serves it), and how many match in all. A conversation's messages are found through its
+ * contact's index.
+ */
 export async function listMessageViews(
   db: Queryable,
   accountId: string,
@@ -206,10 +220,11 @@ export async function listMessageViews(
 ): Promise<{ rows: MessageView[]; totalCount: number }> {
   const where = `m.account_id = $1
     AND ($2::uuid IS NULL OR m.contact_id = $2)
-    AND ($3::uuid IS NULL OR m.conversation_id = $3)
+    AND ($3::uuid IS NULL OR (m.conversation_id = $3 AND m.contact_id =
+         (SELECT cv.contact_id FROM conversations cv WHERE cv.account_id = $1 AND cv.id = $3)))
     AND ($4::uuid IS NULL OR m.job_id = $4)
     AND ($5::uuid IS NULL OR m.campaign_id = $5)
-    AND ($6::text IS NULL OR m.status = $6)
+    AND ($6::text IS NULL OR ${STATUS} = $6)
     AND ($7::timestamptz IS NULL OR m.created_at >= $7)
     AND ($8::timestamptz IS NULL OR m.created_at < $8)`;
   const args = [
@@ -223,10 +238,11 @@ export async function listMessageViews(
     f.to ?? null,
   ];
   const [list, count] = await Promise.all([
-    db.query<MessageView>(
-      `${VIEW} WHERE ${where} ORDER BY m.created_at DESC, m.id DESC OFFSET $9 LIMIT $10`,
-      [...args, offset, limit],
-    ),
+    db.query<MessageView>(`${VIEW} WHERE ${where} ORDER BY m.id DESC OFFSET $9 LIMIT $10`, [
+      ...args,
+      offset,
+      limit,
+    ]),
     db.query<{ n: number }>(`SELECT count(*)::int AS n FROM messages m WHERE ${where}`, args),
   ]);
   return { rows: list.rows, totalCount: count.rows[0].n };

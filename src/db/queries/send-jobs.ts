@@ -38,7 +38,7 @@ export async function setSendJobCounts(
 ): Promise<SendJobRow> {
   const { rows } = await db.query<SendJobRow>(
     `UPDATE send_jobs SET submitted = $3, queued = $4, pending = $4, failures = $5, price = $6, invalid = $7,
-            status = CASE WHEN $4 > 0 THEN 'queued' ELSE 'completed' END
+            status = CASE WHEN $4 > 0 THEN 'queued' ELSE 'completed' END, dispatch_open = $4 > 0
      WHERE account_id = $1 AND id = $2 RETURNING *`,
     [accountId, jobId, c.submitted, c.queued, c.failures, c.price, JSON.stringify(c.invalid)],
   );

@@ -6,7 +6,7 @@ const RANK: Record<StatusUpdate['status'], number> = { sent: 2, delivered: 3, un
 const CHUNK = 5000;
 
 /**
- * Applies delivery receipts, matched by (provider, provider message id), set-based. A status
+ * Applies delivery receipts, matched by the message they name or by (provider, provider message id), set-based. A status
  * never moves backwards, so late, repeated and out-of-order receipts are harmless; each change
  * emits `message-status` in the same statement. A receipt that arrives before its submission was
  * recorded is parked and applied by the dispatcher once it is. Answers how many messages changed.
@@ -26,6 +26,7 @@ export async function applyStatusUpdates(
   const receipts: ReceiptInput[] = [...best.values()].map((u) => ({
     provider: u.provider,
     providerMessageId: u.providerMessageId,
+    message: u.message ?? null,
     status: u.status,
     error: u.error ?? null,
     at: u.at,

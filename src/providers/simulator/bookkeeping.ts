@@ -3,6 +3,7 @@
 /** A receipt waiting for its delivery time: the submission it answers, and whether the carrier blocked it. */
 export interface Pending {
   due: number;
+  accountId: string;
   id: string;
   attempt: number;
   blocked: boolean;
@@ -22,6 +23,10 @@ export class DueQueue {
   private attempts = new Int32Array(this.cap);
   /** Bit 0: blocked; bit 1: the id is in `strings`; the other bits: sink tries so far. */
   private flags = new Int32Array(this.cap);
+  /** Each entry's account, as an index into `accountIds` (accounts are few: interned, never freed). */
+  private accounts = new Int32Array(this.cap);
+  private readonly accountIds: string[] = [];
+  private readonly accountIndex = new Map<string, number>();
   private readonly strings = new Map<number, string>();
   private head = 0;
   private count = 0;
@@ -35,6 +40,12 @@ export class DueQueue {
     const i = (this.head + this.count) % this.cap;
     this.due[i] = p.due;
     this.attempts[i] = p.attempt;
+    let a = this.accountIndex.get(p.accountId);
+    if (a === undefined) {
+      a = this.accountIds.push(p.accountId) - 1;
+      this.accountIndex.set(p.accountId, a);
+    }
+    this.accounts[i] = a;
     const compact = uuidWords(p.id, this.words, i * 4);
     if (!compact) this.strings.set(i, p.id);
     this.flags[i] = (p.tries << 2) | (compact ? 0 : 2) | (p.blocked ? 1 : 0);
@@ -58,7 +69,14 @@ export class DueQueue {
       } else {
         id = uuidString(this.words, i * 4);
       }
-      into.push({ due: this.due[i], id, attempt: this.attempts[i], blocked: (f & 1) === 1, tries: f >> 2 });
+      into.push({
+        due: this.due[i],
+        accountId: this.accountIds[this.accounts[i]],
+        id,
+        attempt: this.attempts[i],
+        blocked: (f & 1) === 1,
+        tries: f >> 2,
+      });
       this.head = (this.head + 1) % this.cap;
       this.count--;
     }
@@ -76,6 +94,7 @@ export class DueQueue {
     const words = new Uint32Array(cap * 4);
     const attempts = new Int32Array(cap);
     const flags = new Int32Array(cap);
+    const accounts = new Int32Array(cap);
     const strings = new Map<number, string>();
     for (let n = 0; n < this.count; n++) {
       const i = (this.head + n) % this.cap;
@@ -83,6 +102,7 @@ export class DueQueue {
       words.set(this.words.subarray(i * 4, i * 4 + 4), n * 4);
       attempts[n] = this.attempts[i];
       flags[n] = this.flags[i];
+      accounts[n] = this.accounts[i];
       const str = this.strings.get(i);
       if (str !== undefined) strings.set(n, str);
     }
@@ -91,6 +111,7 @@ export class DueQueue {
     this.words = words;
     this.attempts = attempts;
     this.flags = flags;
+    this.accounts = accounts;
     this.strings.clear();
     for (const [k, v] of strings) this.strings.set(k, v);
     this.head = 0;

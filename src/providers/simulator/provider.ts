@@ -71,6 +71,7 @@ const MAX_TICK_BATCH = 10_000;
  */
 export class SimulatorProvider implements Provider {
   readonly name = 'simulator' as const;
+  readonly receiptsNameMessage = true;
   private readonly delayMs: number;
   private readonly windowMs: number;
   private readonly onError: (err: unknown) => void;
@@ -121,6 +122,7 @@ export class SimulatorProvider implements Provider {
       this.stats.accepted++;
       this.queue.push({
         due: Date.now() + this.delayMs,
+        accountId: message.accountId,
         id: message.id,
         attempt: message.attempt,
         blocked: message.to === SIMULATOR_MAGIC_NUMBERS.blocked,
@@ -235,6 +237,7 @@ export class SimulatorProvider implements Provider {
       (p): StatusUpdate => ({
         provider: 'simulator',
         providerMessageId: SimulatorProvider.providerMessageId(p.id, p.attempt),
+        message: { accountId: p.accountId, id: p.id },
         ...(p.blocked ? { status: 'undelivered', error: BLOCKED } : { status: 'delivered' }),
         at,
       }),

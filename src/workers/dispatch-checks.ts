@@ -1,0 +1,31 @@
+import type { AppContext } from '../context.ts';
+import { OPTED_OUT_ERROR } from '../db/queries/messages.ts';
+import { ERRORS } from '../errors.ts';
+import type { ProviderName } from '../providers/types.ts';
+
+const NUMBER_GONE = { code: 'NUM-001', description: 'The sending phone number is no longer active.' };
+const NO_PROVIDER = { code: 'MSG-011', description: ERRORS['MSG-011'].message };
+
+/** What a claim knows of a message before it may go to its provider. */
+export interface DispatchCheck {
+  system: boolean;
+  stopped: boolean;
+  phone_number_id: string | null;
+  number_active: boolean;
+  provider: string | null;
+  throughput_mps: number | null;
+}
+
+/**
+ * Why a claimed message must fail instead of being sent (its contact opted out or was blocked
+ * after it was queued, its number is gone, its provider is not configured), or null.
+ */
+export function dispatchBlocker(
+  ctx: AppContext,
+  c: DispatchCheck,
+): { code: string; description: string } | null {
+  if (!c.system && c.stopped) return OPTED_OUT_ERROR;
+  if (!c.phone_number_id || !c.number_active || !c.provider || !c.throughput_mps) return NUMBER_GONE;
+  if (!ctx.providers.get(c.provider as ProviderName)) return NO_PROVIDER;
+  return null;
+}

@@ -1,0 +1,138 @@
+import type { AppContext } from '../context.ts';
+import { withTx } from '../db/client.ts';
+import {
+  claimRange,
+  closeJobDispatch,
+  type ExpiredRange,
+  jobMessagesAfter,
+  lockExpiredRange,
+  lockOpenJob,
+  type RangeMessage,
+  rangeMessages,
+  renewRange,
+} from '../db/queries/dispatch-ranges.ts';
+import type { ClaimedMessage } from '../db/queries/message-dispatch.ts';
+import { failCandidates } from '../db/queries/message-dispatch.ts';
+import { grantSends } from '../db/queries/senders.ts';
+import { dispatchBlocker } from './dispatch-checks.ts';
+
+/** A range of a job being dispatched. */
+export interface RangeRef {
+  accountId: string;
+  jobId: string;
+  lo: string;
+  hi: string;
+}
+
+/** What a range claim hands to the dispatcher. */
+export interface RangeClaim {
+  claimed: (ClaimedMessage & { ranged: true; submittedSecond: number })[];
+  /** The range to end once the outcomes are recorded. */
+  range?: RangeRef;
+  throttled: boolean;
+  full: boolean;
+}
+
+const NOTHING: RangeClaim = { claimed: [], throttled: false, full: false };
+
+/**
+ * Claims up to `limit` bulk messages in one short transaction: first a range whose lease passed
+ * (its worker died; its still-queued messages go again under the same submission key), else the
+ * next range of the oldest open job. Each number's rate window is asked for slots; a new range
+ * ends before the first message whose number got none (the rest waits for the job's next claim).
+ * Messages that must not be sent (contact stopped, number gone) are failed and refunded here.
+ */
+export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<RangeClaim> {
+  return withTx(ctx.db, async (tx) => {
+    const expired = await lockExpiredRange(tx);
+    let messages: RangeMessage[];
+    let job: { account_id: string; id: string } | undefined;
+    if (expired) {
+      messages = await rangeMessages(tx, expired);
+    } else {
+      const open = await lockOpenJob(tx);
+      if (!open) return NOTHING;
+      messages = await jobMessagesAfter(tx, open, limit);
+      if (messages.length === 0) {
+        await closeJobDispatch(tx, open.account_id, open.id);
+        return NOTHING;
+      }
+      job = open;
+    }
+
+    const failures: Parameters<typeof failCandidates>[1] = [];
+    const wants = new Map<string, { accountId: string; mps: number; wanted: number }>();
+    for (const m of messages) {
+      const error = dispatchBlocker(ctx, m);
+      if (error) failures.push({ accountId: m.account_id, id: m.id, error });
+      else {
+        const id = m.phone_number_id as string;
+        const w = wants.get(id) ?? { accountId: m.account_id, mps: m.throughput_mps as number, wanted: 0 };
+        w.wanted++;
+        wants.set(id, w);
+      }
+    }
+    // Granted on another connection, in a statement of its own (see claimBatch in dispatch.ts).
+    const { granted, second } = await grantSends(
+      ctx.db,
+      [...wants].map(([phoneNumberId, w]) => ({ phoneNumberId, ...w })),
+    );
+
+    const failing = new Set(failures.map((f) => f.id));
+    const claimed: RangeClaim['claimed'] = [];
+    let throttled = false;
+    let last: string | undefined;
+    for (const m of messages) {
+      if (!failing.has(m.id)) {
+        const left = granted.get(m.phone_number_id as string) ?? 0;
+        if (left === 0) {
+          throttled = true;
+          // A new range stops here; a range taken over keeps its other messages for the next round.
+          if (job) break;
+          continue;
+        }
+        granted.set(m.phone_number_id as string, left - 1);
+        claimed.push(toClaimed(m, second));
+      }
+      last = m.id;
+    }
+
+    let range: RangeRef | undefined;
+    if (expired) {
+      await renewRange(tx, expired, ctx.config.dispatchLeaseSeconds);
+      range = refOf(expired);
+    } else if (job && last !== undefined) {
+      range = { accountId: job.account_id, jobId: job.id, lo: messages[0].id, hi: last };
+      const exhausted = messages.length < limit && last === messages[messages.length - 1].id;
+      await claimRange(tx, { ...range, leaseSeconds: ctx.config.dispatchLeaseSeconds, exhausted });
+    }
+    await failCandidates(
+      tx,
+      failures.filter((f) => last !== undefined && f.id <= last),
+    );
+    return { claimed, range, throttled, full: expired !== undefined || messages.length >= limit };
+  });
+}
+
+function refOf(r: ExpiredRange): RangeRef {
+  return { accountId: r.account_id, jobId: r.job_id, lo: r.lo, hi: r.hi };
+}
+
+function toClaimed(m: RangeMessage, second: number): RangeClaim['claimed'][number] {
+  return {
+    account_id: m.account_id,
+    id: m.id,
+    // The attempt being made: the row counts it when the outcome is recorded.
+    attempts: m.attempts + 1,
+    from_number: m.from_number,
+    to_number: m.to_number,
+    body: m.body,
+    encoding: m.encoding,
+    segments: m.segments,
+    media: m.media,
+    provider: m.provider as string,
+    price: m.price,
+    ranged: true,
+    submittedSecond: second,
+  };
+}
