@@ -93,6 +93,11 @@ try {
   await workers.stop();
   workers = undefined;
   await api.close();
+  // How many message updates stayed on their page without touching an index (statistics lag a little).
+  await new Promise((r) => setTimeout(r, 700));
+  const { rows: hot } = await db.query<{ upd: number; hot: number }>(
+    `SELECT n_tup_upd::int AS upd, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables WHERE relname = 'messages'`,
+  );
 
   // The raw ceiling: the same number of message-shaped rows, inserted and updated set-based by PostgreSQL alone.
   await db.query(`CREATE TABLE bench_raw (
@@ -131,6 +136,7 @@ try {
   );
   console.log(`end to end, POST to the last message sent: ${fmt(totalMs)} ms = ${fmt(rate)} messages/s`);
   console.log(`peak RSS of this process: ${fmt(peakRss / 2 ** 20, 1)} MB`);
+  console.log(`message row updates: ${fmt(hot[0]?.upd ?? 0)}, of which HOT: ${fmt(hot[0]?.hot ?? 0)}`);
   console.log(
     `raw ceiling: INSERT … SELECT ${fmt(rawInsert)} ms + UPDATE ${fmt(rawUpdate)} ms = ${fmt(raw)} ms (${fmt((N * 1000) / raw)} rows/s)`,
   );

@@ -31,3 +31,15 @@ export async function withTx<T>(db: Db, fn: (tx: pg.PoolClient) => Promise<T>): 
     client.release();
   }
 }
+
+/**
+ * Makes the statements of the current transaction find rows one index probe at a time. The
+ * dispatcher's set-based statements join a batch of ids (1,000 or so) to messages; with statistics
+ * taken while a bulk send grows the table the planner would hash the whole table instead, which
+ * costs a full scan per batch and grows with every message sent.
+ */
+export async function preferIndexLookups(tx: pg.PoolClient): Promise<void> {
+  await tx.query(
+    'SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off; SET LOCAL enable_seqscan = off',
+  );
+}

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import { withTx } from '../db/client.ts';
+import { preferIndexLookups, withTx } from '../db/client.ts';
 import {
   claimRange,
   closeJobDispatch,
@@ -29,11 +29,13 @@ export interface RangeClaim {
   claimed: (ClaimedMessage & { ranged: true; submittedSecond: number })[];
   /** The range to end once the outcomes are recorded. */
   range?: RangeRef;
+  /** Every queued message of the range was claimed or failed (none waits for a rate slot). */
+  complete: boolean;
   throttled: boolean;
   full: boolean;
 }
 
-const NOTHING: RangeClaim = { claimed: [], throttled: false, full: false };
+const NOTHING: RangeClaim = { claimed: [], complete: true, throttled: false, full: false };
 
 /**
  * Claims up to `limit` bulk messages in one short transaction: first a range whose lease passed
@@ -44,6 +46,7 @@ const NOTHING: RangeClaim = { claimed: [], throttled: false, full: false };
  */
 export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<RangeClaim> {
   return withTx(ctx.db, async (tx) => {
+    await preferIndexLookups(tx);
     const expired = await lockExpiredRange(tx);
     let messages: RangeMessage[];
     let job: { account_id: string; id: string } | undefined;
@@ -81,6 +84,7 @@ export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<R
     const failing = new Set(failures.map((f) => f.id));
     const claimed: RangeClaim['claimed'] = [];
     let throttled = false;
+    let skipped = false;
     let last: string | undefined;
     for (const m of messages) {
       if (!failing.has(m.id)) {
@@ -89,6 +93,7 @@ export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<R
           throttled = true;
           // A new range stops here; a range taken over keeps its other messages for the next round.
           if (job) break;
+          skipped = true;
           continue;
         }
         granted.set(m.phone_number_id as string, left - 1);
@@ -110,7 +115,13 @@ export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<R
       tx,
       failures.filter((f) => last !== undefined && f.id <= last),
     );
-    return { claimed, range, throttled, full: expired !== undefined || messages.length >= limit };
+    return {
+      claimed,
+      range,
+      complete: !skipped,
+      throttled,
+      full: expired !== undefined || messages.length >= limit,
+    };
   });
 }
 

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import { withTx } from '../db/client.ts';
+import { preferIndexLookups, withTx } from '../db/client.ts';
 import { finishRange } from '../db/queries/dispatch-ranges.ts';
 import {
   applyReceipts,
@@ -54,6 +54,7 @@ async function claimBatch(
   limit: number,
 ): Promise<{ claimed: ClaimedMessage[]; throttled: boolean; full: boolean }> {
   return withTx(ctx.db, async (tx) => {
+    await preferIndexLookups(tx);
     const exhausted = await exhaustedSenders(tx);
     const candidates = await lockDispatchCandidates(tx, limit, exhausted);
     const failures: Parameters<typeof failCandidates>[1] = [];
@@ -190,9 +191,12 @@ export async function dispatchBatch(ctx: AppContext, limit = BATCH_SIZE): Promis
   if (range) claimed.push(...range.claimed);
   if (claimed.length > 0) {
     const outcomes = await mapLimit(claimed, SEND_CONCURRENCY, (m) => submit(ctx, m));
-    await recordSubmissions(ctx.db, outcomes);
+    await withTx(ctx.db, async (tx) => {
+      await preferIndexLookups(tx);
+      await recordSubmissions(tx, outcomes);
+    });
   }
-  if (range?.range) await finishRange(ctx.db, range.range);
+  if (range?.range) await finishRange(ctx.db, range.range, range.complete);
   return {
     claimed: claimed.length,
     throttled: single.throttled || (range?.throttled ?? false),
@@ -203,6 +207,7 @@ export async function dispatchBatch(ctx: AppContext, limit = BATCH_SIZE): Promis
 /** Applies receipts that arrived before their submission was recorded. */
 async function applyEarlyReceipts(ctx: AppContext): Promise<void> {
   await withTx(ctx.db, async (tx) => {
+    await preferIndexLookups(tx);
     const early = await takeEarlyReceipts(tx);
     if (early.length > 0) await applyReceipts(tx, early);
   });

@@ -67,7 +67,7 @@ describe('dispatch', () => {
       await svc.db.query(
         `WITH r AS (INSERT INTO dispatch_ranges (account_id, job_id, lo, hi, claimed_until)
                     VALUES ($1, $2, $3, $4, now() + interval '30 seconds'))
-         UPDATE send_jobs SET dispatch_cursor = $4, dispatch_open = false WHERE account_id = $1 AND id = $2`,
+         DELETE FROM dispatch_cursors WHERE account_id = $1 AND job_id = $2`,
         [a.accountId, data.jobId, ids[0], ids[1]],
       );
       const sim = svc.ctx.providers.simulator;

@@ -29,11 +29,17 @@ ALTER TABLE messages
   ADD COLUMN queued boolean GENERATED ALWAYS AS (outgoing AND NOT bulk AND status IN ('queued', 'sending')) STORED;
 CREATE INDEX messages_dispatch ON messages (id) WHERE queued;
 
-ALTER TABLE send_jobs
-  ADD COLUMN dispatch_cursor uuid,
-  -- True while the job has bulk messages not yet handed to a dispatcher.
-  ADD COLUMN dispatch_open boolean NOT NULL DEFAULT false;
-CREATE INDEX send_jobs_dispatch ON send_jobs (created_at, id) WHERE dispatch_open;
+-- The jobs with bulk messages not yet handed to a dispatcher, and how far each has been handed out.
+-- A table of its own, not columns of send_jobs: recording a batch updates the job's counters, and
+-- a claim holding the job row would make the dispatch lanes wait for each other.
+CREATE TABLE dispatch_cursors (
+  account_id uuid NOT NULL,
+  job_id     uuid NOT NULL,
+  cursor     uuid,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (account_id, job_id)
+);
+CREATE INDEX dispatch_cursors_created ON dispatch_cursors (created_at, job_id);
 
 CREATE TABLE dispatch_ranges (
   account_id    uuid NOT NULL,

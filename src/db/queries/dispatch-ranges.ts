@@ -5,11 +5,12 @@
  */
 import type { Queryable } from '../client.ts';
 
-/** A job with bulk messages not yet handed out, locked by the claiming transaction. */
+/** A job with bulk messages not yet handed out, its cursor row locked by the claiming transaction. */
 export interface OpenJob {
   account_id: string;
   id: string;
-  dispatch_cursor: string | null;
+  /** The last message id handed out; null before the first range. */
+  cursor: string | null;
 }
 
 /** A claimed range whose lease passed (its worker died or stalled), locked for takeover. */
@@ -49,8 +50,8 @@ export interface RangeMessage {
 export async function lockOpenJob(db: Queryable): Promise<OpenJob | undefined> {
   const { rows } = await db.query<OpenJob>({
     name: 'dispatch-lock-open-job',
-    text: `SELECT account_id, id, dispatch_cursor FROM send_jobs
-           WHERE dispatch_open ORDER BY created_at, id LIMIT 1 FOR UPDATE`,
+    text: `SELECT account_id, job_id AS id, cursor FROM dispatch_cursors
+           ORDER BY created_at, job_id LIMIT 1 FOR UPDATE`,
   });
   return rows[0];
 }
@@ -78,10 +79,11 @@ export async function jobMessagesAfter(db: Queryable, job: OpenJob, limit: numbe
   const { rows } = await db.query<RangeMessage>({
     name: 'dispatch-job-messages-after',
     text: `${RANGE_SELECT}
-           WHERE m.account_id = $1 AND m.job_id = $2 AND ($3::uuid IS NULL OR m.id > $3)
+           -- No "cursor IS NULL OR": the generic plan of a prepared statement must bound the index scan.
+           WHERE m.account_id = $1 AND m.job_id = $2 AND m.id > coalesce($3::uuid, '00000000-0000-0000-0000-000000000000')
              AND m.bulk AND m.status = 'queued'
            ORDER BY m.id LIMIT $4`,
-    values: [job.account_id, job.id, job.dispatch_cursor, limit],
+    values: [job.account_id, job.id, job.cursor, limit],
   });
   return rows;
 }
@@ -102,6 +104,7 @@ export async function rangeMessages(db: Queryable, r: ExpiredRange): Promise<Ran
 /**
  * Records a claimed range [lo, hi] of a job under a lease and moves the job's cursor to hi;
  * `exhausted` closes the job for range claims (every bulk message of it has been handed out).
+ * The job row itself is not written: recording outcomes updates its counters (JOB_SETTLE).
  */
 export async function claimRange(
   db: Queryable,
@@ -112,19 +115,17 @@ export async function claimRange(
     text: `WITH ins AS (
              INSERT INTO dispatch_ranges (account_id, job_id, lo, hi, claimed_until)
              VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))
+           ), done AS (
+             DELETE FROM dispatch_cursors WHERE account_id = $1 AND job_id = $2 AND $6
            )
-           UPDATE send_jobs SET dispatch_cursor = $4, dispatch_open = NOT $6, status = 'sending'
-           WHERE account_id = $1 AND id = $2`,
+           UPDATE dispatch_cursors SET cursor = $4 WHERE account_id = $1 AND job_id = $2 AND NOT $6`,
     values: [r.accountId, r.jobId, r.lo, r.hi, r.leaseSeconds, r.exhausted],
   });
 }
 
 /** Closes a job for range claims: nothing queued is left after its cursor. */
 export async function closeJobDispatch(db: Queryable, accountId: string, jobId: string): Promise<void> {
-  await db.query('UPDATE send_jobs SET dispatch_open = false WHERE account_id = $1 AND id = $2', [
-    accountId,
-    jobId,
-  ]);
+  await db.query('DELETE FROM dispatch_cursors WHERE account_id = $1 AND job_id = $2', [accountId, jobId]);
 }
 
 /** Renews the lease of a range being taken over. */
@@ -138,13 +139,22 @@ export async function renewRange(db: Queryable, r: ExpiredRange, leaseSeconds: n
 
 /**
  * Ends a range once its submissions are recorded: removed when none of its messages is still
- * queued, else (some got no rate slot) left with an expired lease so that the next takeover
- * round sends the rest at once.
+ * queued (`complete`: every one was submitted or failed), else (some got no rate slot) left with
+ * an expired lease so that the next takeover round sends the rest at once.
  */
 export async function finishRange(
   db: Queryable,
   r: { accountId: string; jobId: string; lo: string; hi: string },
+  complete: boolean,
 ): Promise<void> {
+  if (complete) {
+    await db.query({
+      name: 'dispatch-drop-range',
+      text: 'DELETE FROM dispatch_ranges WHERE account_id = $1 AND job_id = $2 AND lo = $3',
+      values: [r.accountId, r.jobId, r.lo],
+    });
+    return;
+  }
   await db.query({
     name: 'dispatch-finish-range',
     text: `WITH left_over AS (

@@ -37,8 +37,10 @@ export async function setSendJobCounts(
   c: { submitted: number; queued: number; failures: number; price: number; invalid: unknown[] },
 ): Promise<SendJobRow> {
   const { rows } = await db.query<SendJobRow>(
-    `UPDATE send_jobs SET submitted = $3, queued = $4, pending = $4, failures = $5, price = $6, invalid = $7,
-            status = CASE WHEN $4 > 0 THEN 'queued' ELSE 'completed' END, dispatch_open = $4 > 0
+    // A job with queued (bulk) messages is opened for range dispatch (dispatch_cursors).
+    `WITH open AS (INSERT INTO dispatch_cursors (account_id, job_id) SELECT $1, $2 WHERE $4 > 0)
+     UPDATE send_jobs SET submitted = $3, queued = $4, pending = $4, failures = $5, price = $6, invalid = $7,
+            status = CASE WHEN $4 > 0 THEN 'queued' ELSE 'completed' END
      WHERE account_id = $1 AND id = $2 RETURNING *`,
     [accountId, jobId, c.submitted, c.queued, c.failures, c.price, JSON.stringify(c.invalid)],
   );

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.ts';
+import { preferIndexLookups, withTx } from '../../db/client.ts';
 import { applyReceipts, type ReceiptInput } from '../../db/queries/message-dispatch.ts';
 import type { StatusUpdate } from '../../providers/types.ts';
 
@@ -33,7 +34,11 @@ export async function applyStatusUpdates(
   }));
   let changed = 0;
   for (let i = 0; i < receipts.length; i += CHUNK) {
-    changed += await applyReceipts(ctx.db, receipts.slice(i, i + CHUNK));
+    const chunk = receipts.slice(i, i + CHUNK);
+    changed += await withTx(ctx.db, async (tx) => {
+      await preferIndexLookups(tx);
+      return applyReceipts(tx, chunk);
+    });
   }
   return changed;
 }
