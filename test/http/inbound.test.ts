@@ -33,7 +33,7 @@ describe('inbound messages', () => {
     call(svc.externals, 'POST', '/v1/providers/simulator/messages', { json });
   async function events(accountId: string, type: string) {
     const { rows } = await svc.db.query(
-      'SELECT data FROM events WHERE account_id = $1 AND type = $2 ORDER BY created_at, id',
+      'SELECT sparrow_event_payload(e) AS data FROM events e WHERE account_id = $1 AND type = $2 ORDER BY created_at, id',
       [accountId, type],
     );
     return rows.map((r) => r.data);

@@ -41,7 +41,8 @@ describe('dispatch', () => {
     };
   const events = async (acc: TestAccount, type: string, messageId: string) => {
     const { rows } = await svc.db.query(
-      `SELECT data FROM events WHERE account_id = $1 AND type = $2 AND data->'message'->>'id' = $3 ORDER BY id`,
+      `SELECT sparrow_event_payload(e) AS data FROM events e
+       WHERE account_id = $1 AND type = $2 AND data->'message'->>'id' = $3 ORDER BY id`,
       [acc.accountId, type, messageId],
     );
     return rows.map((r) => r.data);

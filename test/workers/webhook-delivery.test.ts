@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { withTx } from '../../src/db/client.ts';
 import { type EventType, emitEvent } from '../../src/domain/events/emit.ts';
+import { dispatch } from '../../src/workers/dispatch.ts';
 import { webhookDelivery } from '../../src/workers/webhook-delivery.ts';
 import { webhookFanOut } from '../../src/workers/webhook-fanout.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
@@ -122,6 +123,56 @@ describe('webhook delivery', () => {
         },
       ),
     );
+
+  it('delivers the whole message in message-sent and message-status events the dispatcher writes', async () => {
+    const s = await subscribe(['message-sent', 'message-status']);
+    const sent = await call(svc.api, 'POST', `/v1/accounts/${s.account.accountId}/messages`, {
+      auth: s.account.auth,
+      json: {
+        contacts: [{ mobile: { number: '+12015550188' }, firstName: 'Ida' }],
+        template: 'Hi {{{firstName}}}',
+      },
+    });
+    assert.equal(sent.statusCode, 201, sent.body);
+    const m = body(sent).data.messages[0];
+    // The worker set above does not include the dispatcher: run its rounds here.
+    const got = await eventually(async () => {
+      await dispatch.run(svc.ctx, new AbortController().signal);
+      const r = rx.at(s.path);
+      return r.length >= 2 && r;
+    });
+    const byType = Object.fromEntries(got.map((r) => [r.json.type, r.json.data]));
+    const expected = {
+      id: m.id,
+      jobId: body(sent).data.jobId,
+      campaignId: null,
+      conversation: { id: m.conversation.id },
+      phoneNumber: m.phoneNumber,
+      to: '+12015550188',
+      outgoing: true,
+      system: false,
+      encoding: 'GSM-7',
+      segments: 1,
+      price: m.price,
+      error: null,
+    };
+    const sentMessage = byType['message-sent'].message as Record<string, unknown>;
+    assert.deepEqual(
+      { ...sentMessage, providerMessageId: undefined },
+      {
+        ...expected,
+        status: 'sent',
+        providerMessageId: undefined,
+      },
+    );
+    assert.match(String(sentMessage.providerMessageId), /^sim-/);
+    assert.deepEqual(byType['message-sent'].contact, { id: m.contact.id, mobile: '+12015550188' });
+    assert.equal(byType['message-sent'].status, 'sent');
+    const statusMessage = byType['message-status'].message as Record<string, unknown>;
+    assert.equal(statusMessage.status, 'delivered');
+    assert.equal(statusMessage.segments, 1);
+    assert.equal(byType['message-status'].status, 'delivered');
+  });
 
   it('delivers an event the API emits, signed so standardwebhooks verifies it', async () => {
     const s = await subscribe(['contact-created']);

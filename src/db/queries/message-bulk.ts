@@ -163,6 +163,18 @@ export async function insertJobMessages(
          ELSE 2 * length(x.body) - length(regexp_replace(x.body, '[\\U00010000-\\U0010FFFF]', '', 'g')) END AS units
          FROM (SELECT sparrow_is_gsm7(x.body) AS gsm) g0) g`;
 
+  // Sticky sender: a contact keeps the pool number it last talked to. With one number in the pool
+  // there is nothing to choose, and no conversation needs to be looked up per recipient.
+  const sticky =
+    spec.pool.length > 1
+      ? `LEFT JOIN LATERAL (
+         SELECT cv.phone_number_id FROM conversations cv
+         WHERE r.forced_number_id IS NULL AND cv.account_id = $1 AND cv.contact_id = c.id
+           AND cv.phone_number_id = ANY(${poolIds}::uuid[])
+         ORDER BY cv.updated_at DESC LIMIT 1
+       ) sticky ON true`
+      : 'LEFT JOIN (SELECT NULL::uuid AS phone_number_id) sticky ON true';
+
   // The statement holds every recipient in a few CTEs: kept in memory rather than spilled to disk.
   await db.query(`SELECT set_config('work_mem', '64MB', true)`);
 
@@ -177,12 +189,7 @@ export async function insertJobMessages(
               ${body} AS body
        FROM r
        JOIN contacts c ON c.account_id = $1 AND c.id = r.contact_id
-       LEFT JOIN LATERAL (
-         SELECT cv.phone_number_id FROM conversations cv
-         WHERE r.forced_number_id IS NULL AND cv.account_id = $1 AND cv.contact_id = c.id
-           AND cv.phone_number_id = ANY(${poolIds}::uuid[])
-         ORDER BY cv.updated_at DESC LIMIT 1
-       ) sticky ON true
+       ${sticky}
      ),
      y AS (
        SELECT x.*, ${encoding} AS encoding, ${segments} AS segments, pn.provider,

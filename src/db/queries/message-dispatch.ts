@@ -1,6 +1,6 @@
 /** SQL of the dispatcher: claiming queued messages, recording submissions, applying receipts. */
 import type { Queryable } from '../client.ts';
-import { MESSAGE_EVENT_DATA } from './messages.ts';
+import { MESSAGE_EVENT_DATA, MESSAGE_EVENT_REF } from './messages.ts';
 
 /** One receipt to apply: a provider's status for one of its message ids. */
 export interface ReceiptInput {
@@ -45,7 +45,7 @@ export async function applyReceipts(db: Queryable, receipts: ReceiptInput[]): Pr
        RETURNING m.*
      ), ev AS (
        INSERT INTO events (id, account_id, type, data)
-       SELECT sparrow_uuidv7(), m.account_id, 'message-status', ${MESSAGE_EVENT_DATA} FROM upd m
+       SELECT sparrow_uuidv7(), m.account_id, 'message-status', ${MESSAGE_EVENT_REF} FROM upd m
      ), early AS (
        INSERT INTO early_receipts (provider, provider_message_id, status, error, at, account_id, message_id)
        SELECT u.provider, u.pmid, u.status, u.error, u.at, u.account_id, u.id FROM cur u
@@ -286,7 +286,7 @@ export async function recordSubmissions(
      ), ev AS (
        INSERT INTO events (id, account_id, type, data)
        SELECT sparrow_uuidv7(), m.account_id, CASE WHEN m.status = 'sent' THEN 'message-sent' ELSE 'message-status' END,
-              ${MESSAGE_EVENT_DATA}
+              ${MESSAGE_EVENT_REF}
        FROM upd m WHERE m.status IN ('sent', 'failed') ORDER BY m.id
      )
      SELECT count(*) FILTER (WHERE status = 'sent')::int AS sent,

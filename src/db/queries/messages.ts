@@ -66,6 +66,16 @@ export const MESSAGE_EVENT_DATA = `jsonb_build_object(
   'status', m.status,
   'error', m.error)`;
 
+/**
+ * The stored `data` of a `message-sent` / `message-status` event written in bulk by the dispatcher,
+ * from a messages row `m`: a reference to the message with the fields that can still change, as
+ * they are now. sparrow_event_payload() (migration 0034) turns it into MESSAGE_EVENT_DATA's shape
+ * when the event is read.
+ */
+export const MESSAGE_EVENT_REF = `jsonb_build_object('hydrate', true, 'message', jsonb_build_object(
+  'id', m.id, 'status', m.status, 'error', m.error, 'price', m.price,
+  'providerMessageId', coalesce(m.provider_ref, m.provider_message_id)))`;
+
 /** The error recorded on a message to a contact that opted out or is blocked. */
 export const OPTED_OUT_ERROR = {
   code: 'CONT-010',

@@ -103,7 +103,7 @@ export async function claimDueDeliveries(
         AND e.id = d.event_id
      RETURNING d.account_id, d.id, d.webhook_id, d.attempts, w.destination, w.secret,
                CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret,
-               e.id AS event_id, e.type AS event_type, e.data AS event_data, e.created_at AS event_created_at`,
+               e.id AS event_id, e.type AS event_type, sparrow_event_payload(e) AS event_data, e.created_at AS event_created_at`,
     [o.limit, o.perWebhook, [...o.busy.keys()], o.leaseMs, o.token, [...o.busy.values()]],
   );
   return rows;
