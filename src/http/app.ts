@@ -27,6 +27,12 @@ function base(ctx: AppContext, logger: boolean): FastifyInstance {
     requestTimeout: 60_000,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
+    // A URL the router cannot decode (e.g. `%c0%af`) or a malformed content type fails before any
+    // route or hook runs: answer it in the error envelope too.
+    frameworkErrors: (err, _request, reply) => {
+      if (err.code === 'FST_ERR_BAD_URL') sendError(reply, 'VAL-001', 'The URL is not valid.');
+      else sendError(reply, 'VAL-001', err.message);
+    },
   });
   app.decorate('ctx', ctx);
   registerErrorHandling(app);

@@ -18,6 +18,9 @@ export interface Providers extends ProviderRegistry {
 export function createProviders(config: Config, log: (msg: string) => void = () => {}): Providers {
   const simulator = new SimulatorProvider({
     deliveryDelayMs: config.simulatorDeliveryDelayMs,
+    // A repeated submission comes from a dispatcher taking over an expired claim: remembering keys
+    // for two leases covers it, and keeps the memory bounded by two leases' worth of sends.
+    dedupeWindowMs: 2 * config.dispatchLeaseSeconds * 1000,
     onError: (err) => log(`simulator: receipt delivery failed: ${(err as Error).message}`),
   });
   const all = new Map<ProviderName, Provider>([['simulator', simulator]]);

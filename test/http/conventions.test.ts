@@ -69,6 +69,15 @@ describe('conventions every endpoint follows', () => {
     assert.equal(body(url).error.code, 'VAL-001');
   });
 
+  it('answers a URL the router cannot decode with 400 in the error envelope', async () => {
+    for (const app of [svc.api, svc.externals]) {
+      const res = await call(app, 'GET', `/v1/accounts/${a.accountId}/contacts/%c0%af`, { auth: a.auth });
+      assert.equal(res.statusCode, 400, res.body);
+      assert.equal(body(res).success, false);
+      assert.equal(body(res).error.code, 'VAL-001');
+    }
+  });
+
   it('serves /healthz and /readyz on both listeners', async () => {
     for (const app of [svc.api, svc.externals]) {
       for (const path of ['/healthz', '/readyz']) {

@@ -50,7 +50,8 @@ export interface SimulatorOptions {
   deliveryDelayMs: number;
   /**
    * How long a (message id, attempt) is remembered to answer a repeated submission without a
-   * second receipt; longer than any dispatcher claim lease. Default 15 minutes.
+   * second receipt; longer than any dispatcher claim lease (the registry uses two leases).
+   * Default 15 minutes.
    */
   dedupeWindowMs?: number;
   /** Called when the sink rejects a batch of receipts (they are retried a few times). */
