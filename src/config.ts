@@ -25,6 +25,8 @@ export interface Config {
   twilio: { baseUrl: string; accountSid: string; authToken: string };
   /** SMPP provider settings (used by numbers whose provider is `smpp`). */
   smpp: { url: string; systemId: string; password: string; windowSize: number };
+  /** Payments for checkout and auto top-up: the simulator (default) or a Stripe-compatible REST API. */
+  payments: PaymentsConfig;
   logLevel: string;
   /** Run the background workers in this process. */
   workers: boolean;
@@ -63,6 +65,32 @@ function url(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
   } catch {
     throw new ConfigError(`${name} must be an absolute URL, got "${raw}"`);
   }
+}
+
+/** PAYMENTS_PROVIDER (`simulator` | `stripe`), STRIPE_API_BASE, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET. */
+export interface PaymentsConfig {
+  provider: 'simulator' | 'stripe';
+  stripeApiBase: string;
+  stripeSecretKey: string;
+  stripeWebhookSecret: string;
+}
+
+function payments(env: NodeJS.ProcessEnv): PaymentsConfig {
+  const provider = env.PAYMENTS_PROVIDER || 'simulator';
+  if (provider !== 'simulator' && provider !== 'stripe') {
+    throw new ConfigError(`PAYMENTS_PROVIDER must be simulator or stripe, got "${provider}"`);
+  }
+  const stripeSecretKey = env.STRIPE_SECRET_KEY || '';
+  const stripeWebhookSecret = env.STRIPE_WEBHOOK_SECRET || '';
+  if (provider === 'stripe' && (!stripeSecretKey || !stripeWebhookSecret)) {
+    throw new ConfigError('PAYMENTS_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+  }
+  return {
+    provider,
+    stripeApiBase: url(env, 'STRIPE_API_BASE', 'https://api.stripe.com'),
+    stripeSecretKey,
+    stripeWebhookSecret,
+  };
 }
 
 function prices(env: NodeJS.ProcessEnv): PriceTable {
@@ -109,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       password: env.SMPP_PASSWORD || '',
       windowSize: int(env, 'SMPP_WINDOW_SIZE', 10, 1, 1000),
     },
+    payments: payments(env),
     logLevel: env.LOG_LEVEL || 'info',
     workers: bool(env, 'WORKERS', true),
   };

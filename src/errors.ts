@@ -91,6 +91,66 @@ export const ERRORS = {
 
   // Campaigns
   'CAMP-001': { status: 404, message: 'Campaign not found.' },
+
+  // Calls (docs/calls.md)
+  'CALL-001': { status: 404, message: 'Call not found.' },
+
+  // Meetings and meeting booking (docs/meetings.md)
+  'MEET-001': { status: 404, message: 'Meeting event not found.' },
+  'MEET-002': { status: 404, message: 'Meeting not found.' },
+  'MEET-003': { status: 409, message: 'This booking slug is taken.' },
+  'MEET-004': { status: 400, message: 'The meeting event settings are invalid.' },
+  'MEET-010': { status: 400, message: 'This meeting duration is not offered.' },
+  'MEET-011': { status: 400, message: 'A booking needs at least one attendee with an email or a mobile.' },
+  'MEET-012': { status: 400, message: 'The start time is in the past.' },
+  'MEET-013': { status: 400, message: 'The start time is beyond the booking horizon.' },
+  'MEET-014': { status: 400, message: 'The start time is too soon: the minimum notice is not met.' },
+  'MEET-015': { status: 400, message: 'The start time is not one the availability offers.' },
+  'MEET-016': { status: 409, message: 'This time slot is no longer free.' },
+  'MEET-017': { status: 400, message: 'The slot range must be non-empty and at most 31 days long.' },
+  'MEET-018': { status: 409, message: 'The meeting has ended and can no longer be cancelled.' },
+
+  // Billing: checkout and auto top-up (docs/billing.md)
+  'BILL-001': { status: 400, message: 'The commitment is below the minimum of the plan.' },
+  'BILL-002': { status: 409, message: 'No saved payment method: complete a checkout first.' },
+  'BILL-003': { status: 404, message: 'Checkout session not found.' },
+  'BILL-004': { status: 409, message: 'The checkout session is no longer open.' },
+  'BILL-005': { status: 502, message: 'The payment provider failed to answer.' },
+
+  // Lead forms (docs/forms.md)
+  'FORM-001': { status: 404, message: 'Form not found.' },
+  'FORM-002': { status: 404, message: 'Form template not found.' },
+  'FORM-003': { status: 400, message: 'The form fields are invalid.' },
+  'FORM-004': { status: 400, message: 'The submission is invalid.' },
+
+  // Tracked links (docs/links.md)
+  'LINK-001': { status: 404, message: 'Link not found.' },
+  'LINK-002': { status: 404, message: 'Link source not found.' },
+  'LINK-003': { status: 400, message: 'The URL must be an absolute http or https URL.' },
+
+  // Drip campaigns (docs/drips.md)
+  'DRIP-001': { status: 404, message: 'Drip campaign not found.' },
+  'DRIP-002': { status: 404, message: 'No drip execution matches.' },
+  'DRIP-003': { status: 409, message: 'The drip campaign was already migrated to a workflow.' },
+  'DRIP-004': { status: 400, message: 'The drip campaign trigger is invalid.' },
+
+  // Workflows (docs/workflows.md)
+  'WF-001': { status: 404, message: 'Workflow not found.' },
+  'WF-002': { status: 404, message: 'Edge not found.' },
+  'WF-003': { status: 404, message: 'Workflow version not found.' },
+  'WF-004': { status: 409, message: 'This version has run and is read-only: add a new version instead.' },
+  'WF-005': { status: 409, message: 'The workflow has no editable (non-read-only) version.' },
+  'WF-006': { status: 409, message: 'The workflow has no active version.' },
+  'WF-007': { status: 409, message: 'The contact is enrolled already or cannot enter this workflow again.' },
+  'WF-008': { status: 400, message: 'At most one version can be active.' },
+  'WF-010': { status: 400, message: 'A node id is used twice.' },
+  'WF-011': { status: 400, message: 'Unknown node type.' },
+  'WF-012': { status: 400, message: 'An edge is invalid: missing node or duplicate id.' },
+  'WF-013': { status: 400, message: 'A definition needs exactly one trigger node.' },
+  'WF-014': { status: 400, message: 'A node config is invalid.' },
+  'WF-015': { status: 400, message: "A node's edges break its type's rules." },
+  'WF-016': { status: 400, message: 'The definition has a cycle without a wait.' },
+  'WF-017': { status: 400, message: 'A node refers to a list or group that does not exist.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 /** A registered error code. */

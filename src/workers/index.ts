@@ -1,11 +1,17 @@
 import type { AppContext } from '../context.ts';
 import { createProviderSink } from '../domain/messages/provider-sink.ts';
+import { autoTopup } from './auto-topup.ts';
 import { campaignScheduler } from './campaign-scheduler.ts';
 import { dispatch } from './dispatch.ts';
+import { dripEntries } from './drip-entries.ts';
+import { dripRunner } from './drip-runner.ts';
 import { idempotencyPurge } from './idempotency-purge.ts';
 import { type Loop, startLoop } from './loop.ts';
+import { meetingReminders } from './meeting-reminders.ts';
 import { webhookDelivery } from './webhook-delivery.ts';
 import { webhookFanOut } from './webhook-fanout.ts';
+import { workflowEnroll } from './workflow-enroll.ts';
+import { workflowRunner } from './workflow-runner.ts';
 
 /** A background task: a name and a loop body that answers how long to wait before its next run. */
 export interface WorkerTask {
@@ -21,6 +27,12 @@ export const TASKS: WorkerTask[] = [
   webhookFanOut(),
   webhookDelivery(),
   campaignScheduler,
+  autoTopup,
+  dripEntries,
+  dripRunner,
+  workflowEnroll,
+  workflowRunner,
+  meetingReminders,
 ];
 
 /** Starts the worker role; `stop` lets every running round finish, then returns. */

@@ -24,6 +24,7 @@ export const SCOPES = [
   'forms:write',
   'calls:read',
   'links:read',
+  'links:write',
   'meetings:read',
   'meetings:write',
 ] as const;

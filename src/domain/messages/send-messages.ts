@@ -14,6 +14,7 @@ import { parseTemplate } from '../../messaging/render.ts';
 import { countSegments } from '../../messaging/segments.ts';
 import { isId, newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
+import { shortenLinks } from '../links/shorten-links.ts';
 import { groupSenderPool } from '../numbers/group-sender-pool.ts';
 import { type Message, presentMessage } from './present-message.ts';
 
@@ -37,6 +38,8 @@ export interface SendMessagesInput {
   type?: 'SMS' | 'MMS';
   media?: { url: string }[];
   campaignId?: string;
+  /** Replace the text's URLs with tracked short links whose source is this send job (docs/links.md). */
+  shortenLinks?: boolean;
 }
 
 /** What a send answers. */
@@ -84,12 +87,13 @@ export async function sendMessages(
   if (badConv) fail('CONV-001', `Invalid conversation id ${badConv}.`);
   if (listId !== undefined && !isId(listId)) fail('LIST-001');
 
-  const parts = parseTemplate(template);
-  const fixed = parts.every((p) => p.kind === 'text')
-    ? { body: template, ...countSegments(template) }
-    : undefined;
-
+  const jobId = newId();
   return withTx(db, async (tx) => {
+    const text = input.shortenLinks
+      ? await shortenLinks(tx, accountId, template, { jobId, campaignId: input.campaignId })
+      : template;
+    const parts = parseTemplate(text);
+    const fixed = parts.every((p) => p.kind === 'text') ? { body: text, ...countSegments(text) } : undefined;
     const pool = await groupSenderPool(tx, accountId, input.phoneNumberFilter?.group?.id);
     if (pool.numbers.length === 0) fail('GRP-003');
     const senders = [...pool.numbers].sort((a, b) => (a.id < b.id ? -1 : 1));
@@ -134,7 +138,6 @@ export async function sendMessages(
       for (const id of await contactIdsByMobile(tx, accountId, [...byNumber.keys()])) contactIds.add(id);
     }
 
-    const jobId = newId();
     const campaignId = input.campaignId ?? null;
     await insertSendJob(tx, accountId, { id: jobId, campaignId, by });
     const prices = priceTable();

@@ -1,16 +1,29 @@
 import type { FastifyInstance } from 'fastify';
 import { accountRoutes } from './accounts.ts';
+import { billingRoutes } from './billing.ts';
+import { callRoutes } from './calls.ts';
 import { campaignRoutes } from './campaigns.ts';
+import { checkoutPageRoutes } from './checkout-pages.ts';
+import { consoleRoutes } from './console.ts';
 import { contactRoutes } from './contacts.ts';
 import { conversationRoutes } from './conversations.ts';
+import { dripRoutes } from './drips.ts';
+import { formRoutes } from './forms.ts';
 import { groupRoutes } from './groups.ts';
+import { hostedFormRoutes } from './hosted-forms.ts';
+import { linkRoutes } from './links.ts';
 import { listRoutes } from './lists.ts';
+import { meetingBookingRoutes } from './meeting-booking.ts';
+import { meetingRoutes } from './meetings.ts';
 import { messageRoutes } from './messages.ts';
 import { numberRoutes } from './numbers.ts';
 import { oauthRoutes } from './oauth.ts';
 import { providerRoutes } from './providers.ts';
+import { shortLinkRoutes } from './short-links.ts';
 import { templateRoutes } from './templates.ts';
+import { voiceCallbackRoutes } from './voice-callbacks.ts';
 import { webhookRoutes } from './webhooks.ts';
+import { workflowRoutes } from './workflows.ts';
 
 type RoutePlugin = (app: FastifyInstance) => Promise<void>;
 
@@ -27,7 +40,22 @@ export const apiRoutes: RoutePlugin[] = [
   messageRoutes,
   templateRoutes,
   campaignRoutes,
+  dripRoutes,
+  callRoutes,
+  billingRoutes,
+  consoleRoutes,
+  meetingRoutes,
+  workflowRoutes,
+  formRoutes,
+  linkRoutes,
 ];
 
 /** Route plugins of the public (externals) listener. */
-export const externalRoutes: RoutePlugin[] = [providerRoutes];
+export const externalRoutes: RoutePlugin[] = [
+  providerRoutes,
+  voiceCallbackRoutes,
+  checkoutPageRoutes,
+  meetingBookingRoutes,
+  hostedFormRoutes,
+  shortLinkRoutes,
+];

@@ -94,6 +94,9 @@ export const SendMessagesBody = Type.Object({
   ),
   type: Type.Optional(Type.Union([Type.Literal('SMS'), Type.Literal('MMS')], { default: 'SMS' })),
   media: Type.Optional(Type.Array(Type.Object({ url: Type.String({ format: 'uri' }) }), { maxItems: 10 })),
+  shortenLinks: Type.Optional(
+    Type.Boolean({ description: 'Replace http(s) URLs with tracked short links counted per send job.' }),
+  ),
 });
 
 /** What a send answers: the job, counts, the estimated charge and the first 100 messages. */

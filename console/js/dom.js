@@ -1,0 +1,135 @@
+// DOM helpers. Every value is inserted as text or as an attribute value, never parsed as HTML:
+// data from the API (names, messages, URLs) cannot inject markup or script.
+
+/** Builds an element: h('a', {href: '#/x', class: 'c', onclick: fn}, 'text', child, [more]). */
+export function h(tag, props = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props ?? {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith('on')) {
+      if (typeof value === 'function') el.addEventListener(key.slice(2).toLowerCase(), value);
+    } else if (key === 'class') el.className = value;
+    else if (key === 'value') el.value = value;
+    else if (key === 'checked' || key === 'selected') el[key] = Boolean(value);
+    else if (key !== 'style') el.setAttribute(key, value === true ? '' : String(value));
+  }
+  add(el, children);
+  return el;
+}
+
+/** Appends children: nodes as they are, anything else as a text node; null/false are skipped. */
+export function add(el, children) {
+  for (const child of [children].flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : String(child));
+  }
+  return el;
+}
+
+/** A timestamp in the reader's locale, or an em dash. */
+export function when(iso) {
+  return iso ? new Date(iso).toLocaleString() : '—';
+}
+
+/** A contact's display name: first and last name, else the mobile, else the email. */
+export function nameOf(contact) {
+  if (!contact) return '—';
+  const name = [contact.firstName, contact.lastName].filter(Boolean).join(' ');
+  const mobile = typeof contact.mobile === 'string' ? contact.mobile : contact.mobile?.number;
+  return name || mobile || contact.email || contact.id;
+}
+
+/** A money amount with two to four decimals. */
+export function money(amount, currency = '') {
+  const n = Number(amount ?? 0);
+  return `${n.toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 4 })} ${currency}`.trim();
+}
+
+/** A table: columns are [heading, cell(row) → node or text]; an empty list shows `empty`. */
+export function table(columns, rows, empty = 'Nothing here yet.') {
+  if (!rows.length) return h('p', { class: 'empty' }, empty);
+  return h(
+    'table',
+    {},
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        columns.map(([heading]) => h('th', {}, heading)),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      rows.map((row) =>
+        h(
+          'tr',
+          {},
+          columns.map(([, cell]) => h('td', {}, cell(row))),
+        ),
+      ),
+    ),
+  );
+}
+
+/** A labelled form field around an input, select or textarea. */
+export function field(label, control, hint) {
+  return h('label', { class: 'field' }, h('span', {}, label), control, hint ? h('small', {}, hint) : null);
+}
+
+/** A status word as a coloured badge (the class is derived from a fixed set, not from data). */
+export function badge(text) {
+  const known = [
+    'queued',
+    'sending',
+    'sent',
+    'delivered',
+    'undelivered',
+    'failed',
+    'received',
+    'active',
+    'disabled',
+    'pending',
+    'succeeded',
+    'draft',
+    'scheduled',
+    'running',
+    'paused',
+    'completed',
+    'open',
+    'closed',
+  ];
+  const kind = known.includes(text) ? text : 'other';
+  return h('span', { class: `badge badge-${kind}` }, text);
+}
+
+/** Previous / next buttons for a collection's pagination; go(offset) moves. */
+export function pager(pagination, go) {
+  if (!pagination) return null;
+  const { offset, limit, hasNext, totalCount } = pagination;
+  // One page holds everything: no buttons to show.
+  if (offset === 0 && !hasNext) return null;
+  const first = totalCount === 0 ? 0 : offset + 1;
+  const last = Math.min(offset + limit, totalCount);
+  return h(
+    'div',
+    { class: 'pager' },
+    h(
+      'button',
+      { type: 'button', disabled: offset === 0, onclick: () => go(Math.max(0, offset - limit)) },
+      '‹ Previous',
+    ),
+    h('span', {}, `${first}–${last} of ${totalCount}`),
+    h('button', { type: 'button', disabled: !hasNext, onclick: () => go(offset + limit) }, 'Next ›'),
+  );
+}
+
+/** Re-runs fn every ms while el is in the document (live views); stops once it is replaced. */
+export function whileShown(el, ms, fn) {
+  const timer = setInterval(() => {
+    if (!el.isConnected) clearInterval(timer);
+    else fn();
+  }, ms);
+}

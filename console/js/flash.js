@@ -1,0 +1,41 @@
+// The message area above each page: errors from the API's envelope, and confirmations.
+import { h } from './dom.js';
+
+let area = null;
+let pending = null;
+
+/** Binds the flash area to an element of the shell. */
+export function bindFlash(el) {
+  area = el;
+}
+
+/** Clears the area on navigation, then shows the confirmation left for the next page, if any. */
+export function clearFlash() {
+  area?.replaceChildren();
+  if (pending) showInfo(pending);
+  pending = null;
+}
+
+/** Leaves a confirmation for the page the console is about to navigate to. */
+export function showAfterNavigation(text) {
+  pending = text;
+}
+
+/** Shows an error: the envelope's text and code; a 402 is called out as a balance problem. */
+export function showError(err, where = area) {
+  if (!where) return;
+  const code = err?.code ? ` (${err.code})` : '';
+  const lead = err?.status === 402 ? 'Payment required: ' : '';
+  where.replaceChildren(
+    h(
+      'div',
+      { class: `flash flash-error${err?.status === 402 ? ' flash-payment' : ''}`, role: 'alert' },
+      `${lead}${err?.message ?? String(err)}${code}`,
+    ),
+  );
+}
+
+/** Shows a confirmation; extra nodes (a link, a secret) may follow the text. */
+export function showInfo(text, ...extra) {
+  area?.replaceChildren(h('div', { class: 'flash flash-info', role: 'status' }, text, ...extra));
+}

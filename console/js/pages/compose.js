@@ -1,0 +1,244 @@
+// Compose & send: recipients (contacts, a list, or new mobile numbers), the sender group, the text
+// with merge fields and a live segment counter, then the send's answer (queued, failed, price).
+import { api } from '../api.js';
+import { field, h, money, nameOf } from '../dom.js';
+import { showError, showInfo } from '../flash.js';
+import { COMMON_FIELDS, hasMergeFields, renderTemplate } from '../render.js';
+import { link } from '../router.js';
+import { describeSegments, nonGsmCharacters } from '../segments.js';
+
+/** A textarea with a live encoding/segment counter under it; answers { textarea, counter }. */
+export function messageBox(name = 'text', preview = () => null) {
+  const textarea = h('textarea', { name, rows: 5, maxlength: 10000, required: true });
+  const counter = h('p', { class: 'counter', 'aria-live': 'polite' });
+  const update = () => {
+    const text = textarea.value;
+    const lines = [h('span', { 'data-test': 'segments' }, describeSegments(text))];
+    const odd = nonGsmCharacters(text);
+    if (odd.length)
+      lines.push(h('span', { class: 'warn' }, ` · UCS-2 because of: ${odd.slice(0, 8).join(' ')}`));
+    const sample = preview();
+    if (sample && hasMergeFields(text)) {
+      const rendered = renderTemplate(text, sample);
+      lines.push(h('br'), `For ${nameOf(sample)}: “${rendered}” — ${describeSegments(rendered)}`);
+    } else if (hasMergeFields(text)) {
+      lines.push(h('br'), 'Counted as written; each recipient’s count depends on their merge-field values.');
+    }
+    counter.replaceChildren(...lines);
+  };
+  textarea.addEventListener('input', update);
+  update();
+  return { textarea, counter, update };
+}
+
+/** #/compose?contact=&list= */
+export async function composePage(view, { query }) {
+  const [groups, lists, templates] = await Promise.all([
+    api('GET', '/groups', { query: { limit: 100 } }),
+    api('GET', '/lists', { query: { limit: 100 } }),
+    api('GET', '/templates', { query: { limit: 100 } }),
+  ]);
+  const picked = new Map();
+  const preselect = query.get('contact');
+  if (preselect) picked.set(preselect, (await api('GET', `/contacts/${encodeURIComponent(preselect)}`)).data);
+
+  const mode = query.get('list') ? 'list' : 'contacts';
+  const modes = ['contacts', 'list', 'mobiles'].map((m) =>
+    h('input', { type: 'radio', name: 'mode', value: m, checked: m === mode, onchange: () => show() }),
+  );
+  const chips = h('div', { class: 'chips' });
+  const search = h('input', { type: 'search', placeholder: 'Find contacts by name, email or mobile' });
+  const found = h('div', { class: 'found' });
+  const listSelect = h(
+    'select',
+    { name: 'list' },
+    lists.data.map((l) =>
+      h('option', { value: l.id, selected: l.id === query.get('list') }, `${l.name} (${l.size})`),
+    ),
+  );
+  const mobiles = h('textarea', { name: 'mobiles', rows: 3, placeholder: '+14155550123\n+447700900123' });
+  const group = h(
+    'select',
+    { name: 'group' },
+    groups.data.map((g) =>
+      h('option', { value: g.id, selected: g.isDefault }, `${g.name}${g.isDefault ? ' (default)' : ''}`),
+    ),
+  );
+  const box = messageBox('text', () => picked.values().next().value ?? null);
+  const templatePick = h(
+    'select',
+    {
+      name: 'template',
+      onchange: () => {
+        const t = templates.data.find((x) => x.id === templatePick.value);
+        if (t) box.textarea.value = t.template;
+        box.update();
+      },
+    },
+    h('option', { value: '' }, 'Start from a template…'),
+    templates.data.map((t) => h('option', { value: t.id }, t.name)),
+  );
+  const insert = COMMON_FIELDS.map((f) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'chip-button',
+        onclick: () => {
+          const el = box.textarea;
+          const at = el.selectionStart ?? el.value.length;
+          el.value = `${el.value.slice(0, at)}{{{${f}}}}${el.value.slice(el.selectionEnd ?? at)}`;
+          el.focus();
+          box.update();
+        },
+      },
+      `{{{${f}}}}`,
+    ),
+  );
+
+  const drawChips = () => {
+    chips.replaceChildren(
+      ...[...picked.values()].map((c) =>
+        h(
+          'span',
+          { class: 'chip' },
+          nameOf(c),
+          ' ',
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'link',
+              'aria-label': 'Remove',
+              onclick: () => {
+                picked.delete(c.id);
+                drawChips();
+                box.update();
+              },
+            },
+            '×',
+          ),
+        ),
+      ),
+    );
+    if (!picked.size) chips.append(h('span', { class: 'muted' }, 'No contact chosen yet.'));
+  };
+  const contactsPart = h(
+    'div',
+    {},
+    chips,
+    h('div', { class: 'inline' }, search, h('button', { type: 'button', onclick: () => find() }, 'Find')),
+    found,
+  );
+  search.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      find();
+    }
+  });
+  async function find() {
+    try {
+      const res = await api('GET', '/contacts', { query: { q: search.value.trim(), limit: 10 } });
+      found.replaceChildren(
+        ...res.data.map((c) =>
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'chip-button',
+              onclick: () => {
+                picked.set(c.id, c);
+                drawChips();
+                box.update();
+              },
+            },
+            `+ ${nameOf(c)} ${c.mobile?.number ?? ''}`,
+          ),
+        ),
+      );
+      if (!res.data.length) found.append(h('span', { class: 'muted' }, 'No contact matches.'));
+    } catch (err) {
+      showError(err);
+    }
+  }
+  const parts = {
+    contacts: contactsPart,
+    list: field('List', listSelect),
+    mobiles: field('Mobile numbers', mobiles, 'One per line, E.164; new numbers become contacts'),
+  };
+  const recipients = h('div', {});
+  const show = () => {
+    const m = modes.find((r) => r.checked).value;
+    recipients.replaceChildren(parts[m]);
+  };
+  const result = h('div', { class: 'result' });
+  const button = h('button', { type: 'submit' }, 'Send');
+
+  const form = h(
+    'form',
+    {
+      class: 'panel',
+      onsubmit: async (e) => {
+        e.preventDefault();
+        const m = modes.find((r) => r.checked).value;
+        const body = { template: box.textarea.value, phoneNumberFilter: { group: { id: group.value } } };
+        if (m === 'contacts') body.contacts = [...picked.keys()].map((id) => ({ id }));
+        if (m === 'list') body.listId = listSelect.value;
+        if (m === 'mobiles')
+          body.contacts = mobiles.value
+            .split(/[\n,;]+/)
+            .map((s) => s.trim())
+            .filter(Boolean)
+            .map((number) => ({ mobile: { number } }));
+        if ((m !== 'list' && !body.contacts.length) || (m === 'list' && !body.listId))
+          return showError(new Error('Choose at least one recipient.'));
+        button.disabled = true;
+        result.replaceChildren();
+        try {
+          const res = await api('POST', '/messages', { json: body });
+          const r = res.data;
+          showInfo(
+            `Sent: ${r.queued} queued, ${r.failed} not sent. Estimated price ${money(r.estimatedPrice)}. `,
+            h('a', { href: link('/messages', { jobId: r.jobId }) }, 'Follow the messages'),
+          );
+          result.append(
+            h(
+              'ul',
+              {},
+              r.messages
+                .filter((x) => x.error)
+                .map((x) => h('li', {}, `${nameOf(x.contact)}: ${x.error.description} (${x.error.code})`)),
+            ),
+          );
+        } catch (err) {
+          showError(err);
+        } finally {
+          button.disabled = false;
+        }
+      },
+    },
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, 'Recipients'),
+      h(
+        'div',
+        { class: 'inline' },
+        h('label', {}, modes[0], ' Contacts'),
+        h('label', {}, modes[1], ' A list'),
+        h('label', {}, modes[2], ' New mobiles'),
+      ),
+      recipients,
+    ),
+    field('Send from group', group),
+    field('Template', templatePick),
+    field('Message', box.textarea),
+    h('div', { class: 'chips' }, h('span', { class: 'muted' }, 'Insert: '), insert),
+    box.counter,
+    h('div', { class: 'actions' }, button),
+    result,
+  );
+  view.append(h('h2', {}, 'Compose'), form);
+  drawChips();
+  show();
+}

@@ -1,0 +1,301 @@
+import type { Queryable } from '../client.ts';
+import type { VersionRow } from './workflows.ts';
+
+/** A run's status: live (`active`, `waiting`) or ended (`completed`, `stopped`, `errored`). */
+export type RunStatus = 'active' | 'waiting' | 'completed' | 'stopped' | 'errored';
+
+/** A run (one enrollment of a contact) as stored. */
+export interface RunRow {
+  account_id: string;
+  id: string;
+  workflow_id: string;
+  version_id: string;
+  contact_id: string;
+  status: RunStatus;
+  node_id: string;
+  step: number;
+  due_at: Date | null;
+  claimed_until: Date | null;
+  claim_token: string | null;
+  waiting_for: 'delay' | 'reply' | null;
+  waiting_since: Date | null;
+  wait_until: Date | null;
+  trigger: string;
+  error: { code: string; description: string } | null;
+  entered_at: Date;
+  updated_at: Date;
+  ended_at: Date | null;
+}
+
+/** A queued cause of enrollments or wake-ups (filled by the database triggers of 0090). */
+export interface TriggerQueueRow {
+  id: string;
+  account_id: string;
+  kind: 'contact-created' | 'message-received' | 'contact-opt-out' | 'list-joined';
+  contact_id: string;
+  list_id: string | null;
+  text: string | null;
+  attempts: number;
+}
+
+/** The account's active versions (the ones contacts enter). */
+export async function activeVersions(db: Queryable, accountId: string): Promise<VersionRow[]> {
+  const { rows } = await db.query<VersionRow>(
+    'SELECT * FROM workflow_versions WHERE account_id = $1 AND active_at IS NOT NULL',
+    [accountId],
+  );
+  return rows;
+}
+
+/** Whether the contact ever entered the workflow (for triggers without re-enrollment). */
+export async function hasEverEntered(
+  db: Queryable,
+  accountId: string,
+  workflowId: string,
+  contactId: string,
+): Promise<boolean> {
+  const { rows } = await db.query(
+    'SELECT 1 FROM workflow_runs WHERE account_id = $1 AND workflow_id = $2 AND contact_id = $3 LIMIT 1',
+    [accountId, workflowId, contactId],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Starts a run at the version's trigger node, due now, and freezes the version (readonly). Answers
+ * the run, or undefined when the contact has a live run of this workflow already.
+ */
+export async function insertRun(
+  db: Queryable,
+  accountId: string,
+  r: {
+    id: string;
+    workflowId: string;
+    versionId: string;
+    contactId: string;
+    nodeId: string;
+    trigger: string;
+  },
+): Promise<RunRow | undefined> {
+  const { rows } = await db.query<RunRow>(
+    `INSERT INTO workflow_runs (account_id, id, workflow_id, version_id, contact_id, node_id, trigger, due_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, now())
+     ON CONFLICT (account_id, workflow_id, contact_id) WHERE status IN ('active', 'waiting') DO NOTHING
+     RETURNING *`,
+    [accountId, r.id, r.workflowId, r.versionId, r.contactId, r.nodeId, r.trigger],
+  );
+  if (rows[0]) {
+    await db.query(
+      'UPDATE workflow_versions SET readonly = true WHERE account_id = $1 AND id = $2 AND NOT readonly',
+      [accountId, r.versionId],
+    );
+  }
+  return rows[0];
+}
+
+/** Ends the contact's live runs (all workflows, or one) as stopped with the given reason. */
+export async function stopRuns(
+  db: Queryable,
+  accountId: string,
+  by: { contactId?: string; workflowId?: string },
+  error: { code: string; description: string },
+): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE workflow_runs SET status = 'stopped', error = $4, due_at = NULL, claimed_until = NULL,
+            claim_token = NULL, ended_at = now(), updated_at = now()
+     WHERE account_id = $1 AND status IN ('active', 'waiting')
+       AND ($2::uuid IS NULL OR contact_id = $2) AND ($3::uuid IS NULL OR workflow_id = $3)`,
+    [accountId, by.contactId ?? null, by.workflowId ?? null, JSON.stringify(error)],
+  );
+  return rowCount ?? 0;
+}
+
+/** Makes the contact's runs that wait for a reply due now (the runner decides which edge). */
+export async function wakeReplyWaiters(db: Queryable, accountId: string, contactId: string): Promise<void> {
+  await db.query(
+    `UPDATE workflow_runs SET due_at = now(), updated_at = now()
+     WHERE account_id = $1 AND contact_id = $2 AND status = 'waiting' AND waiting_for = 'reply'`,
+    [accountId, contactId],
+  );
+}
+
+/** Claims up to `limit` queued causes (locked until the caller's transaction ends), oldest first. */
+export async function claimTriggerQueue(db: Queryable, limit: number): Promise<TriggerQueueRow[]> {
+  const { rows } = await db.query<TriggerQueueRow>(
+    'SELECT * FROM workflow_trigger_queue ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
+    [limit],
+  );
+  return rows;
+}
+
+/** Removes a handled cause. */
+export async function deleteQueued(db: Queryable, accountId: string, id: string): Promise<void> {
+  await db.query('DELETE FROM workflow_trigger_queue WHERE account_id = $1 AND id = $2', [accountId, id]);
+}
+
+/** Counts a failed attempt at a cause. */
+export async function bumpQueued(db: Queryable, accountId: string, id: string): Promise<void> {
+  await db.query(
+    'UPDATE workflow_trigger_queue SET attempts = attempts + 1 WHERE account_id = $1 AND id = $2',
+    [accountId, id],
+  );
+}
+
+/**
+ * Worker claim across accounts: live runs that are due and unleased (or whose lease expired) get a
+ * lease of leaseSeconds and a fresh claim token.
+ */
+export async function claimDueRuns(db: Queryable, limit: number, leaseSeconds: number): Promise<RunRow[]> {
+  const { rows } = await db.query<RunRow>(
+    `WITH due AS (
+       SELECT account_id, id FROM workflow_runs
+       WHERE status IN ('active', 'waiting') AND due_at <= now()
+         AND (claimed_until IS NULL OR claimed_until < now())
+       ORDER BY due_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+     UPDATE workflow_runs r SET claimed_until = now() + make_interval(secs => $2), claim_token = gen_random_uuid()
+     FROM due WHERE r.account_id = due.account_id AND r.id = due.id
+     RETURNING r.*`,
+    [limit, leaseSeconds],
+  );
+  return rows;
+}
+
+/** The run, locked, if the claim `token` still holds it and it is live. */
+export async function lockClaimedRun(
+  db: Queryable,
+  accountId: string,
+  runId: string,
+  token: string,
+): Promise<RunRow | undefined> {
+  const { rows } = await db.query<RunRow>(
+    `SELECT * FROM workflow_runs WHERE account_id = $1 AND id = $2 AND claim_token = $3
+       AND status IN ('active', 'waiting') FOR UPDATE`,
+    [accountId, runId, token],
+  );
+  return rows[0];
+}
+
+/** The run's next state after a step; the lease stays with the claim while it keeps running. */
+export interface RunUpdate {
+  status: RunStatus;
+  nodeId: string;
+  step: number;
+  /** Seconds from now until due (null: not due; 0: now). */
+  dueInSeconds: number | null;
+  waitingFor?: 'delay' | 'reply' | null;
+  /** Seconds from now until the wait ends. */
+  waitSeconds?: number | null;
+  error?: { code: string; description: string } | null;
+  /** Release the lease (the run waits or ended). */
+  release: boolean;
+}
+
+export async function updateRun(
+  db: Queryable,
+  accountId: string,
+  runId: string,
+  u: RunUpdate,
+): Promise<void> {
+  const ended = u.status === 'completed' || u.status === 'stopped' || u.status === 'errored';
+  const waiting = u.waitingFor ?? null;
+  await db.query(
+    `UPDATE workflow_runs SET status = $3, node_id = $4, step = $5,
+            due_at = CASE WHEN $6::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => $6::float8) END,
+            waiting_for = $7,
+            waiting_since = CASE WHEN $7::text IS NULL THEN NULL ELSE coalesce(waiting_since, now()) END,
+            wait_until = CASE WHEN $7::text IS NULL THEN NULL
+                              WHEN $8::float8 IS NULL THEN wait_until
+                              ELSE now() + make_interval(secs => $8::float8) END,
+            error = coalesce($9::jsonb, error),
+            claimed_until = CASE WHEN $10 THEN NULL ELSE claimed_until END,
+            claim_token = CASE WHEN $10 THEN NULL ELSE claim_token END,
+            ended_at = CASE WHEN $11 THEN now() ELSE ended_at END, updated_at = now()
+     WHERE account_id = $1 AND id = $2`,
+    [
+      accountId,
+      runId,
+      u.status,
+      u.nodeId,
+      u.step,
+      u.dueInSeconds,
+      waiting,
+      u.waitSeconds ?? null,
+      u.error ? JSON.stringify(u.error) : null,
+      u.release || ended,
+      ended,
+    ],
+  );
+}
+
+/** Records a step; answers false when the step key (run, step) exists already (a retried step). */
+export async function insertStep(
+  db: Queryable,
+  accountId: string,
+  s: { runId: string; step: number; nodeId: string; outcome: object },
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO workflow_steps (account_id, run_id, step, node_id, outcome) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (account_id, run_id, step) DO NOTHING`,
+    [accountId, s.runId, s.step, s.nodeId, JSON.stringify(s.outcome)],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/** The outcome recorded for a step, if it ran. */
+export async function findStep(
+  db: Queryable,
+  accountId: string,
+  runId: string,
+  step: number,
+): Promise<{ node_id: string; outcome: Record<string, unknown> } | undefined> {
+  const { rows } = await db.query<{ node_id: string; outcome: Record<string, unknown> }>(
+    'SELECT node_id, outcome FROM workflow_steps WHERE account_id = $1 AND run_id = $2 AND step = $3',
+    [accountId, runId, step],
+  );
+  return rows[0];
+}
+
+/** Whether the contact sent us a text at or after `since`. */
+export async function repliedSince(
+  db: Queryable,
+  accountId: string,
+  contactId: string,
+  since: Date,
+): Promise<boolean> {
+  const { rows } = await db.query(
+    `SELECT 1 FROM messages WHERE account_id = $1 AND contact_id = $2 AND NOT outgoing AND created_at >= $3
+     LIMIT 1`,
+    [accountId, contactId, since],
+  );
+  return rows.length > 0;
+}
+
+/** One page of a workflow's runs, newest first (optionally by status), with the total. */
+export async function listRuns(
+  db: Queryable,
+  accountId: string,
+  workflowId: string,
+  filter: { status?: RunStatus; contactId?: string },
+  page: { offset: number; limit: number },
+): Promise<{ rows: RunRow[]; total: number }> {
+  const params: unknown[] = [accountId, workflowId, filter.status ?? null, filter.contactId ?? null];
+  const cond = `account_id = $1 AND workflow_id = $2 AND ($3::text IS NULL OR status = $3)
+    AND ($4::uuid IS NULL OR contact_id = $4)`;
+  const [items, count] = await Promise.all([
+    db.query<RunRow>(
+      `SELECT * FROM workflow_runs WHERE ${cond} ORDER BY entered_at DESC, id DESC LIMIT $5 OFFSET $6`,
+      [...params, page.limit, page.offset],
+    ),
+    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM workflow_runs WHERE ${cond}`, params),
+  ]);
+  return { rows: items.rows, total: count.rows[0].n };
+}
+
+/** One run of the account. */
+export async function findRun(db: Queryable, accountId: string, runId: string): Promise<RunRow | undefined> {
+  const { rows } = await db.query<RunRow>('SELECT * FROM workflow_runs WHERE account_id = $1 AND id = $2', [
+    accountId,
+    runId,
+  ]);
+  return rows[0];
+}

@@ -1,0 +1,71 @@
+import type { Queryable } from '../../db/client.ts';
+import type { ContactRow } from '../../db/queries/contacts.ts';
+import type { FormRow } from '../../db/queries/forms.ts';
+import { inSavepoint } from '../../db/queries/forms-activity.ts';
+import { AppError, fail } from '../../errors.ts';
+import { renderTemplate } from '../../messaging/render.ts';
+import type { Actor } from '../actor.ts';
+import { queueMessage } from '../messages/queue-message.ts';
+import { groupSenderPool } from '../numbers/group-sender-pool.ts';
+
+/** What became of a form's confirmation text: the queued message, or why there is none. */
+export interface ConfirmationOutcome {
+  messageId: string | null;
+  error: { code: string; description: string } | null;
+}
+
+/**
+ * Queues the form's confirmation text (merge fields rendered for the contact) from the account's
+ * default group, in the caller's transaction. Nothing is sent to an opted-out or blocked contact
+ * (CONT-010). An expected failure (ACCT-002 balance, GRP-001/GRP-003 no sender, MSG-003 empty
+ * text) is undone within a savepoint and reported, so that the lead itself is never lost.
+ */
+export async function queueConfirmation(
+  tx: Queryable,
+  form: FormRow,
+  contact: ContactRow,
+  by: Actor,
+): Promise<ConfirmationOutcome> {
+  const template = form.confirmation_message;
+  if (!template?.trim()) return { messageId: null, error: null };
+  if (contact.opted_out_at || contact.blocked_at) {
+    const description = contact.blocked_at
+      ? 'Contact is blocked.'
+      : 'Contact has requested no further communication.';
+    return { messageId: null, error: { code: 'CONT-010', description } };
+  }
+  try {
+    return await inSavepoint(tx, 'form_confirmation', async () => {
+      const pool = await groupSenderPool(tx, form.account_id);
+      const sender = [...pool.numbers].sort((a, b) => (a.id < b.id ? -1 : 1))[0] ?? fail('GRP-003');
+      const body = renderTemplate(template, {
+        id: contact.id,
+        firstName: contact.first_name,
+        lastName: contact.last_name,
+        email: contact.email,
+        mobile: contact.mobile_number,
+        country: contact.mobile_country,
+        attributes: contact.attributes,
+      });
+      if (body.trim() === '') fail('MSG-003');
+      const message = await queueMessage(
+        tx,
+        form.account_id,
+        {
+          contactId: contact.id,
+          phoneNumberId: sender.id,
+          from: sender.number,
+          to: contact.mobile_number as string,
+          body,
+          template,
+        },
+        by,
+      );
+      return { messageId: message.id, error: null };
+    });
+  } catch (err) {
+    if (err instanceof AppError)
+      return { messageId: null, error: { code: err.code, description: err.message } };
+    throw err;
+  }
+}

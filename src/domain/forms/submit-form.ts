@@ -1,0 +1,90 @@
+import { type Db, withTx } from '../../db/client.ts';
+import { type FormRow, findActiveFormById } from '../../db/queries/forms.ts';
+import { bumpFormStat, insertConversion } from '../../db/queries/forms-activity.ts';
+import { addListMembers, findList, isSmartList } from '../../db/queries/lists.ts';
+import { isId, newId } from '../../util/ids.ts';
+import type { Actor } from '../actor.ts';
+import { HONEYPOT_FIELD } from './form-input.ts';
+import { queueConfirmation } from './queue-confirmation.ts';
+import { saveFormContact } from './save-form-contact.ts';
+import { checkSubmission, PAGE_URL_FIELD, pageUrlOf, submittedText } from './submission-input.ts';
+
+/** A submission as the public listener receives it. */
+export interface FormSubmission {
+  values: Record<string, unknown>;
+  ip: string | null;
+  /** The Referer header: the page address when the hidden field does not carry one. */
+  referer?: string;
+}
+
+/** What became of a submission. */
+export type SubmitOutcome =
+  | { kind: 'not-found' }
+  | { kind: 'invalid'; form: FormRow; errors: Record<string, string> }
+  /** The honeypot was filled: answered as accepted, recorded nowhere. */
+  | { kind: 'ignored'; form: FormRow }
+  | {
+      kind: 'accepted';
+      form: FormRow;
+      conversionId: string;
+      contactId: string;
+      contactCreated: boolean;
+      confirmationMessageId: string | null;
+    };
+
+/**
+ * Accepts a submission of an active form, in one transaction: validates it, creates or updates the
+ * contact (contact-created / contact-updated), adds it to the form's list (static lists only; a
+ * double opt-in list holds it unconfirmed), queues the confirmation text (never to an opted-out or
+ * blocked contact), records the conversion (ip, page address, submitted fields) and counts it.
+ */
+export async function submitForm(db: Db, formId: string, input: FormSubmission): Promise<SubmitOutcome> {
+  if (!isId(formId)) return { kind: 'not-found' };
+  // Own keys only: a field named like an Object.prototype member must not read the inherited one.
+  const values: Record<string, unknown> = Object.assign(Object.create(null), input.values);
+  return withTx(db, async (tx) => {
+    const form = await findActiveFormById(tx, formId, { lock: true });
+    if (!form) return { kind: 'not-found' as const };
+    if (submittedText(values[HONEYPOT_FIELD]) !== '') return { kind: 'ignored' as const, form };
+    const check = checkSubmission(form, values);
+    if (!check.ok) return { kind: 'invalid' as const, form, errors: check.errors };
+
+    const accountId = form.account_id;
+    const by: Actor = { id: form.id, name: form.name, source: 'form' };
+    const { contact, created } = await saveFormContact(tx, accountId, check.value, by);
+    if (form.list_id) {
+      const list = await findList(tx, accountId, form.list_id);
+      if (list && !isSmartList(list)) {
+        await addListMembers(tx, accountId, list.id, [contact.id], !list.double_opt_in?.enabled);
+      }
+    }
+    const confirmation = await queueConfirmation(tx, form, contact, by);
+    const conversionId = newId();
+    await insertConversion(tx, accountId, {
+      id: conversionId,
+      formId: form.id,
+      contactId: contact.id,
+      contact: {
+        firstName: contact.first_name,
+        lastName: contact.last_name,
+        mobile: contact.mobile_number,
+        country: contact.mobile_country,
+        email: contact.email,
+      },
+      ip: input.ip,
+      pageUrl: pageUrlOf(values[PAGE_URL_FIELD]) ?? pageUrlOf(input.referer) ?? null,
+      submittedFields: check.value.submittedFields,
+      confirmationMessageId: confirmation.messageId,
+      confirmationError: confirmation.error,
+    });
+    await bumpFormStat(tx, accountId, form.id, 'conversions');
+    return {
+      kind: 'accepted' as const,
+      form,
+      conversionId,
+      contactId: contact.id,
+      contactCreated: created,
+      confirmationMessageId: confirmation.messageId,
+    };
+  });
+}

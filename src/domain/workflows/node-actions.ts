@@ -1,0 +1,152 @@
+import type { Queryable } from '../../db/client.ts';
+import { type ContactRow, updateContact } from '../../db/queries/contacts.ts';
+import { addListMembers, findList, isSmartList, removeListMember } from '../../db/queries/lists.ts';
+import type { StoredNode } from '../../db/queries/workflows.ts';
+import { fail } from '../../errors.ts';
+import { renderTemplate } from '../../messaging/render.ts';
+import { isId } from '../../util/ids.ts';
+import type { Actor } from '../actor.ts';
+import { presentContacts } from '../contacts/get-contact.ts';
+import { emitEvent } from '../events/emit.ts';
+import { queueMessage } from '../messages/queue-message.ts';
+import { groupSenderPool } from '../numbers/group-sender-pool.ts';
+
+/** What a node's action did: follow an edge (by value), end, or stop; plus what to record. */
+export type ActionOutcome =
+  | { next: string | null; messageId?: string }
+  | { end: true }
+  | { stop: { code: string; description: string } };
+
+/**
+ * Sends a send-message node's text to the contact through queueMessage (opt-out, balance, segments
+ * and pricing apply; ACCT-002 and GRP-001/GRP-003 throw). An opted-out or blocked contact stops
+ * the run; a contact without a valid mobile is CONT-001.
+ */
+async function sendMessage(
+  tx: Queryable,
+  contact: ContactRow,
+  node: StoredNode,
+  by: Actor,
+): Promise<ActionOutcome> {
+  if (contact.opted_out_at) {
+    return { stop: { code: 'CONT-010', description: 'Contact has requested no further communication.' } };
+  }
+  if (contact.blocked_at) return { stop: { code: 'CONT-011', description: 'Contact is blocked.' } };
+  if (!contact.mobile_number || !contact.mobile_valid) fail('CONT-001');
+  const groupId = typeof node.config.id === 'string' ? node.config.id : undefined;
+  const pool = await groupSenderPool(tx, contact.account_id, groupId);
+  const sender = [...pool.numbers].sort((a, b) => (a.id < b.id ? -1 : 1))[0] ?? fail('GRP-003');
+  const template = String(node.config.message);
+  const body = renderTemplate(template, {
+    id: contact.id,
+    firstName: contact.first_name,
+    lastName: contact.last_name,
+    email: contact.email,
+    mobile: contact.mobile_number,
+    country: contact.mobile_country,
+    attributes: contact.attributes,
+  });
+  const row = await queueMessage(
+    tx,
+    contact.account_id,
+    {
+      contactId: contact.id,
+      phoneNumberId: sender.id,
+      from: sender.number,
+      to: contact.mobile_number,
+      body,
+      template,
+    },
+    by,
+  );
+  if (row.status === 'failed' && row.error) return { stop: row.error };
+  return { next: null, messageId: row.id };
+}
+
+function text(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+/** condition.attribute: numbers compare numerically when both sides are numbers, else as text. */
+export function compareAttribute(actual: unknown, comparator: string, expected: string): boolean {
+  const a = text(actual);
+  const numeric =
+    a.trim() !== '' &&
+    expected.trim() !== '' &&
+    Number.isFinite(Number(a)) &&
+    Number.isFinite(Number(expected));
+  const x: number | string = numeric ? Number(a) : a;
+  const y: number | string = numeric ? Number(expected) : expected;
+  switch (comparator) {
+    case '=':
+      return x === y;
+    case '!=':
+      return x !== y;
+    case '<':
+      return x < y;
+    case '<=':
+      return x <= y;
+    case '>':
+      return x > y;
+    default:
+      return x >= y;
+  }
+}
+
+async function listAction(tx: Queryable, contact: ContactRow, node: StoredNode): Promise<ActionOutcome> {
+  const listId = String(node.config.listId);
+  const list = isId(listId) ? await findList(tx, contact.account_id, listId) : undefined;
+  if (!list) fail('LIST-001');
+  if (node.typeId === 'action.remove-from-list') {
+    await removeListMember(tx, contact.account_id, list.id, contact.id);
+  } else {
+    if (isSmartList(list)) fail('LIST-002');
+    await addListMembers(tx, contact.account_id, list.id, [contact.id], !list.double_opt_in?.enabled);
+  }
+  return { next: null };
+}
+
+/**
+ * Runs the action of a node that does not wait, inside the step's transaction. Expected failures
+ * throw an AppError (the caller records it and ends the run as errored).
+ */
+export async function runAction(
+  tx: Queryable,
+  contact: ContactRow,
+  node: StoredNode,
+  by: Actor,
+): Promise<ActionOutcome> {
+  switch (node.typeId) {
+    case 'action.send-message':
+      return sendMessage(tx, contact, node, by);
+    case 'condition.attribute': {
+      const actual = contact.attributes?.[String(node.config.attribute)];
+      const yes = compareAttribute(actual, String(node.config.comparator), String(node.config.value));
+      return { next: yes ? 'true' : 'false' };
+    }
+    case 'action.add-to-list':
+    case 'action.remove-from-list':
+      return listAction(tx, contact, node);
+    case 'action.update-attribute': {
+      const row = await updateContact(
+        tx,
+        contact.account_id,
+        contact.id,
+        { attributes: { [String(node.config.attribute)]: String(node.config.value) } },
+        'set',
+        by,
+      );
+      if (row) {
+        const [presented] = await presentContacts(tx, contact.account_id, [row]);
+        await emitEvent(tx, contact.account_id, 'contact-updated', presented);
+      }
+      return { next: null };
+    }
+    case 'action.end':
+      return { end: true };
+    default:
+      // Triggers: the run just entered; go on.
+      return { next: null };
+  }
+}

@@ -1,0 +1,85 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { renderFormPage, renderMessagePage, renderThanksPage } from '../../domain/forms/hosted-page.ts';
+import { showHostedForm } from '../../domain/forms/show-hosted-form.ts';
+import { PAGE_URL_FIELD, pageUrlOf } from '../../domain/forms/submission-input.ts';
+import { submitForm } from '../../domain/forms/submit-form.ts';
+import { sendError } from '../plugins/errors.ts';
+
+type FormP = { Params: { formId: string }; Querystring: Record<string, unknown> };
+
+// The page loads nothing from elsewhere and runs no script; it may be framed by the sites that embed it.
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'";
+
+function html(reply: FastifyReply, status: number, page: string) {
+  return reply
+    .code(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('content-security-policy', CSP)
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'strict-origin-when-cross-origin')
+    .send(page);
+}
+
+const notFoundPage = () =>
+  renderMessagePage('Form not available', 'This form does not exist or is no longer accepting submissions.');
+
+function isJson(req: FastifyRequest): boolean {
+  return (req.headers['content-type'] ?? '').toLowerCase().startsWith('application/json');
+}
+
+/**
+ * Hosted lead forms on the public listener (no bearer token): GET shows the page and counts an
+ * impression; POST (form-encoded from the page, or JSON from a site's own script) submits it.
+ * HTML answers to the page, the JSON envelope to JSON requests.
+ */
+export async function hostedFormRoutes(app: FastifyInstance) {
+  app.get<FormP>('/f/:formId', async (req, reply) => {
+    const form = await showHostedForm(app.ctx.db, req.params.formId);
+    if (!form) return html(reply, 404, notFoundPage());
+    // The page that linked here (or ?pageUrl=) is carried into the submission as the conversion's page.
+    const pageUrl = pageUrlOf(req.query.pageUrl) ?? pageUrlOf(req.headers.referer);
+    return html(reply, 200, renderFormPage(form, { pageUrl }));
+  });
+
+  app.post<FormP>('/f/:formId', async (req, reply) => {
+    const raw = req.body;
+    // A null-prototype copy: a field named like an Object.prototype member reads only what was submitted.
+    const values: Record<string, unknown> = Object.assign(
+      Object.create(null),
+      raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {},
+    );
+    const outcome = await submitForm(app.ctx.db, req.params.formId, {
+      values,
+      ip: req.ip ?? null,
+      referer: req.headers.referer,
+    });
+    const json = isJson(req);
+    switch (outcome.kind) {
+      case 'not-found':
+        return json ? sendError(reply, 'FORM-001') : html(reply, 404, notFoundPage());
+      case 'invalid':
+        return json
+          ? sendError(reply, 'FORM-004', 'The submission is invalid: see details.fields.', {
+              fields: outcome.errors,
+            })
+          : html(
+              reply,
+              400,
+              renderFormPage(outcome.form, {
+                values,
+                errors: outcome.errors,
+                pageUrl: pageUrlOf(values[PAGE_URL_FIELD]),
+              }),
+            );
+      default:
+        // A filled honeypot gets the same answer as a real submission: the bot learns nothing.
+        return json
+          ? reply.code(200).send({
+              success: true,
+              data: { message: outcome.form.success_message || 'Thank you! Your details were received.' },
+            })
+          : html(reply, 200, renderThanksPage(outcome.form));
+    }
+  });
+}

@@ -1,0 +1,230 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { createWorkflow } from '../../domain/workflows/create-workflow.ts';
+import { deleteWorkflow } from '../../domain/workflows/delete-workflow.ts';
+import { enrollContact } from '../../domain/workflows/enroll-contact.ts';
+import { getWorkflow } from '../../domain/workflows/get-workflow.ts';
+import { listEnrollments } from '../../domain/workflows/list-enrollments.ts';
+import { listWorkflows } from '../../domain/workflows/list-workflows.ts';
+import { NODE_TYPES } from '../../domain/workflows/node-types.ts';
+import { updateEdge } from '../../domain/workflows/update-edge.ts';
+import { updateWorkflow } from '../../domain/workflows/update-workflow.ts';
+import { ok, page } from '../respond.ts';
+import { Collection, Envelope, errorResponses, IdParam, Success } from '../schemas/common.ts';
+import {
+  CreateWorkflowBody,
+  Edge,
+  EdgeBody,
+  EdgeParams,
+  EnrollBody,
+  Enrollment,
+  EnrollmentListQuery,
+  NodeType,
+  UpdateWorkflowBody,
+  Workflow,
+  WorkflowListQuery,
+  WorkflowParams,
+} from '../schemas/workflows.ts';
+
+type AccountP = { Params: { accountId: string } };
+type WorkflowP = { Params: typeof WorkflowParams.static };
+const tags = ['workflows'];
+const read = { scope: 'workflows:read' as const };
+const write = { scope: 'workflows:write' as const };
+
+export async function workflowRoutes(app: FastifyInstance) {
+  const base = '/v1/accounts/:accountId/workflows';
+
+  app.get<AccountP>(
+    `${base}/nodetypes`,
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'List node types',
+        description: 'The catalog of node types a definition can use (`type: {id}` of a node).',
+        params: IdParam('accountId'),
+        response: { 200: Envelope(Type.Array(NodeType)), ...errorResponses() },
+      },
+    },
+    async () => ok(NODE_TYPES),
+  );
+
+  app.get<AccountP & { Querystring: typeof WorkflowListQuery.static }>(
+    base,
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'List workflows',
+        description:
+          'Newest first, each with its versions; `name` filters by partial, case-insensitive match.',
+        params: IdParam('accountId'),
+        querystring: WorkflowListQuery,
+        response: { 200: Collection(Workflow), ...errorResponses() },
+      },
+    },
+    async (req) => {
+      const { offset, limit, name } = req.query;
+      return page(
+        await listWorkflows(app.ctx.db, req.params.accountId, { name }, { offset, limit }),
+        (w) => w,
+      );
+    },
+  );
+
+  app.post<AccountP & { Body: typeof CreateWorkflowBody.static }>(
+    base,
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Create a workflow',
+        description:
+          'With its versions; one with `activate: true` becomes the active version (contacts start entering it). ' +
+          'An invalid definition is 400 with a WF-0NN code naming the node or edge.',
+        params: IdParam('accountId'),
+        body: CreateWorkflowBody,
+        response: { 201: Envelope(Workflow), ...errorResponses() },
+      },
+    },
+    async (req, reply) =>
+      reply.code(201).send(ok(await createWorkflow(app.ctx.db, req.params.accountId, req.body, req.actor))),
+  );
+
+  app.get<WorkflowP>(
+    `${base}/:workflowId`,
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Get a workflow',
+        params: WorkflowParams,
+        response: { 200: Envelope(Workflow), ...errorResponses() },
+      },
+    },
+    async (req) => ok(await getWorkflow(app.ctx.db, req.params.accountId, req.params.workflowId)),
+  );
+
+  app.put<WorkflowP & { Body: typeof UpdateWorkflowBody.static }>(
+    `${base}/:workflowId`,
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Update a workflow',
+        description:
+          'Renames it and/or applies `versions`: with `id` edits that version, without adds one; versions ' +
+          'not named stay. A version set `active` becomes THE active version. A read-only version (one that ' +
+          'has run) keeps its definition: changing it is 409 WF-004 — add a new version instead.',
+        params: WorkflowParams,
+        body: UpdateWorkflowBody,
+        response: { 200: Envelope(Workflow), ...errorResponses(409) },
+      },
+    },
+    async (req) =>
+      ok(await updateWorkflow(app.ctx.db, req.params.accountId, req.params.workflowId, req.body, req.actor)),
+  );
+
+  app.delete<WorkflowP>(
+    `${base}/:workflowId`,
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Delete a workflow',
+        description: 'With its versions and enrollments: running enrollments stop. Sent messages stay.',
+        params: WorkflowParams,
+        response: { 200: Success, ...errorResponses() },
+      },
+    },
+    async (req) => {
+      await deleteWorkflow(app.ctx.db, req.params.accountId, req.params.workflowId);
+      return { success: true as const };
+    },
+  );
+
+  app.put<{ Params: typeof EdgeParams.static; Body: typeof EdgeBody.static }>(
+    `${base}/:workflowId/edges/:edgeId`,
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Update an edge',
+        description:
+          "Edits the edge in the workflow's editable version (the newest not read-only) and answers the Edge " +
+          'itself, not in the envelope (errors keep the error envelope). 409 WF-005 when every version is read-only.',
+        params: EdgeParams,
+        body: EdgeBody,
+        response: { 200: Edge, ...errorResponses(409) },
+      },
+    },
+    async (req) =>
+      updateEdge(
+        app.ctx.db,
+        req.params.accountId,
+        req.params.workflowId,
+        req.params.edgeId,
+        req.body.data,
+        req.actor,
+      ),
+  );
+
+  app.post<WorkflowP & { Body: typeof EnrollBody.static }>(
+    `${base}/:workflowId/enrollments`,
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Enroll a contact',
+        description:
+          'Starts the contact on the active version now (any trigger). 409 WF-006 without an active version, ' +
+          'WF-007 when the contact is in it already; 400 CONT-010 / CONT-011 for opted-out / blocked contacts.',
+        params: WorkflowParams,
+        body: EnrollBody,
+        response: { 201: Envelope(Enrollment), ...errorResponses(409) },
+      },
+    },
+    async (req, reply) =>
+      reply
+        .code(201)
+        .send(
+          ok(
+            await enrollContact(app.ctx.db, req.params.accountId, req.params.workflowId, req.body.contactId),
+          ),
+        ),
+  );
+
+  app.get<WorkflowP & { Querystring: typeof EnrollmentListQuery.static }>(
+    `${base}/:workflowId/enrollments`,
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'List enrollments',
+        description:
+          'The runs of the workflow, newest first, with status (`active`, `waiting`, `completed`, `stopped`, ' +
+          '`errored`) and current node; filter by `status` and `contactId`.',
+        params: WorkflowParams,
+        querystring: EnrollmentListQuery,
+        response: { 200: Collection(Enrollment), ...errorResponses() },
+      },
+    },
+    async (req) => {
+      const { offset, limit, status, contactId } = req.query;
+      return page(
+        await listEnrollments(
+          app.ctx.db,
+          req.params.accountId,
+          req.params.workflowId,
+          { status, contactId },
+          {
+            offset,
+            limit,
+          },
+        ),
+        (e) => e,
+      );
+    },
+  );
+}

@@ -1,0 +1,89 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+import { AuditStamp, IdParam, PageQuery } from './common.ts';
+import { Contact } from './contacts.ts';
+import { Group } from './groups.ts';
+import { PhoneNumber } from './numbers.ts';
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([Type.Null(), t]);
+
+const STATUSES = [
+  'initiated',
+  'ringing',
+  'in-progress',
+  'completed',
+  'busy',
+  'no-answer',
+  'failed',
+  'canceled',
+];
+
+export const CallStatus = Type.Union(
+  STATUSES.map((s) => Type.Literal(s)),
+  {
+    description:
+      'Moves forward only: `initiated` → `ringing` → `in-progress` → `completed`, `busy`, `no-answer`, `failed` or `canceled`.',
+  },
+);
+
+export const CallDirection = Type.Union([Type.Literal('inbound'), Type.Literal('outbound')]);
+
+/** The interface's Call, plus the numbers, what was done with it and its recording. */
+export const Call = Type.Object({
+  id: Type.String(),
+  direction: CallDirection,
+  status: CallStatus,
+  contact: Nullable(Contact),
+  phoneNumber: Nullable(PhoneNumber),
+  created: AuditStamp,
+  group: Nullable(Group),
+  user: Type.Null({ description: 'Calls are forwarded or sent to voicemail, never taken by a user: null.' }),
+  duration: Type.Integer({ description: 'Seconds the call lasted (0 until it completes).' }),
+  voicemail: Type.Boolean({ description: 'The caller left a voicemail.' }),
+  recording: Type.Boolean({ description: 'The call was recorded.' }),
+  from: Type.String({ description: 'The caller (E.164 when it is a valid number).' }),
+  to: Type.String({ description: 'Our number that was called.' }),
+  action: Type.Union([Type.Literal('forward'), Type.Literal('voicemail'), Type.Literal('reject')], {
+    description: 'What the number did with the call (from its `channels.voice.incoming`).',
+  }),
+  forwardedTo: Nullable(Type.String()),
+  recordingUrl: Nullable(Type.String()),
+  recordingDuration: Nullable(Type.Integer()),
+  transcription: Nullable(Type.String()),
+  ended: Nullable(Type.String({ format: 'date-time' })),
+});
+
+export const CallListQuery = Type.Object({
+  ...PageQuery,
+  direction: Type.Optional(CallDirection),
+  status: Type.Optional(CallStatus),
+  contactId: Type.Optional(Type.String({ format: 'uuid', description: 'Only calls from this contact.' })),
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or after.' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'Created before.' })),
+});
+
+export const CallParams = IdParam('accountId', 'callId');
+
+/** The body of the simulator's call door. */
+export const SimulatedCallBody = Type.Object({
+  from: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: 'The caller (a valid number, E.164 preferred).',
+  }),
+  to: Type.String({ minLength: 1, maxLength: 64, description: 'One of an account’s numbers (E.164).' }),
+  outcome: Type.Optional(
+    Type.Union([Type.Literal('completed'), Type.Literal('no-answer'), Type.Literal('busy')], {
+      description: 'How the call ends unless the number rejects it (default `completed`).',
+    }),
+  ),
+  duration: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 86_400, description: 'Seconds, when completed (default 15).' }),
+  ),
+  id: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description: 'The carrier’s call id; a second call with the same id is the same call (default: new).',
+    }),
+  ),
+});

@@ -1,0 +1,162 @@
+/**
+ * The console's management pages in a real browser: CSV upload, lists, templates, campaigns
+ * (a quick campaign to a list) and webhooks (subscribe, rotate, deliveries).
+ */
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { body, call, eventually, type TestAccount, type TestService } from '../helpers.ts';
+import { type ConsoleSession, skipWithoutChromium, startConsole } from './browser.ts';
+
+describe('the web console’s management pages in a browser', { skip: skipWithoutChromium }, () => {
+  let c: ConsoleSession;
+  let svc: TestService;
+  let page: Page;
+  let a: TestAccount;
+  let receiver: Server;
+  let receiverUrl: string;
+  let received = 0;
+  const api = (method: 'GET' | 'POST', path: string) =>
+    call(svc.api, method, `/v1/accounts/${a.accountId}${path}`, { auth: a.auth });
+
+  before(async () => {
+    c = await startConsole();
+    ({ svc, page } = c);
+    a = await svc.newAccount({ balance: 50 });
+    // A webhook destination that accepts every delivery.
+    receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        received++;
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    await c.signIn(a);
+    await page.locator('h2', { hasText: 'Overview' }).waitFor();
+  });
+  after(async () => {
+    await c?.close();
+    receiver?.close();
+  });
+
+  it('uploads a CSV file of contacts and reports the rows that failed', async () => {
+    await page.click('a[href="#/contacts"]');
+    await page.setInputFiles('input[name=csv]', {
+      name: 'people.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        'firstName,lastName,mobile,plan\nGrace,Hopper,+14155550161,gold\nAlan,Turing,+14155550162,silver\nBad,Row,12,none\n',
+      ),
+    });
+    await page.locator('button', { hasText: 'Upload' }).click();
+    await page.locator('.flash-info', { hasText: '3 row(s), 2 inserted, 0 updated, 1 failed' }).waitFor();
+    assert.match((await page.locator('.result tr', { hasText: 'Bad' }).textContent()) ?? '', /CONT-001/);
+    const list = body(await api('GET', '/contacts?q=Hopper'));
+    assert.equal(list.data[0].attributes.plan, 'gold');
+  });
+
+  it('creates a list, adds a contact to it, and runs a quick campaign to the list', async () => {
+    await page.click('a[href="#/lists"]');
+    await page.fill('input[name=name]', 'Pioneers');
+    await page.locator('button', { hasText: 'Create list' }).click();
+    await page.locator('h2', { hasText: 'Pioneers' }).waitFor();
+    await page.fill('input[placeholder="Find contacts to add"]', 'Hopper');
+    await page.locator('button', { hasText: 'Find' }).click();
+    await page
+      .locator('.panel tr', { hasText: 'Grace Hopper' })
+      .locator('button', { hasText: 'Add' })
+      .click();
+    await page.locator('.flash-info', { hasText: 'Grace Hopper added.' }).waitFor();
+    await page.locator('td a', { hasText: 'Grace Hopper' }).waitFor();
+
+    await page.click('a[href="#/campaigns"]');
+    const quick = page.locator('form', { hasText: 'Quick campaign' });
+    await quick.locator('input[name=name]').fill('Launch');
+    await quick.locator('select[name=listId]').selectOption({ label: 'Pioneers (1)' });
+    await quick.locator('textarea[name=message]').fill('Hello {{{firstName}}}, we launch today.');
+    await quick.locator('button', { hasText: 'Run campaign' }).click();
+    await page.locator('.flash-info', { hasText: '“Launch” is sending: 1 queued, 0 failed' }).waitFor();
+    await page.locator('tr', { hasText: 'Launch' }).locator('td', { hasText: 'Pioneers' }).waitFor();
+    const sent = await eventually(async () => {
+      const res = body(await api('GET', '/messages?status=delivered'));
+      return res.data.find((m: { message: string }) => m.message === 'Hello Grace, we launch today.');
+    });
+    assert.ok(sent.campaignId);
+  });
+
+  it('saves a template, edits it, and offers it in compose', async () => {
+    await page.click('a[href="#/templates"]');
+    await page.fill('input[name=name]', 'Reminder');
+    await page.fill('textarea[name=template]', 'See you soon, {{{firstName}}}!');
+    await page.locator('button', { hasText: 'Create template' }).click();
+    await page.locator('.flash-info', { hasText: 'Template created.' }).waitFor();
+    const row = page.locator('tr', { hasText: 'Reminder' });
+    assert.match((await row.textContent()) ?? '', /GSM-7 · 1 segment\(s\)firstName/);
+    await row.locator('a', { hasText: 'Reminder' }).click();
+    await page.locator('h3', { hasText: 'Edit “Reminder”' }).waitFor();
+    await page.fill('textarea[name=template]', 'See you soon, {{{firstName}}} 👋');
+    await page.locator('button', { hasText: 'Save template' }).click();
+    await page.locator('.flash-info', { hasText: 'Template saved.' }).waitFor();
+    assert.match((await page.locator('tr', { hasText: 'Reminder' }).textContent()) ?? '', /UCS-2/);
+
+    await page.click('a[href="#/compose"]');
+    await page.selectOption('select[name=template]', { label: 'Reminder' });
+    assert.equal(await page.inputValue('textarea[name=text]'), 'See you soon, {{{firstName}}} 👋');
+  });
+
+  it('subscribes a webhook showing its secret once, rotates the secret and lists deliveries', async () => {
+    await page.click('a[href="#/webhooks"]');
+    await page.fill('input[name=url]', receiverUrl);
+    await page.locator('button', { hasText: 'Subscribe' }).click();
+    const first = (await page.locator('.flash-info code.secret').textContent()) ?? '';
+    assert.match(first, /^whsec_/);
+    const row = page.locator('tr', { hasText: receiverUrl });
+    await row.locator('button', { hasText: 'Rotate secret' }).click();
+    await page.locator('.flash-info', { hasText: 'New secret' }).waitFor();
+    const second = (await page.locator('.flash-info code.secret').textContent()) ?? '';
+    assert.match(second, /^whsec_/);
+    assert.notEqual(second, first);
+
+    // An event to deliver: a new contact.
+    await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/contacts`, {
+      auth: a.auth,
+      json: { firstName: 'Katherine', mobile: '+14155550163' },
+    });
+    await eventually(async () => received > 0);
+    await row.locator('a').click();
+    await page.locator('h2', { hasText: 'Deliveries' }).waitFor();
+    await eventually(async () => {
+      await page.reload();
+      return (
+        (await page
+          .locator('tr', { hasText: 'contact-created' })
+          .locator('.badge', { hasText: 'succeeded' })
+          .count()) > 0
+      );
+    });
+  });
+
+  it('shows every page without a script error or CSP violation', async () => {
+    for (const path of [
+      'overview',
+      'contacts',
+      'lists',
+      'compose',
+      'messages',
+      'inbox',
+      'templates',
+      'campaigns',
+      'webhooks',
+    ]) {
+      await page.click(`a[href="#/${path}"]`);
+      await page.locator('nav a.active', { hasText: new RegExp(`^${path}$`, 'i') }).waitFor();
+      await page.locator('.view h2').first().waitFor();
+      assert.equal(await page.locator('.flash-error').count(), 0, path);
+    }
+    assert.deepEqual(c.problems, []);
+  });
+});

@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { meetingReminders } from '../../src/workers/meeting-reminders.ts';
+import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+const ALL_DAY = [{ start: { hour: 0, minute: 0 }, end: { hour: 24, minute: 0 } }];
+const EVERY_DAY = Object.fromEntries(
+  ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'].map((d) => [d, ALL_DAY]),
+);
+const at10 = (days: number) => {
+  const d = new Date(Date.now() + days * DAY);
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), 10)).toISOString();
+};
+
+describe('meeting timers', () => {
+  let svc: TestService;
+  let a: TestAccount;
+  let seq = 0;
+  const slugOf = () => `m-${randomBytes(4).toString('hex')}-${seq++}`;
+  const mobile = () => `+1201${String(5_560_000 + seq++).padStart(7, '0')}`;
+  const events = (acc: TestAccount, rest = '') => `/v1/accounts/${acc.accountId}/meetingevents${rest}`;
+  const meetings = (acc: TestAccount, rest = '') => `/v1/accounts/${acc.accountId}/meetings${rest}`;
+  const newEvent = async (acc: TestAccount, json: object = {}) => {
+    const res = await call(svc.api, 'POST', events(acc), {
+      auth: acc.auth,
+      json: {
+        name: 'Demo',
+        slug: slugOf(),
+        durations: [30],
+        timezone: 'UTC',
+        availability: EVERY_DAY,
+        ...json,
+      },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    return body(res).data;
+  };
+  const book = async (
+    slug: string,
+    start: string,
+    attendees: object[] = [{ firstName: 'Ada', mobile: mobile() }],
+  ) => {
+    const res = await call(svc.externals, 'POST', `/v1/meetingevents/${slug}/book`, {
+      json: { start, duration: 30, attendees },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    return body(res).data;
+  };
+  const runReminders = () => meetingReminders.run(svc.ctx, new AbortController().signal);
+  const textsTo = async (contactId: string, pattern: RegExp) =>
+    body(
+      await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/messages?contactId=${contactId}&limit=100`, {
+        auth: a.auth,
+      }),
+    ).data.filter((m: { message: string }) => pattern.test(m.message));
+
+  before(async () => {
+    svc = await startTestService({ rateLimitPerMinute: 1_000_000 });
+    a = await svc.newAccount();
+  });
+  after(() => svc.close());
+
+  describe('meeting-reminders worker', () => {
+    it('texts each attendee once when the reminder is due, never for a cancelled meeting', async () => {
+      const e = await newEvent(a, { reminder: { minutesBefore: 60 } });
+      const m = await book(e.slug, at10(3));
+      const gone = await book(e.slug, at10(4));
+      await call(svc.api, 'PUT', meetings(a, `/${gone.id}/cancel`), { auth: a.auth });
+      const { rows } = await svc.db.query('SELECT reminder_due_at FROM meetings WHERE id = $1', [m.id]);
+      assert.equal(
+        new Date(rows[0].reminder_due_at).toISOString(),
+        new Date(Date.parse(at10(3)) - 60 * MINUTE).toISOString(),
+      );
+      await runReminders();
+      assert.equal((await textsTo(m.attendees[0].id, /reminder/)).length, 0, 'not due yet');
+      await svc.db.query(
+        `UPDATE meetings SET reminder_due_at = now() - interval '1 minute' WHERE id = ANY($1)`,
+        [[m.id, gone.id]],
+      );
+      await runReminders();
+      await runReminders();
+      const texts = await textsTo(m.attendees[0].id, /reminder/);
+      assert.equal(texts.length, 1);
+      assert.match(texts[0].message, /reminder: "Demo" on /);
+      assert.equal((await textsTo(gone.attendees[0].id, /reminder/)).length, 0);
+      const sent = await svc.db.query('SELECT reminder_sent_at FROM meetings WHERE id = $1', [m.id]);
+      assert.ok(sent.rows[0].reminder_sent_at);
+    });
+
+    it('marks a reminder without SMS as sent without a text', async () => {
+      const e = await newEvent(a, { reminder: { minutesBefore: 30, sms: false } });
+      const m = await book(e.slug, at10(3));
+      await svc.db.query(`UPDATE meetings SET reminder_due_at = now() - interval '1 minute' WHERE id = $1`, [
+        m.id,
+      ]);
+      await runReminders();
+      assert.equal((await textsTo(m.attendees[0].id, /reminder/)).length, 0);
+      const sent = await svc.db.query('SELECT reminder_sent_at FROM meetings WHERE id = $1', [m.id]);
+      assert.ok(sent.rows[0].reminder_sent_at);
+    });
+
+    it('marks meetings completed after their end', async () => {
+      const e = await newEvent(a);
+      const m = await book(e.slug, at10(3));
+      await svc.db.query(
+        `UPDATE meetings SET start_at = now() - interval '2 hours', end_at = now() - interval '90 minutes',
+                blocked_until = now() - interval '90 minutes' WHERE id = $1`,
+        [m.id],
+      );
+      await runReminders();
+      const { rows } = await svc.db.query('SELECT status FROM meetings WHERE id = $1', [m.id]);
+      assert.equal(rows[0].status, 'completed');
+      const listed = body(
+        await call(svc.api, 'GET', meetings(a, `?eventId=${e.id}&status=completed`), { auth: a.auth }),
+      );
+      assert.deepEqual(
+        listed.data.map((x: { id: string; status: string }) => [x.id, x.status]),
+        [[m.id, 'completed']],
+      );
+    });
+  });
+});
