@@ -169,7 +169,7 @@ describe('messages', () => {
         { code: '😀', encoding: 'UCS-2', segments: 3 }, // 150 + 2 UTF-16 units = 152
         { code: 'ë', encoding: 'UCS-2', segments: 3 }, // not in the GSM-7 alphabet
       ];
-      const contacts = [];
+      const contacts: { id: string }[] = [];
       for (const c of cases) contacts.push(await newContact(a, { attributes: { code: c.code } }));
       const data = await sent(a, {
         contacts: contacts.map((c) => ({ id: c.id })),
@@ -337,7 +337,7 @@ describe('messages', () => {
       assert.equal(take.statusCode, 201, take.body);
       const pool = await numbers(acc);
       assert.equal(pool.length, 2);
-      const contacts = [];
+      const contacts: { id: string }[] = [];
       for (let i = 0; i < 24; i++) contacts.push({ id: (await newContact(acc)).id });
       const first = await sent(acc, { contacts, template: 'one' });
       const from1 = new Map(
