@@ -20,9 +20,9 @@ import { claimRangeBatch } from './dispatch-ranges.ts';
 import type { WorkerTask } from './index.ts';
 
 /** Messages claimed per batch. */
-export const BATCH_SIZE = 1000;
+export const BATCH_SIZE = 2000;
 /** Batches in flight at once in one process (one claims while another sends or writes back). */
-const LANES = 2;
+const LANES = 3;
 /** Submissions in flight at once per batch (providers with a window queue beyond it). */
 const SEND_CONCURRENCY = 256;
 /** Attempts before a retryable failure becomes final. */
@@ -194,9 +194,12 @@ export async function dispatchBatch(ctx: AppContext, limit = BATCH_SIZE): Promis
     await withTx(ctx.db, async (tx) => {
       await preferIndexLookups(tx);
       await recordSubmissions(tx, outcomes);
+      // In the same commit: one WAL flush per batch, and a range never outlives its recorded outcomes.
+      if (range?.range) await finishRange(tx, range.range, range.complete);
     });
+  } else if (range?.range) {
+    await finishRange(ctx.db, range.range, range.complete);
   }
-  if (range?.range) await finishRange(ctx.db, range.range, range.complete);
   return {
     claimed: claimed.length,
     throttled: single.throttled || (range?.throttled ?? false),

@@ -161,6 +161,31 @@ describe('messages', () => {
       assert.equal(long.messages[0].segments, 2);
     });
 
+    it("counts each recipient's segments over the text with its own merged values", async () => {
+      const cases = [
+        { code: '[]~|', encoding: 'GSM-7', segments: 1 }, // 150 + 8 septets
+        { code: '[]~|^', encoding: 'GSM-7', segments: 1 }, // 150 + 10 = 160
+        { code: '[]~|^{', encoding: 'GSM-7', segments: 2 }, // 150 + 12 = 162
+        { code: '😀', encoding: 'UCS-2', segments: 3 }, // 150 + 2 UTF-16 units = 152
+        { code: 'ë', encoding: 'UCS-2', segments: 3 }, // not in the GSM-7 alphabet
+      ];
+      const contacts: { id: string }[] = [];
+      for (const c of cases) contacts.push(await newContact(a, { attributes: { code: c.code } }));
+      const data = await sent(a, {
+        contacts: contacts.map((c) => ({ id: c.id })),
+        template: `${'a'.repeat(150)}{{{code}}}`,
+      });
+      for (const [i, c] of cases.entries()) {
+        const m = data.messages.find((x: { contact: { id: string } }) => x.contact.id === contacts[i].id);
+        assert.equal(m.message, `${'a'.repeat(150)}${c.code}`);
+        assert.deepEqual(
+          { encoding: m.encoding, segments: m.segments },
+          { encoding: c.encoding, segments: c.segments },
+          c.code,
+        );
+      }
+    });
+
     it('sends to the contacts matching filters: every tag and every attribute condition', async () => {
       const tag = `t${seq++}`;
       const vipGold = await newContact(a, {
@@ -312,7 +337,7 @@ describe('messages', () => {
       assert.equal(take.statusCode, 201, take.body);
       const pool = await numbers(acc);
       assert.equal(pool.length, 2);
-      const contacts = [];
+      const contacts: { id: string }[] = [];
       for (let i = 0; i < 24; i++) contacts.push({ id: (await newContact(acc)).id });
       const first = await sent(acc, { contacts, template: 'one' });
       const from1 = new Map(

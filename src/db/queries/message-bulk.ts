@@ -1,5 +1,6 @@
 /** SQL of the bulk send: recipients, merge fields rendered in SQL, and the set-based message insert. */
 import type { TemplatePart } from '../../messaging/render.ts';
+import { countSegments } from '../../messaging/segments.ts';
 import type { Queryable } from '../client.ts';
 import { type AttributeCondition, type ListRow, listMemberCondition } from './lists.ts';
 import { MESSAGE_EVENT_DATA, OPTED_OUT_ERROR } from './messages.ts';
@@ -144,7 +145,6 @@ export async function insertJobMessages(
   const by = add(JSON.stringify(spec.by));
   const job = add(spec.jobId);
   const campaign = add(spec.campaignId);
-  const template = add(spec.template);
   const media = add(JSON.stringify(spec.media));
   const optedOut = add(JSON.stringify(OPTED_OUT_ERROR));
   const invalid = add(JSON.stringify({ code: 'CONT-001', description: 'Invalid mobile number.' }));
@@ -156,12 +156,24 @@ export async function insertJobMessages(
     ? `${add(spec.fixed.segments)}::int`
     : `CASE WHEN g.gsm THEN CASE WHEN g.units <= 160 THEN 1 ELSE ceil(g.units / 153.0)::int END
             ELSE CASE WHEN g.units <= 70 THEN 1 ELSE ceil(g.units / 67.0)::int END END`;
+  // Only the merged-in values differ between recipients: the template's own text is measured once
+  // here, and the per-row regular expressions run over the values alone.
+  const literal = countSegments(spec.parts.map((p) => (p.kind === 'text' ? p.text : '')).join(''));
+  const literalGsm = literal.encoding === 'GSM-7';
+  const literalLength = spec.parts.reduce((n, p) => n + (p.kind === 'text' ? p.text.length : 0), 0);
+  const fields = spec.fixed
+    ? ''
+    : renderSql(
+        spec.parts.filter((p) => p.kind !== 'text'),
+        params,
+      );
   const units = spec.fixed
     ? ''
-    : `CROSS JOIN LATERAL (SELECT gsm, CASE WHEN gsm THEN
-           2 * length(x.body) - length(regexp_replace(x.body, '[\\u005E{}\\u005C\\u005B~\\u005D|€\\u000C]', '', 'g'))
-         ELSE 2 * length(x.body) - length(regexp_replace(x.body, '[\\U00010000-\\U0010FFFF]', '', 'g')) END AS units
-         FROM (SELECT sparrow_is_gsm7(x.body) AS gsm) g0) g`;
+    : `CROSS JOIN LATERAL (SELECT gsm, CASE WHEN gsm THEN ${literal.units} +
+           2 * length(x.fields) - length(regexp_replace(x.fields, '[\\u005E{}\\u005C\\u005B~\\u005D|€\\u000C]', '', 'g'))
+         ELSE ${literalLength} +
+           2 * length(x.fields) - length(regexp_replace(x.fields, '[\\U00010000-\\U0010FFFF]', '', 'g')) END AS units
+         FROM (SELECT ${literalGsm} AND sparrow_is_gsm7(x.fields) AS gsm) g0) g`;
 
   // Sticky sender: a contact keeps the pool number it last talked to. With one number in the pool
   // there is nothing to choose, and no conversation needs to be looked up per recipient.
@@ -186,7 +198,7 @@ export async function insertJobMessages(
                    WHEN c.opted_out_at IS NOT NULL OR c.blocked_at IS NOT NULL THEN ${optedOut}::jsonb END AS error,
               coalesce(r.forced_number_id, sticky.phone_number_id,
                        (${poolIds}::uuid[])[1 + (abs(hashtext(c.id::text)::bigint) % cardinality(${poolIds}::uuid[]))]) AS number_id,
-              ${body} AS body
+              ${body} AS body${spec.fixed ? '' : `, ${fields} AS fields`}
        FROM r
        JOIN contacts c ON c.account_id = $1 AND c.id = r.contact_id
        ${sticky}
@@ -210,12 +222,13 @@ export async function insertJobMessages(
                              from_number, to_number, outgoing, body, template, media, encoding, segments, price,
                              status, error, created_by, provider, bulk)
        SELECT $1, y.id, ${job}::uuid, ${campaign}::uuid, y.contact_id, conv.id, y.number_id, y.from_number,
-              y.mobile_number, true, y.body, ${template}, ${media}::jsonb, y.encoding, y.segments,
+              -- The source text and the author are the job's (send_jobs.template, created_by).
+              y.mobile_number, true, y.body, NULL, ${media}::jsonb, y.encoding, y.segments,
               CASE WHEN y.error IS NULL
                    THEN round(y.segments * coalesce((${prices}::jsonb ->> upper(y.mobile_country))::numeric,
                                                     (${prices}::jsonb ->> 'default')::numeric), 4)
                    ELSE 0 END,
-              CASE WHEN y.error IS NULL THEN 'queued' ELSE 'failed' END, y.error, ${by}::jsonb,
+              CASE WHEN y.error IS NULL THEN 'queued' ELSE 'failed' END, y.error, NULL,
               -- The number's provider, recorded now so the claim does not change an indexed column.
               CASE WHEN y.error IS NULL THEN y.provider END,
               -- Dispatched by ranges of the job (migration 0032), not through the per-message queue.

@@ -175,9 +175,12 @@ const STATUS = `CASE WHEN m.bulk AND m.status = 'queued' AND EXISTS (
                    SELECT 1 FROM dispatch_ranges d WHERE d.account_id = m.account_id AND d.job_id = m.job_id
                      AND m.id BETWEEN d.lo AND d.hi) THEN 'sending' ELSE m.status END`;
 
+// A bulk message's source text and author are its send job's (migration 0035).
 const VIEW = `SELECT m.*, c.first_name AS contact_first_name, c.last_name AS contact_last_name,
-                     c.email AS contact_email, c.mobile_number AS contact_mobile, ${STATUS} AS status
-              FROM messages m LEFT JOIN contacts c ON c.account_id = m.account_id AND c.id = m.contact_id`;
+                     c.email AS contact_email, c.mobile_number AS contact_mobile, ${STATUS} AS status,
+                     coalesce(m.template, j.template) AS template, coalesce(m.created_by, j.created_by, '{}') AS created_by
+              FROM messages m LEFT JOIN contacts c ON c.account_id = m.account_id AND c.id = m.contact_id
+              LEFT JOIN send_jobs j ON m.template IS NULL AND j.account_id = m.account_id AND j.id = m.job_id`;
 
 export async function findMessageView(
   db: Queryable,

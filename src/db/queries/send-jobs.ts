@@ -21,11 +21,12 @@ export interface SendJobRow {
 export async function insertSendJob(
   db: Queryable,
   accountId: string,
-  j: { id: string; campaignId: string | null; by: object },
+  j: { id: string; campaignId: string | null; template: string; by: object },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO send_jobs (account_id, id, campaign_id, status, created_by) VALUES ($1, $2, $3, 'queued', $4)`,
-    [accountId, j.id, j.campaignId, j.by],
+    `INSERT INTO send_jobs (account_id, id, campaign_id, status, template, created_by)
+     VALUES ($1, $2, $3, 'queued', $4, $5)`,
+    [accountId, j.id, j.campaignId, j.template, j.by],
   );
 }
 

@@ -139,7 +139,7 @@ export async function sendMessages(
     }
 
     const campaignId = input.campaignId ?? null;
-    await insertSendJob(tx, accountId, { id: jobId, campaignId, by });
+    await insertSendJob(tx, accountId, { id: jobId, campaignId, template, by });
     const prices = priceTable();
     const counts = await insertJobMessages(tx, accountId, {
       jobId,
