@@ -22,7 +22,7 @@ import type { WorkerTask } from './index.ts';
 /** Messages claimed per batch. */
 export const BATCH_SIZE = 2000;
 /** Batches in flight at once in one process (one claims while another sends or writes back). */
-const LANES = 3;
+const LANES = 4;
 /** Submissions in flight at once per batch (providers with a window queue beyond it). */
 const SEND_CONCURRENCY = 256;
 /** Attempts before a retryable failure becomes final. */
