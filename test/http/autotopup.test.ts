@@ -1,15 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { loadConfig } from '../../src/config.ts';
 import { runAutoTopups } from '../../src/domain/billing/run-auto-topups.ts';
 import { autoTopup } from '../../src/workers/auto-topup.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
-import {
-  FAKE_STRIPE_KEY,
-  FAKE_STRIPE_WEBHOOK_SECRET,
-  type FakeStripe,
-  startFakeStripe,
-} from './billing-fake-stripe.ts';
+import { type FakeStripe, startFakeStripe, startStripeTestService } from './billing-fake-stripe.ts';
 
 const ORDER = {
   plan: 'starter',
@@ -265,16 +259,7 @@ describe('auto top-up with a Stripe-compatible provider', () => {
 
   before(async () => {
     stripe = await startFakeStripe();
-    svc = await startTestService({
-      rateLimitPerMinute: 1_000_000,
-      payments: {
-        ...loadConfig().payments,
-        provider: 'stripe',
-        stripeApiBase: stripe.url,
-        stripeSecretKey: FAKE_STRIPE_KEY,
-        stripeWebhookSecret: FAKE_STRIPE_WEBHOOK_SECRET,
-      },
-    });
+    svc = await startStripeTestService(stripe);
   });
   after(async () => {
     await svc.close();

@@ -5,7 +5,9 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadConfig } from '../../src/config.ts';
 import { stripeSignature } from '../../src/providers/payments/stripe-signature.ts';
+import { startTestService, type TestService } from '../helpers.ts';
 
 export const FAKE_STRIPE_KEY = 'sk_test_sparrow';
 export const FAKE_STRIPE_WEBHOOK_SECRET = 'whsec_sparrow_test';
@@ -177,4 +179,18 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     charges: () => charged,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A test service whose payments provider is Stripe, talking to `stripe` with the fake's key and webhook secret. */
+export function startStripeTestService(stripe: FakeStripe): Promise<TestService> {
+  return startTestService({
+    rateLimitPerMinute: 1_000_000,
+    payments: {
+      ...loadConfig().payments,
+      provider: 'stripe',
+      stripeApiBase: stripe.url,
+      stripeSecretKey: FAKE_STRIPE_KEY,
+      stripeWebhookSecret: FAKE_STRIPE_WEBHOOK_SECRET,
+    },
+  });
 }

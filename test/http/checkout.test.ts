@@ -4,9 +4,9 @@ import { ConfigError, loadConfig } from '../../src/config.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 import {
   FAKE_STRIPE_KEY,
-  FAKE_STRIPE_WEBHOOK_SECRET,
   type FakeStripe,
   startFakeStripe,
+  startStripeTestService,
 } from './billing-fake-stripe.ts';
 
 const ORDER = {
@@ -184,16 +184,7 @@ describe('checkout with a Stripe-compatible provider', () => {
 
   before(async () => {
     stripe = await startFakeStripe();
-    svc = await startTestService({
-      rateLimitPerMinute: 1_000_000,
-      payments: {
-        ...loadConfig().payments,
-        provider: 'stripe',
-        stripeApiBase: stripe.url,
-        stripeSecretKey: FAKE_STRIPE_KEY,
-        stripeWebhookSecret: FAKE_STRIPE_WEBHOOK_SECRET,
-      },
-    });
+    svc = await startStripeTestService(stripe);
     a = await svc.newAccount();
   });
   after(async () => {

@@ -1,69 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runDueDrips } from '../../src/domain/drips/run-due-drips.ts';
-import { dripEntries } from '../../src/workers/drip-entries.ts';
-import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { body, call, eventually, type TestAccount, type TestService } from '../helpers.ts';
+import { dripHelpers, startDripService } from './drips-support.ts';
 
 describe('drip campaign executions, deactivation and migration', () => {
   let svc: TestService;
   let a: TestAccount;
-  let _b: TestAccount;
-  let seq = 0;
-  const _NOT_THERE = '01937c1e-0000-7000-8000-00000000abcd';
-  const base = (acc: TestAccount) => `/v1/accounts/${acc.accountId}`;
-  const drips = (acc: TestAccount, rest = '') => `${base(acc)}/dripcampaigns${rest}`;
-  const newList = async (acc: TestAccount, json: object = {}) => {
-    const res = await call(svc.api, 'POST', `${base(acc)}/lists`, {
-      auth: acc.auth,
-      json: { name: `L${seq++}`, ...json },
-    });
-    assert.equal(res.statusCode, 201, res.body);
-    return body(res).data.id as string;
-  };
-  const newContact = async (acc: TestAccount) => {
-    const res = await call(svc.api, 'POST', `${base(acc)}/contacts`, {
-      auth: acc.auth,
-      json: { mobile: `+1201${String(7_100_000 + seq++).padStart(7, '0')}`, firstName: `F${seq}` },
-    });
-    assert.equal(res.statusCode, 201, res.body);
-    return body(res).data.id as string;
-  };
-  const join = async (acc: TestAccount, listId: string, contactIds: string[]) => {
-    const res = await call(svc.api, 'POST', `${base(acc)}/lists/${listId}/contacts`, {
-      auth: acc.auth,
-      json: { contactIds },
-    });
-    assert.ok(res.statusCode < 300, res.body);
-  };
-  const dripBody = (listId: string, extra: object = {}) => ({
-    name: `Drip ${seq++}`,
-    description: 'Welcome series',
-    trigger: { type: 'list', list: { id: listId }, delay: { days: 1 } },
-    messages: [
-      { message: 'Welcome {{{firstName}}}', delay: {} },
-      { message: 'Day two', delay: { days: 1, hours: 2 } },
-    ],
-    ...extra,
-  });
-  const create = async (acc: TestAccount, json: object) => {
-    const res = await call(svc.api, 'POST', drips(acc), { auth: acc.auth, json });
-    assert.equal(res.statusCode, 201, res.body);
-    return body(res).data;
-  };
-  const get = async (acc: TestAccount, id: string) => {
-    const res = await call(svc.api, 'GET', drips(acc, `/${id}`), { auth: acc.auth });
-    assert.equal(res.statusCode, 200, res.body);
-    return body(res).data;
-  };
-  const execution = (acc: TestAccount, id: string, qs = '') =>
-    call(svc.api, 'GET', drips(acc, `/${id}/executions${qs}`), { auth: acc.auth });
+  const { base, drips, newList, newContact, join, dripBody, create, get, execution } = dripHelpers(() => svc);
 
   before(async () => {
-    svc = await startTestService({ rateLimitPerMinute: 1_000_000 });
-    a = await svc.newAccount();
-    _b = await svc.newAccount();
-    // Entries only: executions are created, but no step runs unless a test runs one.
-    svc.startWorkers([dripEntries]);
+    ({ svc, a } = await startDripService());
   });
   after(() => svc.close());
 

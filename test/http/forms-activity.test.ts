@@ -1,22 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { formHelpers, NOT_THERE } from './forms-support.ts';
 
 describe('lead forms: activation, analytics and conversions', () => {
   let svc: TestService;
   let a: TestAccount;
   let b: TestAccount;
-  let seq = 0;
-  const NOT_THERE = '01937c1e-0000-7000-8000-00000000abcd';
-  const forms = (acc: TestAccount, rest = '') => `/v1/accounts/${acc.accountId}/forms${rest}`;
-  const newForm = async (acc: TestAccount, json: object = {}) => {
-    const res = await call(svc.api, 'POST', forms(acc), {
-      auth: acc.auth,
-      json: { name: `Form ${seq++}`, ...json },
-    });
-    assert.equal(res.statusCode, 201, res.body);
-    return body(res).data;
-  };
+  const { forms, newForm } = formHelpers(() => svc);
   const submit = (formId: string, fields: Record<string, string>) =>
     call(svc.externals, 'POST', `/f/${formId}`, {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

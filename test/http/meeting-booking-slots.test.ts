@@ -1,58 +1,21 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
-
-const MINUTE = 60_000;
-const DAY = 86_400_000;
-const ALL_DAY = [{ start: { hour: 0, minute: 0 }, end: { hour: 24, minute: 0 } }];
-const EVERY_DAY = Object.fromEntries(
-  ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'].map((d) => [d, ALL_DAY]),
-);
-
-/** 10:00 UTC, `days` days from today. */
-const at10 = (days: number) => {
-  const d = new Date(Date.now() + days * DAY);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), 10);
-};
-const iso = (ms: number) => new Date(ms).toISOString();
+import { at10ms, bookingHelpers, DAY, iso, MINUTE } from './meetings-support.ts';
 
 describe('public meeting slots', () => {
   let svc: TestService;
   let a: TestAccount;
-  let seq = 0;
-  const slugOf = () => `t-${randomBytes(4).toString('hex')}-${seq++}`;
-  const mobile = () => `+1201${String(5_550_000 + seq++).padStart(7, '0')}`;
-  const newEvent = async (json: object = {}) => {
-    const res = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/meetingevents`, {
-      auth: a.auth,
-      json: {
-        name: 'Intro call',
-        slug: slugOf(),
-        durations: [30, 60],
-        timezone: 'UTC',
-        availability: EVERY_DAY,
-        bookingHorizonDays: 365,
-        ...json,
-      },
-    });
-    assert.equal(res.statusCode, 201, res.body);
-    return body(res).data as { id: string; slug: string };
-  };
-  const pub = (slug: string, rest = '') => `/v1/meetingevents/${encodeURIComponent(slug)}${rest}`;
+  const { newEvent, pub, book, attendee } = bookingHelpers(
+    () => svc,
+    () => a,
+  );
   const slots = async (slug: string, q: Record<string, string | number>) => {
     const qs = new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)])).toString();
     const res = await call(svc.externals, 'GET', `${pub(slug, '/slots')}?${qs}`);
     assert.equal(res.statusCode, 200, res.body);
     return (body(res).data.slots as { start: string; end: string }[]).map((s) => s.start);
   };
-  const book = (slug: string, json: unknown) => call(svc.externals, 'POST', pub(slug, '/book'), { json });
-  const attendee = () => ({
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    email: 'ada@example.com',
-    mobile: mobile(),
-  });
 
   before(async () => {
     svc = await startTestService({ rateLimitPerMinute: 1_000_000 });
@@ -72,7 +35,7 @@ describe('public meeting slots', () => {
           ]),
         ),
       });
-      const day = at10(3) - DAY / 24;
+      const day = at10ms(3) - DAY / 24;
       const got = await slots(e.slug, { from: iso(day - 10 * 3_600_000), to: iso(day + 12 * 3_600_000) });
       // 09:00, 09:30, 10:00 (10:15 would end after 11:00).
       assert.deepEqual(got, [iso(day), iso(day + 30 * MINUTE), iso(day + 60 * MINUTE)]);
@@ -90,7 +53,7 @@ describe('public meeting slots', () => {
         const m = /GMT([+-])(\d\d):(\d\d)/.exec(p) as RegExpExecArray;
         return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
       };
-      let change = at10(2);
+      let change = at10ms(2);
       while (nyOffset(change) === nyOffset(change + DAY)) change += DAY;
       change += DAY; // 10:00 UTC on the change day, after the 02:00 local switch.
       const before = nyOffset(change - DAY);
@@ -154,7 +117,7 @@ describe('public meeting slots', () => {
 
     it('removes times that would overlap a booked meeting or its buffer', async () => {
       const e = await newEvent({ durations: [30], bufferMinutes: 15 });
-      const t = at10(4);
+      const t = at10ms(4);
       assert.equal(
         (await book(e.slug, { start: iso(t), duration: 30, attendees: [attendee()] })).statusCode,
         200,

@@ -1,52 +1,15 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
-
-const MINUTE = 60_000;
-const DAY = 86_400_000;
-const ALL_DAY = [{ start: { hour: 0, minute: 0 }, end: { hour: 24, minute: 0 } }];
-const EVERY_DAY = Object.fromEntries(
-  ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'].map((d) => [d, ALL_DAY]),
-);
-
-/** 10:00 UTC, `days` days from today. */
-const at10 = (days: number) => {
-  const d = new Date(Date.now() + days * DAY);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), 10);
-};
-const iso = (ms: number) => new Date(ms).toISOString();
+import { at10ms, bookingHelpers, iso, MINUTE } from './meetings-support.ts';
 
 describe('public meeting booking', () => {
   let svc: TestService;
   let a: TestAccount;
-  let seq = 0;
-  const slugOf = () => `t-${randomBytes(4).toString('hex')}-${seq++}`;
-  const mobile = () => `+1201${String(5_550_000 + seq++).padStart(7, '0')}`;
-  const newEvent = async (json: object = {}) => {
-    const res = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/meetingevents`, {
-      auth: a.auth,
-      json: {
-        name: 'Intro call',
-        slug: slugOf(),
-        durations: [30, 60],
-        timezone: 'UTC',
-        availability: EVERY_DAY,
-        bookingHorizonDays: 365,
-        ...json,
-      },
-    });
-    assert.equal(res.statusCode, 201, res.body);
-    return body(res).data as { id: string; slug: string };
-  };
-  const pub = (slug: string, rest = '') => `/v1/meetingevents/${encodeURIComponent(slug)}${rest}`;
-  const book = (slug: string, json: unknown) => call(svc.externals, 'POST', pub(slug, '/book'), { json });
-  const attendee = () => ({
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    email: 'ada@example.com',
-    mobile: mobile(),
-  });
+  const { newEvent, pub, book, attendee } = bookingHelpers(
+    () => svc,
+    () => a,
+  );
 
   before(async () => {
     svc = await startTestService({ rateLimitPerMinute: 1_000_000 });
@@ -89,7 +52,7 @@ describe('public meeting booking', () => {
         description: 'A first chat',
         hosts: [{ firstName: 'Grace', email: 'grace@example.com' }],
       });
-      const t = at10(5);
+      const t = at10ms(5);
       const who = attendee();
       const res = await book(e.slug, { start: iso(t), duration: 60, attendees: [who], notes: 'About SMS' });
       assert.equal(res.statusCode, 200, res.body);
@@ -134,7 +97,7 @@ describe('public meeting booking', () => {
     it('books an attendee with an email only, and sends no text', async () => {
       const e = await newEvent();
       const res = await book(e.slug, {
-        start: iso(at10(6)),
+        start: iso(at10ms(6)),
         duration: 30,
         attendees: [{ email: 'x@example.com' }],
       });
@@ -153,7 +116,7 @@ describe('public meeting booking', () => {
       });
       assert.equal(stop.statusCode, 200, stop.body);
       const e = await newEvent();
-      const res = await book(e.slug, { start: iso(at10(7)), duration: 30, attendees: [who] });
+      const res = await book(e.slug, { start: iso(at10ms(7)), duration: 30, attendees: [who] });
       assert.equal(res.statusCode, 200, res.body);
       const msgs = body(
         await call(
@@ -170,19 +133,19 @@ describe('public meeting booking', () => {
 
     it('refuses bad bookings with a registered 4xx and writes nothing', async () => {
       const e = await newEvent({ minimumNoticeMinutes: 120, bookingHorizonDays: 30 });
-      const ok = { start: iso(at10(8)), duration: 30, attendees: [attendee()] };
+      const ok = { start: iso(at10ms(8)), duration: 30, attendees: [attendee()] };
       const cases: [object, number, string][] = [
         [{ ...ok, duration: 45 }, 400, 'MEET-010'],
         [{ ...ok, attendees: [] }, 400, 'MEET-011'],
         [{ ...ok, attendees: [{ firstName: 'Nobody' }] }, 400, 'MEET-011'],
-        [{ ...ok, start: iso(at10(-2)) }, 400, 'MEET-012'],
-        [{ ...ok, start: iso(at10(40)) }, 400, 'MEET-013'],
+        [{ ...ok, start: iso(at10ms(-2)) }, 400, 'MEET-012'],
+        [{ ...ok, start: iso(at10ms(40)) }, 400, 'MEET-013'],
         [
           { ...ok, start: iso(Math.ceil((Date.now() + 30 * MINUTE) / 3_600_000) * 3_600_000) },
           400,
           'MEET-014',
         ],
-        [{ ...ok, start: iso(at10(8) + 7 * MINUTE) }, 400, 'MEET-015'],
+        [{ ...ok, start: iso(at10ms(8) + 7 * MINUTE) }, 400, 'MEET-015'],
         [{ ...ok, attendees: [{ mobile: '+1 555' }] }, 400, 'CONT-001'],
         [{ ...ok, attendees: [{ email: 'not-an-email' }] }, 400, 'VAL-001'],
         [{ ...ok, start: 'tomorrow' }, 400, 'VAL-001'],
@@ -204,20 +167,20 @@ describe('public meeting booking', () => {
 
     it('refuses a taken slot with 409 MEET-016', async () => {
       const e = await newEvent();
-      const json = { start: iso(at10(9)), duration: 60, attendees: [attendee()] };
+      const json = { start: iso(at10ms(9)), duration: 60, attendees: [attendee()] };
       assert.equal((await book(e.slug, json)).statusCode, 200);
       const again = await book(e.slug, { ...json, attendees: [attendee()] });
       assert.equal(again.statusCode, 409);
       assert.equal(body(again).error.code, 'MEET-016');
       // An overlapping, shorter meeting is refused too (30 min starting inside the hour).
-      const overlap = await book(e.slug, { ...json, start: iso(at10(9) + 30 * MINUTE), duration: 30 });
+      const overlap = await book(e.slug, { ...json, start: iso(at10ms(9) + 30 * MINUTE), duration: 30 });
       assert.equal(overlap.statusCode, 409);
     });
 
     it('lets exactly one of two concurrent bookings of one slot win', async () => {
       for (let round = 0; round < 3; round++) {
         const e = await newEvent();
-        const start = iso(at10(10 + round));
+        const start = iso(at10ms(10 + round));
         const people = [attendee(), attendee()];
         const [r1, r2] = await Promise.all(
           people.map((p) => book(e.slug, { start, duration: 30, attendees: [p] })),
@@ -267,7 +230,7 @@ describe('public meeting booking', () => {
         for (const json of [
           v,
           { start: v, duration: v, attendees: v, notes: v },
-          { start: iso(at10(12)), duration: 30, attendees: [{ email: v, mobile: v, firstName: v }] },
+          { start: iso(at10ms(12)), duration: 30, attendees: [{ email: v, mobile: v, firstName: v }] },
         ]) {
           const res = await book(e.slug, json);
           if (res.statusCode >= 500)

@@ -1,54 +1,13 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { meetingReminders } from '../../src/workers/meeting-reminders.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
-
-const MINUTE = 60_000;
-const DAY = 86_400_000;
-const ALL_DAY = [{ start: { hour: 0, minute: 0 }, end: { hour: 24, minute: 0 } }];
-const EVERY_DAY = Object.fromEntries(
-  ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'].map((d) => [d, ALL_DAY]),
-);
-const at10 = (days: number) => {
-  const d = new Date(Date.now() + days * DAY);
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), 10)).toISOString();
-};
+import { at10, MINUTE, meetingHelpers } from './meetings-support.ts';
 
 describe('meeting timers', () => {
   let svc: TestService;
   let a: TestAccount;
-  let seq = 0;
-  const slugOf = () => `m-${randomBytes(4).toString('hex')}-${seq++}`;
-  const mobile = () => `+1201${String(5_560_000 + seq++).padStart(7, '0')}`;
-  const events = (acc: TestAccount, rest = '') => `/v1/accounts/${acc.accountId}/meetingevents${rest}`;
-  const meetings = (acc: TestAccount, rest = '') => `/v1/accounts/${acc.accountId}/meetings${rest}`;
-  const newEvent = async (acc: TestAccount, json: object = {}) => {
-    const res = await call(svc.api, 'POST', events(acc), {
-      auth: acc.auth,
-      json: {
-        name: 'Demo',
-        slug: slugOf(),
-        durations: [30],
-        timezone: 'UTC',
-        availability: EVERY_DAY,
-        ...json,
-      },
-    });
-    assert.equal(res.statusCode, 201, res.body);
-    return body(res).data;
-  };
-  const book = async (
-    slug: string,
-    start: string,
-    attendees: object[] = [{ firstName: 'Ada', mobile: mobile() }],
-  ) => {
-    const res = await call(svc.externals, 'POST', `/v1/meetingevents/${slug}/book`, {
-      json: { start, duration: 30, attendees },
-    });
-    assert.equal(res.statusCode, 200, res.body);
-    return body(res).data;
-  };
+  const { meetings, newEvent, book } = meetingHelpers(() => svc);
   const runReminders = () => meetingReminders.run(svc.ctx, new AbortController().signal);
   const textsTo = async (contactId: string, pattern: RegExp) =>
     body(

@@ -1,59 +1,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { body, call, type TestAccount, type TestService } from '../helpers.ts';
+import {
+  base,
+  expectError,
+  send,
+  simple,
+  startWorkflowService,
+  workflowHelpers,
+} from './workflows-support.ts';
 
 describe('workflow versions and edges', () => {
   let svc: TestService;
   let a: TestAccount;
   let b: TestAccount;
-  let seq = 0;
-  const base = (acc: TestAccount) => `/v1/accounts/${acc.accountId}/workflows`;
-  const send = (message = 'Hi {{{firstName}}}') => ({
-    id: 'send',
-    type: { id: 'action.send-message' },
-    config: { message },
-  });
-  /** trigger.manual → send → end. */
-  const simple = () => ({
-    nodes: [
-      { id: 'start', type: { id: 'trigger.manual' } },
-      send(),
-      { id: 'end', type: { id: 'action.end' } },
-    ],
-    edges: [
-      { id: 'e1', source: 'start', target: 'send' },
-      { id: 'e2', source: 'send', target: 'end' },
-    ],
-  });
-  const create = async (acc: TestAccount, json: object) => {
-    const res = await call(svc.api, 'POST', base(acc), { auth: acc.auth, json });
-    assert.equal(res.statusCode, 201, res.body);
-    return body(res).data;
-  };
-  const createSimple = (acc: TestAccount, activate = false) =>
-    create(acc, { name: `Flow ${seq++}`, versions: [{ name: 'v1', definition: simple(), activate }] });
-  const expectError = async (res: Awaited<ReturnType<typeof call>>, status: number, code: string) => {
-    assert.equal(res.statusCode, status, res.body);
-    const err = body(res);
-    assert.equal(err.success, false);
-    assert.equal(err.error.code, code, res.body);
-    return err.error.message as string;
-  };
-  const enroll = (acc: TestAccount, workflowId: string, contactId: string) =>
-    call(svc.api, 'POST', `${base(acc)}/${workflowId}/enrollments`, { auth: acc.auth, json: { contactId } });
-  const newContact = async (acc: TestAccount) => {
-    const res = await call(svc.api, 'POST', `/v1/accounts/${acc.accountId}/contacts`, {
-      auth: acc.auth,
-      json: { mobile: `+1201${String(7_000_000 + seq++).padStart(7, '0')}`, firstName: 'Ann' },
-    });
-    assert.equal(res.statusCode, 201, res.body);
-    return body(res).data.id as string;
-  };
+  const { create, createSimple, enroll, newContact } = workflowHelpers(() => svc);
 
   before(async () => {
-    svc = await startTestService({ rateLimitPerMinute: 1_000_000 });
-    a = await svc.newAccount();
-    b = await svc.newAccount();
+    ({ svc, a, b } = await startWorkflowService());
   });
   after(() => svc.close());
 

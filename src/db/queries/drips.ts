@@ -1,4 +1,5 @@
 import type { Queryable } from '../client.ts';
+import { listByName } from './paging.ts';
 
 /** A delay as given and shown: whole days, hours and minutes. */
 export interface Delay {
@@ -166,22 +167,7 @@ export async function listDrips(
   filter: { name?: string },
   page: { offset: number; limit: number },
 ): Promise<{ rows: DripRow[]; total: number }> {
-  const params: unknown[] = [accountId];
-  let cond = 'account_id = $1';
-  if (filter.name) {
-    // The name is matched literally: escape LIKE's wildcards and its escape character.
-    params.push(`%${filter.name.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
-    cond += ` AND name ILIKE $${params.length}`;
-  }
-  const [items, count] = await Promise.all([
-    db.query<DripRow>(
-      `SELECT * FROM drip_campaigns WHERE ${cond} ORDER BY created_at DESC, id DESC
-       LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, page.limit, page.offset],
-    ),
-    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM drip_campaigns WHERE ${cond}`, params),
-  ]);
-  return { rows: items.rows, total: count.rows[0].n };
+  return listByName<DripRow>(db, 'drip_campaigns', accountId, filter, page);
 }
 
 /** The steps of the given drips, in order. */

@@ -1,4 +1,5 @@
 import type { Queryable } from '../client.ts';
+import { listByName } from './paging.ts';
 
 /** A time of day in availability ranges. */
 export interface TimeOfDay {
@@ -175,20 +176,5 @@ export async function listMeetingEvents(
   filter: { name?: string },
   page: { offset: number; limit: number },
 ): Promise<{ rows: MeetingEventRow[]; total: number }> {
-  const params: unknown[] = [accountId];
-  let cond = 'account_id = $1';
-  if (filter.name) {
-    // The name is matched literally: escape LIKE's wildcards and its escape character.
-    params.push(`%${filter.name.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
-    cond += ` AND name ILIKE $${params.length}`;
-  }
-  const [items, count] = await Promise.all([
-    db.query<MeetingEventRow>(
-      `SELECT * FROM meeting_events WHERE ${cond} ORDER BY created_at DESC, id DESC
-       LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, page.limit, page.offset],
-    ),
-    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM meeting_events WHERE ${cond}`, params),
-  ]);
-  return { rows: items.rows, total: count.rows[0].n };
+  return listByName<MeetingEventRow>(db, 'meeting_events', accountId, filter, page);
 }

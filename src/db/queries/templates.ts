@@ -1,4 +1,5 @@
 import type { Queryable } from '../client.ts';
+import { listByName } from './paging.ts';
 
 /** A Media item attached to a template. */
 export interface TemplateMedia {
@@ -99,19 +100,5 @@ export async function listTemplates(
   filter: { name?: string },
   page: { offset: number; limit: number },
 ): Promise<{ rows: TemplateRow[]; total: number }> {
-  const params: unknown[] = [accountId];
-  let cond = 'account_id = $1';
-  if (filter.name) {
-    // The name is matched literally: escape LIKE's wildcards and its escape character.
-    params.push(`%${filter.name.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
-    cond += ` AND name ILIKE $${params.length}`;
-  }
-  const [items, count] = await Promise.all([
-    db.query<TemplateRow>(
-      `SELECT * FROM templates WHERE ${cond} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, page.limit, page.offset],
-    ),
-    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM templates WHERE ${cond}`, params),
-  ]);
-  return { rows: items.rows, total: count.rows[0].n };
+  return listByName<TemplateRow>(db, 'templates', accountId, filter, page);
 }

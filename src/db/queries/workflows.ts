@@ -1,4 +1,5 @@
 import type { Queryable } from '../client.ts';
+import { listByName } from './paging.ts';
 
 /** A node as stored. */
 export interface StoredNode {
@@ -104,22 +105,7 @@ export async function listWorkflows(
   filter: { name?: string },
   page: { offset: number; limit: number },
 ): Promise<{ rows: WorkflowRow[]; total: number }> {
-  const params: unknown[] = [accountId];
-  let cond = 'account_id = $1';
-  if (filter.name) {
-    // The name is matched literally: escape LIKE's wildcards and its escape character.
-    params.push(`%${filter.name.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
-    cond += ` AND name ILIKE $${params.length}`;
-  }
-  const [items, count] = await Promise.all([
-    db.query<WorkflowRow>(
-      `SELECT * FROM workflows WHERE ${cond} ORDER BY created_at DESC, id DESC
-       LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, page.limit, page.offset],
-    ),
-    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM workflows WHERE ${cond}`, params),
-  ]);
-  return { rows: items.rows, total: count.rows[0].n };
+  return listByName<WorkflowRow>(db, 'workflows', accountId, filter, page);
 }
 
 /** The versions of the given workflows, oldest first. */
