@@ -84,6 +84,9 @@ export async function startTestService(overrides: Partial<Config> = {}): Promise
     ...loadConfig({ ...process.env, DATABASE_URL: database.url }),
     webhooksAllowPrivate: true,
     simulatorDeliveryDelayMs: 20,
+    // Campaign sends would otherwise wait for 8:00 whenever a run happens at night (UTC accounts):
+    // the tests of quiet hours turn them on.
+    quietHoursEnabled: false,
     ...overrides,
   };
   const db = createPool(database.url, 10);

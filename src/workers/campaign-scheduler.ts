@@ -10,5 +10,6 @@ const BATCH = 20;
  */
 export const campaignScheduler: WorkerTask = {
   name: 'campaign-scheduler',
-  run: async (ctx) => ((await runDueCampaigns(ctx.db, BATCH)) === BATCH ? 0 : 1000),
+  run: async (ctx) =>
+    (await runDueCampaigns(ctx.db, BATCH, ctx.config.quietHoursEnabled)) === BATCH ? 0 : 1000,
 };

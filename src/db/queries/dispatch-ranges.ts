@@ -43,7 +43,7 @@ export interface RangeMessage {
 }
 
 /**
- * Locks the oldest job with bulk messages not yet handed out. Waits for a concurrent claim of the
+ * Locks the oldest job with bulk messages not yet handed out (and not held by quiet hours). Waits for a concurrent claim of the
  * same job (that transaction is a few milliseconds long) instead of skipping it, so that two lanes
  * on one big send take turns rather than one of them going idle. Call inside a transaction.
  */
@@ -51,6 +51,7 @@ export async function lockOpenJob(db: Queryable): Promise<OpenJob | undefined> {
   const { rows } = await db.query<OpenJob>({
     name: 'dispatch-lock-open-job',
     text: `SELECT account_id, job_id AS id, cursor FROM dispatch_cursors
+           WHERE not_before IS NULL OR not_before <= now()
            ORDER BY created_at, job_id LIMIT 1 FOR UPDATE`,
   });
   return rows[0];

@@ -35,15 +35,32 @@ export async function setSendJobCounts(
   db: Queryable,
   accountId: string,
   jobId: string,
-  c: { submitted: number; queued: number; failures: number; price: number; invalid: unknown[] },
+  c: {
+    submitted: number;
+    queued: number;
+    failures: number;
+    price: number;
+    invalid: unknown[];
+    /** Quiet hours: dispatch no message of the job before this. */
+    notBefore?: Date | null;
+  },
 ): Promise<SendJobRow> {
   const { rows } = await db.query<SendJobRow>(
     // A job with queued (bulk) messages is opened for range dispatch (dispatch_cursors).
-    `WITH open AS (INSERT INTO dispatch_cursors (account_id, job_id) SELECT $1, $2 WHERE $4 > 0)
+    `WITH open AS (INSERT INTO dispatch_cursors (account_id, job_id, not_before) SELECT $1, $2, $8 WHERE $4 > 0)
      UPDATE send_jobs SET submitted = $3, queued = $4, pending = $4, failures = $5, price = $6, invalid = $7,
             status = CASE WHEN $4 > 0 THEN 'queued' ELSE 'completed' END
      WHERE account_id = $1 AND id = $2 RETURNING *`,
-    [accountId, jobId, c.submitted, c.queued, c.failures, c.price, JSON.stringify(c.invalid)],
+    [
+      accountId,
+      jobId,
+      c.submitted,
+      c.queued,
+      c.failures,
+      c.price,
+      JSON.stringify(c.invalid),
+      c.notBefore ?? null,
+    ],
   );
   return rows[0];
 }

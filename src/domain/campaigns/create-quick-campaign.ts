@@ -28,6 +28,7 @@ export async function createQuickCampaign(
   accountId: string,
   input: QuickCampaignInput,
   by: Actor,
+  quietHours: boolean,
 ): Promise<{ campaign: Campaign; job: Job | null }> {
   if (input.message.message.trim() === '') fail('MSG-003');
   const fields = await campaignFields(db, accountId, {
@@ -58,7 +59,7 @@ export async function createQuickCampaign(
   const row = await findCampaign(db, accountId, id);
   let jobId: string;
   try {
-    jobId = await runCampaign(db, row ?? fail('CAMP-001'), by);
+    jobId = await runCampaign(db, row ?? fail('CAMP-001'), by, quietHours);
   } catch (err) {
     if (err instanceof AppError) await deleteCampaign(db, accountId, id);
     throw err;

@@ -13,9 +13,10 @@ export const RUN_LEASE_SECONDS = 600;
  * records the job. If an earlier claim of the same run already committed a send (its job exists
  * since run_started_at), that job is recorded instead of sending again. An expected failure
  * (e.g. ACCT-002, LIST-001, GRP-003) is recorded on the campaign and ends the run, then rethrown;
- * anything else leaves the lease to expire so the run is retried.
+ * anything else leaves the lease to expire so the run is retried. With `quietHours` (QUIET_HOURS_ENABLED)
+ * a run that falls in quiet hours is queued and charged now and dispatched when they end.
  */
-export async function runCampaign(db: Db, c: CampaignRow, by: Actor): Promise<string> {
+export async function runCampaign(db: Db, c: CampaignRow, by: Actor, quietHours: boolean): Promise<string> {
   // A recurring campaign's next run: the schedule's next firing after now (a stored schedule was valid).
   const cron = typeof c.schedule?.cron === 'string' && c.schedule.cron ? c.schedule.cron : undefined;
   const timezone = typeof c.schedule?.timezone === 'string' ? c.schedule.timezone : undefined;
@@ -43,6 +44,7 @@ export async function runCampaign(db: Db, c: CampaignRow, by: Actor): Promise<st
         media: c.media,
         type: c.media.length > 0 ? 'MMS' : 'SMS',
         campaignId: c.id,
+        quietHours,
       },
       by,
     );

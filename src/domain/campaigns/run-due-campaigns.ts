@@ -11,11 +11,16 @@ const SCHEDULER = { ...SYSTEM, subSource: 'campaign-scheduler' };
  * and runs each. Expected failures are recorded on their campaign and end its run; unexpected
  * ones leave the lease to expire (the run is retried then). Answers how many were claimed.
  */
-export async function runDueCampaigns(db: Db, limit: number, log: (msg: string) => void = () => {}) {
+export async function runDueCampaigns(
+  db: Db,
+  limit: number,
+  quietHours: boolean,
+  log: (msg: string) => void = () => {},
+) {
   const due = await claimDueCampaigns(db, limit, RUN_LEASE_SECONDS);
   for (const c of due) {
     try {
-      await runCampaign(db, c, SCHEDULER);
+      await runCampaign(db, c, SCHEDULER, quietHours);
     } catch (err) {
       if (!(err instanceof AppError)) log(`campaign ${c.id}: ${(err as Error).message}`);
     }

@@ -7,7 +7,7 @@ import type {
 import { fail } from '../../errors.ts';
 import { parseMobile } from '../../messaging/phone.ts';
 import { newId } from '../../util/ids.ts';
-import { isTimeZone } from './zoned-time.ts';
+import { isTimeZone } from '../../util/zoned-time.ts';
 
 /** A host or attendee as a request gives it (mobile: E.164 string or {number, country}). */
 export interface PersonInput {

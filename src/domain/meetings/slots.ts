@@ -1,5 +1,5 @@
 import type { MeetingEventRow, Weekday } from '../../db/queries/meetings-events.ts';
-import { addDays, localDate, wallToInstant, weekday } from './zoned-time.ts';
+import { addDays, localDate, wallToInstant, weekday } from '../../util/zoned-time.ts';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;

@@ -3,10 +3,10 @@ import { findAccount } from '../../db/queries/accounts.ts';
 import { withMeetingSavepoint } from '../../db/queries/meetings.ts';
 import type { MeetingPerson } from '../../db/queries/meetings-events.ts';
 import { AppError } from '../../errors.ts';
+import { formatLocal } from '../../util/zoned-time.ts';
 import type { Actor } from '../actor.ts';
 import { queueMessage } from '../messages/queue-message.ts';
 import { groupSenderPool } from '../numbers/group-sender-pool.ts';
-import { formatLocal } from './zoned-time.ts';
 
 /** An attendee who can be texted: one with a mobile, whose id is their contact's id. */
 export interface TextableAttendee extends MeetingPerson {

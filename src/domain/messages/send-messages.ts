@@ -1,5 +1,5 @@
 import { type Db, withTx } from '../../db/client.ts';
-import { adjustBalance } from '../../db/queries/accounts.ts';
+import { adjustBalance, findAccount } from '../../db/queries/accounts.ts';
 import { contactIdsByMobile, findContacts } from '../../db/queries/contacts.ts';
 import { fieldsToRecord, type UpsertRecord, upsertContactsSet } from '../../db/queries/contacts-merge.ts';
 import type { AttributeCondition, ListRow } from '../../db/queries/lists.ts';
@@ -10,6 +10,7 @@ import { insertSendJob, setSendJobCounts } from '../../db/queries/send-jobs.ts';
 import { fail } from '../../errors.ts';
 import { parseMobile } from '../../messaging/phone.ts';
 import { priceTable } from '../../messaging/pricing.ts';
+import { quietHoursEnd } from '../../messaging/quiet-hours.ts';
 import { parseTemplate } from '../../messaging/render.ts';
 import { countSegments } from '../../messaging/segments.ts';
 import { isId, newId } from '../../util/ids.ts';
@@ -38,6 +39,8 @@ export interface SendMessagesInput {
   type?: 'SMS' | 'MMS';
   media?: { url: string }[];
   campaignId?: string;
+  /** A marketing send: held until quiet hours end in the account's time zone (messages queued and charged now). */
+  quietHours?: boolean;
   /** Replace the text's URLs with tracked short links whose source is this send job (docs/links.md). */
   shortenLinks?: boolean;
 }
@@ -178,7 +181,9 @@ export async function sendMessages(
       const balance = await adjustBalance(tx, accountId, -counts.price);
       if (balance === undefined || balance < 0) fail('ACCT-002');
     }
+    const account = input.quietHours ? await findAccount(tx, accountId) : undefined;
     await setSendJobCounts(tx, accountId, jobId, {
+      notBefore: account ? quietHoursEnd(account.timezone) : null,
       submitted: counts.queued + failed,
       queued: counts.queued,
       failures: failed,

@@ -40,7 +40,16 @@ export async function campaignRoutes(app: FastifyInstance) {
         response: { 200: Envelope(QuickCampaignResult), ...errorResponses(402) },
       },
     },
-    async (req) => ok(await createQuickCampaign(app.ctx.db, req.params.accountId, req.body, req.actor)),
+    async (req) =>
+      ok(
+        await createQuickCampaign(
+          app.ctx.db,
+          req.params.accountId,
+          req.body,
+          req.actor,
+          app.ctx.config.quietHoursEnabled,
+        ),
+      ),
   );
 
   app.get<AccountP & { Querystring: typeof CampaignListQuery.static }>(
