@@ -56,8 +56,9 @@ export async function migrateDrip(db: Db, accountId: string, dripId: string, by:
     if (drip.workflow_id)
       fail('DRIP-003', `The drip campaign was already migrated to workflow ${drip.workflow_id}.`);
     const steps = await stepsOf(tx, accountId, [drip.id]);
+    // In this transaction: the workflow exists exactly when the drip is marked migrated.
     const workflow = await createWorkflow(
-      db,
+      tx,
       accountId,
       {
         name: drip.name,
