@@ -43,3 +43,20 @@ export async function preferIndexLookups(tx: pg.PoolClient): Promise<void> {
     'SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off; SET LOCAL enable_seqscan = off',
   );
 }
+
+/**
+ * Runs fn inside a savepoint of the caller's transaction: if it throws, only its writes are undone
+ * (the transaction goes on) and the error is rethrown for the caller to judge.
+ */
+export async function withSavepoint<T>(tx: Queryable, fn: () => Promise<T>): Promise<T> {
+  // One name for all: savepoints nest, and ROLLBACK TO / RELEASE act on the latest of that name.
+  await tx.query('SAVEPOINT sparrow_sp');
+  try {
+    const out = await fn();
+    await tx.query('RELEASE SAVEPOINT sparrow_sp');
+    return out;
+  } catch (err) {
+    await tx.query('ROLLBACK TO SAVEPOINT sparrow_sp');
+    throw err;
+  }
+}

@@ -11,7 +11,6 @@ import {
   type SubmissionOutcome,
   takeEarlyReceipts,
 } from '../db/queries/message-dispatch.ts';
-import { OPTED_OUT_ERROR } from '../db/queries/messages.ts';
 import { exhaustedSenders, grantSends } from '../db/queries/senders.ts';
 import { ERRORS } from '../errors.ts';
 import type { OutboundMessage, ProviderName, SendResult } from '../providers/types.ts';
@@ -61,14 +60,21 @@ async function claimBatch(
     const byNumber = new Map<string, { accountId: string; mps: number; provider: string; ids: string[] }>();
     for (const c of candidates) {
       const error = dispatchBlocker(ctx, c);
-      if (error || !c.phone_number_id || !c.provider || !c.throughput_mps) {
-        failures.push({ accountId: c.account_id, id: c.id, error: error ?? OPTED_OUT_ERROR });
+      if (error) {
+        failures.push({ accountId: c.account_id, id: c.id, error });
         continue;
       }
-      let n = byNumber.get(c.phone_number_id);
+      // Past dispatchBlocker the number, its provider and its rate are known.
+      const numberId = c.phone_number_id as string;
+      let n = byNumber.get(numberId);
       if (!n) {
-        n = { accountId: c.account_id, mps: c.throughput_mps, provider: c.provider, ids: [] };
-        byNumber.set(c.phone_number_id, n);
+        n = {
+          accountId: c.account_id,
+          mps: c.throughput_mps as number,
+          provider: c.provider as string,
+          ids: [],
+        };
+        byNumber.set(numberId, n);
       }
       n.ids.push(c.id);
     }

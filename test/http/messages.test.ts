@@ -371,6 +371,21 @@ describe('messages', () => {
       );
       assert.equal(rows.length, 1);
       assert.equal(rows[0].data.conversation.contact.id, c.id);
+      // The conversation's last message reads like the message itself (source text and author from its job).
+      const conv = body(
+        await call(
+          svc.api,
+          'GET',
+          `/v1/accounts/${a.accountId}/conversations/${data.messages[0].conversation.id}`,
+          {
+            auth: a.auth,
+          },
+        ),
+      ).data;
+      assert.equal(conv.lastMessage.id, data.messages[0].id);
+      assert.equal(conv.lastMessage.template, 'new thread');
+      assert.deepEqual(conv.lastMessage.created, data.messages[0].created);
+      assert.equal(conv.lastMessage.status, data.messages[0].status);
       await sent(a, { contacts: [{ id: c.id }], template: 'same thread' });
       const again = await svc.db.query(
         `SELECT count(*)::int AS n FROM events WHERE account_id = $1 AND type = 'conversation-started' AND data->'conversation'->>'id' = $2`,

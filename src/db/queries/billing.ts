@@ -1,12 +1,7 @@
 import type { Queryable } from '../client.ts';
 
-/** A checkout session as stored. */
-export interface CheckoutSessionRow {
-  account_id: string;
-  id: string;
-  provider: 'simulator' | 'stripe';
-  provider_session_id: string | null;
-  url: string | null;
+/** The plan and billing details a checkout collects and a billing profile keeps. */
+export interface BillingDetailsRow {
   plan: string;
   commitment: number;
   frequency: string;
@@ -15,6 +10,15 @@ export interface CheckoutSessionRow {
   address: Record<string, unknown> | null;
   tax: Record<string, unknown> | null;
   segment_understanding: boolean | null;
+}
+
+/** A checkout session as stored. */
+export interface CheckoutSessionRow extends BillingDetailsRow {
+  account_id: string;
+  id: string;
+  provider: 'simulator' | 'stripe';
+  provider_session_id: string | null;
+  url: string | null;
   amount: number;
   currency: string;
   success_url: string;
@@ -107,16 +111,8 @@ export async function closeCheckoutSession(
 }
 
 /** The billing profile: plan, details and the payment method a checkout saved. */
-export interface BillingProfileRow {
+export interface BillingProfileRow extends BillingDetailsRow {
   account_id: string;
-  plan: string;
-  commitment: number;
-  frequency: string;
-  name: string;
-  email: string;
-  address: Record<string, unknown> | null;
-  tax: Record<string, unknown> | null;
-  segment_understanding: boolean | null;
   provider: 'simulator' | 'stripe';
   customer_id: string | null;
   payment_method_id: string | null;

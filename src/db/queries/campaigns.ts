@@ -1,4 +1,5 @@
 import type { Queryable } from '../client.ts';
+import { assignColumns, type ColumnMap } from './columns.ts';
 import type { AttributeCondition } from './lists.ts';
 import type { SendJobRow } from './send-jobs.ts';
 
@@ -64,7 +65,7 @@ export interface CampaignFields {
 }
 
 // `merge`: the given keys replace those stored, the others stay (filters.attributes / filters.tags).
-const COLUMNS: Record<Exclude<keyof CampaignFields, 'paused'>, [string, 'json' | 'merge' | 'plain']> = {
+const COLUMNS: ColumnMap<Omit<CampaignFields, 'paused'>> = {
   name: ['name', 'plain'],
   description: ['description', 'plain'],
   fieldMappings: ['field_mappings', 'json'],
@@ -79,23 +80,6 @@ const COLUMNS: Record<Exclude<keyof CampaignFields, 'paused'>, [string, 'json' |
   nextExecution: ['next_execution', 'plain'],
 };
 
-function assignments(
-  f: CampaignFields,
-  params: unknown[],
-  update: boolean,
-): { cols: string[]; vals: string[] } {
-  const cols: string[] = [];
-  const vals: string[] = [];
-  for (const [key, [col, kind]] of Object.entries(COLUMNS)) {
-    const v = f[key as keyof typeof COLUMNS];
-    if (v === undefined) continue;
-    params.push(kind !== 'plain' && v !== null ? JSON.stringify(v) : v);
-    cols.push(col);
-    vals.push(update && kind === 'merge' ? `${col} || $${params.length}::jsonb` : `$${params.length}`);
-  }
-  return { cols, vals };
-}
-
 const SELECT = `SELECT c.*, to_jsonb(j) AS last_job FROM campaigns c
   LEFT JOIN send_jobs j ON j.account_id = c.account_id AND j.id = c.last_job_id`;
 
@@ -105,7 +89,7 @@ export async function insertCampaign(
   c: CampaignFields & { id: string; name: string; by: object; claimForSeconds?: number },
 ): Promise<void> {
   const params: unknown[] = [accountId, c.id, c.by];
-  const { cols, vals } = assignments(c, params, false);
+  const { cols, vals } = assignColumns(COLUMNS, c, params, false);
   if (c.paused) {
     cols.push('paused_at');
     vals.push('now()');
@@ -144,7 +128,7 @@ export async function updateCampaign(
   by: object,
 ): Promise<boolean> {
   const params: unknown[] = [accountId, id, by];
-  const { cols, vals } = assignments(f, params, true);
+  const { cols, vals } = assignColumns(COLUMNS, f, params, true);
   const sets = cols.map((c, i) => `${c} = ${vals[i]}`);
   if (f.paused === true) sets.push('paused_at = coalesce(paused_at, now())');
   if (f.paused === false) sets.push('paused_at = NULL');

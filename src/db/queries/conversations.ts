@@ -1,6 +1,5 @@
 import type { Queryable } from '../client.ts';
 import type { ContactRow } from './contacts.ts';
-import type { MessageView } from './messages.ts';
 
 /** A conversation row as stored. */
 export interface ConversationRow {
@@ -158,23 +157,6 @@ export async function listConversationViews(
     db.query<{ n: number }>(`SELECT count(*)::int AS n FROM conversations c WHERE ${where}`, args),
   ]);
   return { rows: list.rows, totalCount: count.rows[0].n };
-}
-
-/** Messages by id with the contact fields of the Message shape (for conversations' lastMessage). */
-export async function messageViewsByIds(
-  db: Queryable,
-  accountId: string,
-  messageIds: string[],
-): Promise<MessageView[]> {
-  if (messageIds.length === 0) return [];
-  const { rows } = await db.query<MessageView>(
-    `SELECT m.*, c.first_name AS contact_first_name, c.last_name AS contact_last_name, c.email AS contact_email,
-            c.mobile_number AS contact_mobile
-       FROM messages m LEFT JOIN contacts c ON c.account_id = m.account_id AND c.id = m.contact_id
-      WHERE m.account_id = $1 AND m.id = ANY($2::uuid[])`,
-    [accountId, messageIds],
-  );
-  return rows;
 }
 
 /** Contacts by id (the contacts of a page of conversations). */

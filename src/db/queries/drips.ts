@@ -1,4 +1,5 @@
 import type { Queryable } from '../client.ts';
+import { assignColumns, type ColumnMap } from './columns.ts';
 import { listByName } from './paging.ts';
 
 /** A delay as given and shown: whole days, hours and minutes. */
@@ -81,30 +82,17 @@ export interface DripStats {
   engaged: number;
 }
 
-const COLUMNS: Record<keyof DripFields, [string, boolean]> = {
-  name: ['name', false],
-  description: ['description', false],
-  triggerType: ['trigger_type', false],
-  listId: ['list_id', false],
-  keyword: ['keyword', false],
-  groupId: ['group_id', false],
-  triggerDelay: ['trigger_delay', true],
-  maxDuration: ['max_duration', false],
-  active: ['active', false],
+const COLUMNS: ColumnMap<DripFields> = {
+  name: ['name', 'plain'],
+  description: ['description', 'plain'],
+  triggerType: ['trigger_type', 'plain'],
+  listId: ['list_id', 'plain'],
+  keyword: ['keyword', 'plain'],
+  groupId: ['group_id', 'plain'],
+  triggerDelay: ['trigger_delay', 'json'],
+  maxDuration: ['max_duration', 'plain'],
+  active: ['active', 'plain'],
 };
-
-function assignments(f: DripFields, params: unknown[]): { cols: string[]; vals: string[] } {
-  const cols: string[] = [];
-  const vals: string[] = [];
-  for (const [key, [col, json]] of Object.entries(COLUMNS)) {
-    const v = f[key as keyof DripFields];
-    if (v === undefined) continue;
-    params.push(json && v !== null ? JSON.stringify(v) : v);
-    cols.push(col);
-    vals.push(`$${params.length}`);
-  }
-  return { cols, vals };
-}
 
 export async function insertDrip(
   db: Queryable,
@@ -112,7 +100,7 @@ export async function insertDrip(
   d: DripFields & { id: string; name: string; triggerType: DripTriggerType; by: object },
 ): Promise<void> {
   const params: unknown[] = [accountId, d.id, d.by];
-  const { cols, vals } = assignments(d, params);
+  const { cols, vals } = assignColumns(COLUMNS, d, params);
   await db.query(
     `INSERT INTO drip_campaigns (account_id, id, created_by, updated_by, ${cols.join(', ')})
      VALUES ($1, $2, $3, $3, ${vals.join(', ')})`,
@@ -129,7 +117,7 @@ export async function updateDrip(
   by: object,
 ): Promise<boolean> {
   const params: unknown[] = [accountId, id, by];
-  const { cols, vals } = assignments(f, params);
+  const { cols, vals } = assignColumns(COLUMNS, f, params);
   const sets = cols.map((c, i) => `${c} = ${vals[i]}`);
   const { rowCount } = await db.query(
     `UPDATE drip_campaigns SET ${[...sets, 'updated_at = now()', 'updated_by = $3'].join(', ')}

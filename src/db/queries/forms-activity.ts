@@ -120,20 +120,3 @@ export async function listConversions(
   ]);
   return { rows: items.rows, total: count.rows[0].n };
 }
-
-/**
- * Runs fn inside a savepoint of the caller's transaction: if it throws, only its writes are undone
- * (the transaction goes on) and the error is rethrown for the caller to judge.
- */
-export async function inSavepoint<T>(tx: Queryable, name: string, fn: () => Promise<T>): Promise<T> {
-  if (!/^[a-z_]+$/.test(name)) throw new Error(`invalid savepoint name ${name}`);
-  await tx.query(`SAVEPOINT ${name}`);
-  try {
-    const out = await fn();
-    await tx.query(`RELEASE SAVEPOINT ${name}`);
-    return out;
-  } catch (err) {
-    await tx.query(`ROLLBACK TO SAVEPOINT ${name}`);
-    throw err;
-  }
-}

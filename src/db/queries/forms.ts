@@ -1,4 +1,5 @@
 import type { Queryable } from '../client.ts';
+import { assignColumns, type ColumnMap } from './columns.ts';
 
 /** One field of a lead form as stored. */
 export interface FormFieldDef {
@@ -47,31 +48,18 @@ export interface FormFields {
   successMessage?: string | null;
 }
 
-const COLUMNS: Record<keyof FormFields, [string, boolean]> = {
-  name: ['name', false],
-  description: ['description', false],
-  templateId: ['template_id', false],
-  fields: ['fields', true],
-  listId: ['list_id', false],
-  defaultCountry: ['default_country', false],
-  confirmationMessage: ['confirmation_message', false],
-  consentText: ['consent_text', false],
-  submitLabel: ['submit_label', false],
-  successMessage: ['success_message', false],
+const COLUMNS: ColumnMap<FormFields> = {
+  name: ['name', 'plain'],
+  description: ['description', 'plain'],
+  templateId: ['template_id', 'plain'],
+  fields: ['fields', 'json'],
+  listId: ['list_id', 'plain'],
+  defaultCountry: ['default_country', 'plain'],
+  confirmationMessage: ['confirmation_message', 'plain'],
+  consentText: ['consent_text', 'plain'],
+  submitLabel: ['submit_label', 'plain'],
+  successMessage: ['success_message', 'plain'],
 };
-
-function assignments(f: FormFields, params: unknown[]): { cols: string[]; vals: string[] } {
-  const cols: string[] = [];
-  const vals: string[] = [];
-  for (const [key, [col, json]] of Object.entries(COLUMNS)) {
-    const v = f[key as keyof FormFields];
-    if (v === undefined) continue;
-    params.push(json && v !== null ? JSON.stringify(v) : v);
-    cols.push(col);
-    vals.push(`$${params.length}`);
-  }
-  return { cols, vals };
-}
 
 const SELECT = `SELECT f.*, l.name AS list_name,
     coalesce(s.impressions, 0)::int AS impressions, coalesce(s.conversions, 0)::int AS conversions
@@ -88,7 +76,7 @@ export async function insertForm(
   f: FormFields & { id: string; name: string; fields: FormFieldDef[]; active: boolean; by: object },
 ): Promise<void> {
   const params: unknown[] = [accountId, f.id, f.by, f.active];
-  const { cols, vals } = assignments(f, params);
+  const { cols, vals } = assignColumns(COLUMNS, f, params);
   await db.query(
     `INSERT INTO forms (account_id, id, created_by, updated_by, active_at, ${cols.join(', ')})
      VALUES ($1, $2, $3, $3, CASE WHEN $4::boolean THEN now() END, ${vals.join(', ')})`,
@@ -131,7 +119,7 @@ export async function updateForm(
   by: object,
 ): Promise<boolean> {
   const params: unknown[] = [accountId, id, by];
-  const { cols, vals } = assignments(f, params);
+  const { cols, vals } = assignColumns(COLUMNS, f, params);
   const sets = cols.map((c, i) => `${c} = ${vals[i]}`);
   const { rowCount } = await db.query(
     `UPDATE forms SET ${[...sets, 'updated_at = now()', 'updated_by = $3'].join(', ')}

@@ -1,4 +1,5 @@
 import type { Queryable } from '../client.ts';
+import { assignColumns, type ColumnMap } from './columns.ts';
 import { listByName } from './paging.ts';
 
 /** A time of day in availability ranges. */
@@ -65,7 +66,7 @@ export interface MeetingEventFields {
   reminderSms?: boolean;
 }
 
-const COLUMNS: Record<keyof MeetingEventFields, [string, 'json' | 'plain']> = {
+const COLUMNS: ColumnMap<MeetingEventFields> = {
   name: ['name', 'plain'],
   description: ['description', 'plain'],
   slug: ['slug', 'plain'],
@@ -82,19 +83,6 @@ const COLUMNS: Record<keyof MeetingEventFields, [string, 'json' | 'plain']> = {
   reminderSms: ['reminder_sms', 'plain'],
 };
 
-function assignments(f: MeetingEventFields, params: unknown[]): { cols: string[]; vals: string[] } {
-  const cols: string[] = [];
-  const vals: string[] = [];
-  for (const [key, [col, kind]] of Object.entries(COLUMNS)) {
-    const v = f[key as keyof MeetingEventFields];
-    if (v === undefined) continue;
-    params.push(kind === 'json' && v !== null ? JSON.stringify(v) : v);
-    cols.push(col);
-    vals.push(`$${params.length}`);
-  }
-  return { cols, vals };
-}
-
 /**
  * Inserts an event type; answers undefined (and inserts nothing) when its slug is taken, so a
  * caller can try another slug without aborting its transaction.
@@ -105,7 +93,7 @@ export async function insertMeetingEvent(
   e: MeetingEventFields & { id: string; name: string; slug: string; by: object },
 ): Promise<MeetingEventRow | undefined> {
   const params: unknown[] = [accountId, e.id, e.by];
-  const { cols, vals } = assignments(e, params);
+  const { cols, vals } = assignColumns(COLUMNS, e, params);
   const { rows } = await db.query<MeetingEventRow>(
     `INSERT INTO meeting_events (account_id, id, created_by, updated_by, ${cols.join(', ')})
      VALUES ($1, $2, $3, $3, ${vals.join(', ')})
@@ -151,7 +139,7 @@ export async function updateMeetingEvent(
   by: object,
 ): Promise<MeetingEventRow | undefined> {
   const params: unknown[] = [accountId, id, by];
-  const { cols, vals } = assignments(f, params);
+  const { cols, vals } = assignColumns(COLUMNS, f, params);
   const sets = cols.map((c, i) => `${c} = ${vals[i]}`);
   const { rows } = await db.query<MeetingEventRow>(
     `UPDATE meeting_events SET ${[...sets, 'updated_at = now()', 'updated_by = $3'].join(', ')}

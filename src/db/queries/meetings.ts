@@ -196,19 +196,3 @@ export async function completeEndedMeetings(db: Queryable, limit: number): Promi
   );
   return rowCount ?? 0;
 }
-
-/**
- * Runs fn inside a savepoint of the caller's transaction: if it throws, only its writes are undone
- * (the transaction goes on) and the error is rethrown for the caller to judge.
- */
-export async function withMeetingSavepoint<T>(tx: Queryable, fn: () => Promise<T>): Promise<T> {
-  await tx.query('SAVEPOINT meeting_text');
-  try {
-    const out = await fn();
-    await tx.query('RELEASE SAVEPOINT meeting_text');
-    return out;
-  } catch (err) {
-    await tx.query('ROLLBACK TO SAVEPOINT meeting_text');
-    throw err;
-  }
-}

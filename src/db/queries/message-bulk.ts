@@ -67,7 +67,6 @@ export interface JobMessagesSpec {
   recipients: RecipientSpec;
   /** The group's sending numbers, in a stable order (sticky choice hashes into it). */
   pool: { id: string; number: string }[];
-  template: string;
   parts: TemplatePart[];
   /** Encoding and segments when the text is the same for everyone (no merge field); else computed per row in SQL. */
   fixed?: { body: string; encoding: string; segments: number };

@@ -182,6 +182,20 @@ const VIEW = `SELECT m.*, c.first_name AS contact_first_name, c.last_name AS con
               FROM messages m LEFT JOIN contacts c ON c.account_id = m.account_id AND c.id = m.contact_id
               LEFT JOIN send_jobs j ON m.template IS NULL AND j.account_id = m.account_id AND j.id = m.job_id`;
 
+/** Messages by id in the view of the Message shape (a page of conversations' lastMessage). */
+export async function messageViewsByIds(
+  db: Queryable,
+  accountId: string,
+  messageIds: string[],
+): Promise<MessageView[]> {
+  if (messageIds.length === 0) return [];
+  const { rows } = await db.query<MessageView>(`${VIEW} WHERE m.account_id = $1 AND m.id = ANY($2::uuid[])`, [
+    accountId,
+    messageIds,
+  ]);
+  return rows;
+}
+
 export async function findMessageView(
   db: Queryable,
   accountId: string,

@@ -4,9 +4,8 @@ import {
   type ConversationView,
   contactsByIds,
   findConversationView,
-  messageViewsByIds,
 } from '../../db/queries/conversations.ts';
-import type { MessageView } from '../../db/queries/messages.ts';
+import { type MessageView, messageViewsByIds } from '../../db/queries/messages.ts';
 import { stamp } from '../actor.ts';
 import { presentContact } from '../contacts/present-contact.ts';
 import { presentMessage } from '../messages/present-message.ts';

@@ -1,5 +1,4 @@
-import type { Queryable } from '../../db/client.ts';
-import { type Db, withTx } from '../../db/client.ts';
+import { type Db, type Queryable, withSavepoint, withTx } from '../../db/client.ts';
 import type { DripRow } from '../../db/queries/drips.ts';
 import {
   activeDripsFor,
@@ -26,12 +25,9 @@ export async function enterDrips(
   return withTx(db, async (tx) => {
     const entries = await takeEntries(tx, limit);
     for (const e of entries) {
-      await tx.query('SAVEPOINT drip_entry');
       try {
-        await applyEntry(tx, e);
-        await tx.query('RELEASE SAVEPOINT drip_entry');
+        await withSavepoint(tx, () => applyEntry(tx, e));
       } catch (err) {
-        await tx.query('ROLLBACK TO SAVEPOINT drip_entry');
         log(`drip entry ${e.seq} (${e.kind}): ${(err as Error).message}`);
       }
     }

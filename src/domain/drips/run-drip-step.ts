@@ -1,5 +1,4 @@
-import type { Queryable } from '../../db/client.ts';
-import { type Db, withTx } from '../../db/client.ts';
+import { type Db, type Queryable, withSavepoint, withTx } from '../../db/client.ts';
 import { type ContactRow, findContact } from '../../db/queries/contacts.ts';
 import { type Delay, type DripRow, findDrip, type StepRow, stepsOf } from '../../db/queries/drips.ts';
 import {
@@ -15,7 +14,7 @@ import { AppError } from '../../errors.ts';
 import { renderTemplate } from '../../messaging/render.ts';
 import type { Actor } from '../actor.ts';
 import { queueMessage } from '../messages/queue-message.ts';
-import { groupSenderPool } from '../numbers/group-sender-pool.ts';
+import { groupSenderPool, sendersInOrder } from '../numbers/group-sender-pool.ts';
 
 /** How long an execution that sent its last step waits for a reply before it ends as `completed` (noAction). */
 export const REPLY_WINDOW: Delay = { days: 1, hours: 0, minutes: 0 };
@@ -95,6 +94,7 @@ async function sendStep(
       messageId: null,
       error: { code: 'CONT-001', description: 'The contact has no valid mobile number.' },
     };
+  const to = contact.mobile_number;
   const body = renderTemplate(step.message, {
     id: contact.id,
     firstName: contact.first_name,
@@ -106,34 +106,33 @@ async function sendStep(
   });
   if (body.trim() === '' && step.media.length === 0)
     return { messageId: null, error: { code: 'MSG-003', description: 'The message rendered empty.' } };
-  await tx.query('SAVEPOINT drip_send');
   try {
-    const pool = await groupSenderPool(tx, accountId, drip.group_id ?? undefined);
-    const numbers = [...pool.numbers].sort((a, b) => (a.id < b.id ? -1 : 1));
-    if (numbers.length === 0) throw new AppError('GRP-003');
-    const sender = numbers[Number.parseInt(contact.id.slice(-6), 16) % numbers.length];
-    const row = await queueMessage(
-      tx,
-      accountId,
-      {
-        contactId: contact.id,
-        phoneNumberId: sender.id,
-        from: sender.number,
-        to: contact.mobile_number,
-        body,
-        template: step.message,
-        media: step.media.map((m) => ({ url: m.url })),
-      },
-      by,
-    );
-    await tx.query('RELEASE SAVEPOINT drip_send');
+    const row = await withSavepoint(tx, async () => {
+      const pool = await groupSenderPool(tx, accountId, drip.group_id ?? undefined);
+      const numbers = sendersInOrder(pool);
+      if (numbers.length === 0) throw new AppError('GRP-003');
+      const sender = numbers[Number.parseInt(contact.id.slice(-6), 16) % numbers.length];
+      return queueMessage(
+        tx,
+        accountId,
+        {
+          contactId: contact.id,
+          phoneNumberId: sender.id,
+          from: sender.number,
+          to,
+          body,
+          template: step.message,
+          media: step.media.map((m) => ({ url: m.url })),
+        },
+        by,
+      );
+    });
     // A contact blocked (or opted out) since the checks gets a failed, uncharged message.
     if (row.status === 'failed')
       return { messageId: row.id, error: row.error ?? { code: 'CONT-010', description: 'Not sent.' } };
     return { messageId: row.id, error: null };
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    await tx.query('ROLLBACK TO SAVEPOINT drip_send');
     return { messageId: null, error: { code: err.code, description: err.message } };
   }
 }

@@ -1,12 +1,12 @@
 import type { Queryable } from '../../db/client.ts';
+import { withSavepoint } from '../../db/client.ts';
 import type { ContactRow } from '../../db/queries/contacts.ts';
 import type { FormRow } from '../../db/queries/forms.ts';
-import { inSavepoint } from '../../db/queries/forms-activity.ts';
 import { AppError, fail } from '../../errors.ts';
 import { renderTemplate } from '../../messaging/render.ts';
 import type { Actor } from '../actor.ts';
 import { queueMessage } from '../messages/queue-message.ts';
-import { groupSenderPool } from '../numbers/group-sender-pool.ts';
+import { groupSenderPool, sendersInOrder } from '../numbers/group-sender-pool.ts';
 
 /** What became of a form's confirmation text: the queued message, or why there is none. */
 export interface ConfirmationOutcome {
@@ -35,9 +35,9 @@ export async function queueConfirmation(
     return { messageId: null, error: { code: 'CONT-010', description } };
   }
   try {
-    return await inSavepoint(tx, 'form_confirmation', async () => {
+    return await withSavepoint(tx, async () => {
       const pool = await groupSenderPool(tx, form.account_id);
-      const sender = [...pool.numbers].sort((a, b) => (a.id < b.id ? -1 : 1))[0] ?? fail('GRP-003');
+      const sender = sendersInOrder(pool)[0] ?? fail('GRP-003');
       const body = renderTemplate(template, {
         id: contact.id,
         firstName: contact.first_name,

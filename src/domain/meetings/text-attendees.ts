@@ -1,12 +1,12 @@
 import type { Queryable } from '../../db/client.ts';
+import { withSavepoint } from '../../db/client.ts';
 import { findAccount } from '../../db/queries/accounts.ts';
-import { withMeetingSavepoint } from '../../db/queries/meetings.ts';
 import type { MeetingPerson } from '../../db/queries/meetings-events.ts';
 import { AppError } from '../../errors.ts';
 import { formatLocal } from '../../util/zoned-time.ts';
 import type { Actor } from '../actor.ts';
 import { queueMessage } from '../messages/queue-message.ts';
-import { groupSenderPool } from '../numbers/group-sender-pool.ts';
+import { groupSenderPool, sendersInOrder } from '../numbers/group-sender-pool.ts';
 
 /** An attendee who can be texted: one with a mobile, whose id is their contact's id. */
 export interface TextableAttendee extends MeetingPerson {
@@ -42,7 +42,7 @@ export async function textAttendees(
   let sender: { id: string; number: string } | undefined;
   try {
     const pool = await groupSenderPool(tx, accountId);
-    sender = [...pool.numbers].sort((a, b) => (a.id < b.id ? -1 : 1))[0];
+    sender = sendersInOrder(pool)[0];
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
   }
@@ -51,7 +51,7 @@ export async function textAttendees(
   let queued = 0;
   for (const a of textable) {
     try {
-      await withMeetingSavepoint(tx, () =>
+      await withSavepoint(tx, () =>
         queueMessage(
           tx,
           accountId,

@@ -16,7 +16,7 @@ import { countSegments } from '../../messaging/segments.ts';
 import { isId, newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import { shortenLinks } from '../links/shorten-links.ts';
-import { groupSenderPool } from '../numbers/group-sender-pool.ts';
+import { groupSenderPool, sendersInOrder } from '../numbers/group-sender-pool.ts';
 import { type Message, presentMessage } from './present-message.ts';
 
 /** A recipient: an existing contact by id, or a mobile number (the contact is created when new). */
@@ -99,7 +99,7 @@ export async function sendMessages(
     const fixed = parts.every((p) => p.kind === 'text') ? { body: text, ...countSegments(text) } : undefined;
     const pool = await groupSenderPool(tx, accountId, input.phoneNumberFilter?.group?.id);
     if (pool.numbers.length === 0) fail('GRP-003');
-    const senders = [...pool.numbers].sort((a, b) => (a.id < b.id ? -1 : 1));
+    const senders = sendersInOrder(pool);
 
     const found = new Set((await findContacts(tx, accountId, ids)).map((c) => c.id));
     const missing = ids.find((id) => !found.has(id));
@@ -159,7 +159,6 @@ export async function sendMessages(
           : undefined,
       },
       pool: senders.map((s) => ({ id: s.id, number: s.number })),
-      template,
       parts,
       fixed,
       media,

@@ -57,3 +57,8 @@ export async function groupSenderPool(
     })),
   };
 }
+
+/** A pool's numbers in a stable order (by id): every choice of sender indexes into this order. */
+export function sendersInOrder(pool: SenderPool): PoolSender[] {
+  return [...pool.numbers].sort((a, b) => (a.id < b.id ? -1 : 1));
+}

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/client.ts';
+import { type Queryable, withSavepoint } from '../../db/client.ts';
 import { addNumberToGroup, insertGroup } from '../../db/queries/groups.ts';
 import { insertPhoneNumber, takenNumbers } from '../../db/queries/phone-numbers.ts';
 import { defaultThroughput } from '../../messaging/throughput.ts';
@@ -19,24 +19,24 @@ export async function provisionDefaultGroup(tx: Queryable, accountId: string, by
   );
   const pick = candidates.find((c) => !taken.has(c.number));
   if (!pick) throw new Error('the simulator inventory has no free US number left');
-  await tx.query('SAVEPOINT take_number');
   let number: Awaited<ReturnType<typeof insertPhoneNumber>>;
   try {
-    number = await insertPhoneNumber(tx, accountId, {
-      id: newId(),
-      number: pick.number,
-      country: pick.country,
-      type: pick.type,
-      provider: 'simulator',
-      throughputMps: defaultThroughput(pick.type),
-      channels: channelsFor(pick.features),
-      supportedDestinations: [pick.country],
-      by,
-    });
+    number = await withSavepoint(tx, () =>
+      insertPhoneNumber(tx, accountId, {
+        id: newId(),
+        number: pick.number,
+        country: pick.country,
+        type: pick.type,
+        provider: 'simulator',
+        throughputMps: defaultThroughput(pick.type),
+        channels: channelsFor(pick.features),
+        supportedDestinations: [pick.country],
+        by,
+      }),
+    );
   } catch (err) {
     // Another account took the same number at the same moment: try the next one.
     if ((err as { code?: string }).code !== '23505') throw err;
-    await tx.query('ROLLBACK TO SAVEPOINT take_number');
     return provisionDefaultGroup(tx, accountId, by);
   }
   const group = await insertGroup(tx, accountId, { id: newId(), name: 'Default', isDefault: true, by });

@@ -1,4 +1,4 @@
-import { type Db, withTx } from '../../db/client.ts';
+import { type Db, withSavepoint, withTx } from '../../db/client.ts';
 import type { VersionRow } from '../../db/queries/workflows.ts';
 import {
   activeVersions,
@@ -59,12 +59,12 @@ export async function handleTriggers(db: Db, limit: number, log: (msg: string) =
     const versions = new Map<string, VersionRow[]>();
     for (const q of queue) {
       if (!versions.has(q.account_id)) versions.set(q.account_id, await activeVersions(tx, q.account_id));
-      await tx.query('SAVEPOINT cause');
       try {
-        await handle(tx, q, versions.get(q.account_id) ?? []);
-        await deleteQueued(tx, q.account_id, q.id);
+        await withSavepoint(tx, async () => {
+          await handle(tx, q, versions.get(q.account_id) ?? []);
+          await deleteQueued(tx, q.account_id, q.id);
+        });
       } catch (err) {
-        await tx.query('ROLLBACK TO SAVEPOINT cause');
         log(`workflow trigger ${q.id} (${q.kind}): ${(err as Error).message}`);
         if (q.attempts + 1 >= MAX_ATTEMPTS) await deleteQueued(tx, q.account_id, q.id);
         else await bumpQueued(tx, q.account_id, q.id);

@@ -9,7 +9,7 @@ import type { Actor } from '../actor.ts';
 import { presentContacts } from '../contacts/get-contact.ts';
 import { emitEvent } from '../events/emit.ts';
 import { queueMessage } from '../messages/queue-message.ts';
-import { groupSenderPool } from '../numbers/group-sender-pool.ts';
+import { groupSenderPool, sendersInOrder } from '../numbers/group-sender-pool.ts';
 
 /** What a node's action did: follow an edge (by value), end, or stop; plus what to record. */
 export type ActionOutcome =
@@ -35,7 +35,7 @@ async function sendMessage(
   if (!contact.mobile_number || !contact.mobile_valid) fail('CONT-001');
   const groupId = typeof node.config.id === 'string' ? node.config.id : undefined;
   const pool = await groupSenderPool(tx, contact.account_id, groupId);
-  const sender = [...pool.numbers].sort((a, b) => (a.id < b.id ? -1 : 1))[0] ?? fail('GRP-003');
+  const sender = sendersInOrder(pool)[0] ?? fail('GRP-003');
   const template = String(node.config.message);
   const body = renderTemplate(template, {
     id: contact.id,

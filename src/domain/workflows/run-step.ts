@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/client.ts';
+import { type Queryable, withSavepoint } from '../../db/client.ts';
 import { findContact } from '../../db/queries/contacts.ts';
 import type { StoredDefinition } from '../../db/queries/workflows.ts';
 import {
@@ -81,14 +81,10 @@ async function act(
   const contact = await findContact(tx, run.account_id, run.contact_id);
   if (!contact) return { stop: { code: 'CONT-002', description: 'Contact not found.' } };
   // The action's writes (a queued message, a charge) roll back alone if it fails expectedly.
-  await tx.query('SAVEPOINT node_action');
   try {
-    const outcome = await runAction(tx, contact, node, by);
-    await tx.query('RELEASE SAVEPOINT node_action');
-    return outcome;
+    return await withSavepoint(tx, () => runAction(tx, contact, node, by));
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    await tx.query('ROLLBACK TO SAVEPOINT node_action');
     return { error: { code: err.code, description: err.message } };
   }
 }
