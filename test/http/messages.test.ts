@@ -366,11 +366,21 @@ describe('messages', () => {
       const c = await newContact(a);
       const data = await sent(a, { contacts: [{ id: c.id }], template: 'new thread' });
       const { rows } = await svc.db.query(
-        `SELECT data FROM events WHERE account_id = $1 AND type = 'conversation-started' AND data->'conversation'->>'id' = $2`,
+        // As webhook delivery reads it (a bulk send stores a reference: migration 0150).
+        `SELECT sparrow_event_payload(e) AS data FROM events e
+         WHERE account_id = $1 AND type = 'conversation-started' AND data->'conversation'->>'id' = $2`,
         [a.accountId, data.messages[0].conversation.id],
       );
       assert.equal(rows.length, 1);
-      assert.equal(rows[0].data.conversation.contact.id, c.id);
+      assert.deepEqual(rows[0].data, {
+        conversation: {
+          id: data.messages[0].conversation.id,
+          contact: { id: c.id },
+          phoneNumber: data.messages[0].phoneNumber,
+          closed: false,
+        },
+        reopened: false,
+      });
       // The conversation's last message reads like the message itself (source text and author from its job).
       const conv = body(
         await call(

@@ -58,6 +58,8 @@ export interface RecipientSpec {
   conversationIds: string[];
   /** Contacts matching every given condition; `all` with no condition means every contact. */
   filter?: { tags: string[]; attributes: AttributeCondition[]; list?: Pick<ListRow, 'id' | 'filter'> };
+  /** Only the recipients of this share (by a hash of the contact id): a send accepted in parallel. */
+  share?: { index: number; of: number };
 }
 
 /** A bulk send, as the statement inserting its messages needs it. */
@@ -112,10 +114,15 @@ function recipientsSql(r: RecipientSpec, params: unknown[]): string {
       `SELECT c.id AS contact_id, NULL::uuid AS forced_number_id, 2 AS pri FROM contacts c WHERE ${where.join(' AND ')}`,
     );
   }
-  if (sources.length === 1) return sources[0];
   // A contact named by several sources gets one message; a conversation's number wins.
-  return `SELECT DISTINCT ON (contact_id) contact_id, forced_number_id, pri
+  const all =
+    sources.length === 1
+      ? sources[0]
+      : `SELECT DISTINCT ON (contact_id) contact_id, forced_number_id, pri
           FROM (${sources.join(' UNION ALL ')}) s ORDER BY contact_id, pri`;
+  if (!r.share) return all;
+  return `SELECT * FROM (${all}) rs
+          WHERE abs(mod(hashtextextended(rs.contact_id::text, 7), ${add(r.share.of)}::bigint)) = ${add(r.share.index)}::bigint`;
 }
 
 /**
@@ -237,11 +244,9 @@ export async function insertJobMessages(
      ),
      started AS (
        INSERT INTO events (id, account_id, type, data)
+       -- A reference that sparrow_event_payload() turns into the published payload (migration 0150).
        SELECT sparrow_uuidv7(), $1, 'conversation-started',
-              jsonb_build_object('conversation', jsonb_build_object(
-                'id', conv.id, 'contact', jsonb_build_object('id', conv.contact_id),
-                'phoneNumber', (${poolNumbers}::text[])[array_position(${poolIds}::uuid[], conv.phone_number_id)],
-                'closed', false), 'reopened', false)
+              jsonb_build_object('hydrate', 'conversation', 'conversation', jsonb_build_object('id', conv.id))
        FROM conv WHERE conv.created
      ),
      failed AS (
