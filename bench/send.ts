@@ -21,9 +21,9 @@ const N = Number(process.env.N ?? 100_000);
 const THROUGHPUT = 1_000_000;
 const TEMPLATE = 'Hi {{{firstName}}}, your {{{plan}}} offer ends Sunday. Reply STOP to opt out.';
 
-let peakRss = process.memoryUsage().rss;
+let peakRss = process.memoryUsage.rss();
 const sampler = setInterval(() => {
-  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  peakRss = Math.max(peakRss, process.memoryUsage.rss());
 }, 20);
 
 const database = await benchDatabase();

@@ -68,6 +68,11 @@ export interface Provider {
   readonly receiptsNameMessage?: boolean;
   /** Submits one message. Throws only for unexpected faults (the dispatcher retries those). */
   send(message: OutboundMessage): Promise<SendResult>;
+  /**
+   * Submits many at once, answering in order, where the provider can do so without a round trip
+   * per message (the in-process simulator): the dispatcher then makes one call per batch.
+   */
+  sendMany?(messages: OutboundMessage[]): SendResult[];
   /** Starts the connection, if any, and delivers receipts and inbound messages to the sink. */
   start(sink: ProviderSink): Promise<void>;
   close(): Promise<void>;

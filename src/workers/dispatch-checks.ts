@@ -16,6 +16,16 @@ export interface DispatchCheck {
   throughput_mps: number | null;
 }
 
+/** Why a message from this number cannot go (the number is gone, its provider is not configured), or null. */
+export function numberBlocker(
+  ctx: AppContext,
+  c: Omit<DispatchCheck, 'system' | 'stopped'>,
+): { code: string; description: string } | null {
+  if (!c.phone_number_id || !c.number_active || !c.provider || !c.throughput_mps) return NUMBER_GONE;
+  if (!ctx.providers.get(c.provider as ProviderName)) return NO_PROVIDER;
+  return null;
+}
+
 /**
  * Why a claimed message must fail instead of being sent (its contact opted out or was blocked
  * after it was queued, its number is gone, its provider is not configured), or null.
@@ -25,7 +35,5 @@ export function dispatchBlocker(
   c: DispatchCheck,
 ): { code: string; description: string } | null {
   if (!c.system && c.stopped) return OPTED_OUT_ERROR;
-  if (!c.phone_number_id || !c.number_active || !c.provider || !c.throughput_mps) return NUMBER_GONE;
-  if (!ctx.providers.get(c.provider as ProviderName)) return NO_PROVIDER;
-  return null;
+  return numberBlocker(ctx, c);
 }

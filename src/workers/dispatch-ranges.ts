@@ -7,14 +7,17 @@ import {
   jobMessagesAfter,
   lockExpiredRange,
   lockOpenJob,
+  type OpenJob,
   type RangeMessage,
   rangeMessages,
+  rangeNumbers,
   renewRange,
 } from '../db/queries/dispatch-ranges.ts';
 import type { ClaimedMessage } from '../db/queries/message-dispatch.ts';
 import { failCandidates } from '../db/queries/message-dispatch.ts';
+import { OPTED_OUT_ERROR } from '../db/queries/messages.ts';
 import { grantSends } from '../db/queries/senders.ts';
-import { dispatchBlocker } from './dispatch-checks.ts';
+import { numberBlocker } from './dispatch-checks.ts';
 
 /** A range of a job being dispatched. */
 export interface RangeRef {
@@ -36,6 +39,8 @@ export interface RangeClaim {
 }
 
 const NOTHING: RangeClaim = { claimed: [], complete: true, throttled: false, full: false };
+/** Shared by every message without media (providers only read it). */
+const NO_MEDIA: { url: string }[] = Object.freeze([]) as unknown as { url: string }[];
 
 /**
  * Claims up to `limit` bulk messages in one short transaction: first a range whose lease passed
@@ -49,7 +54,7 @@ export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<R
     await preferIndexLookups(tx);
     const expired = await lockExpiredRange(tx);
     let messages: RangeMessage[];
-    let job: { account_id: string; id: string } | undefined;
+    let job: OpenJob | undefined;
     if (expired) {
       messages = await rangeMessages(tx, expired);
     } else {
@@ -63,14 +68,36 @@ export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<R
       job = open;
     }
 
+    const accountId = expired ? expired.account_id : (job as OpenJob).account_id;
+    // Each number is checked once for the range; each message for its contact.
+    const numberIds = [...new Set(messages.map((m) => m.phone_number_id).filter((id) => id !== null))];
+    const numbers = new Map((await rangeNumbers(tx, accountId, numberIds)).map((n) => [n.id, n]));
+    const numberError = new Map<string | null, { code: string; description: string } | null>();
+    for (const id of [...numberIds, null]) {
+      const n = id === null ? undefined : numbers.get(id);
+      numberError.set(
+        id,
+        numberBlocker(ctx, {
+          phone_number_id: id,
+          number_active: n?.number_active ?? false,
+          provider: n?.provider ?? null,
+          throughput_mps: n?.throughput_mps ?? null,
+        }),
+      );
+    }
+
     const failures: Parameters<typeof failCandidates>[1] = [];
     const wants = new Map<string, { accountId: string; mps: number; wanted: number }>();
     for (const m of messages) {
-      const error = dispatchBlocker(ctx, m);
-      if (error) failures.push({ accountId: m.account_id, id: m.id, error });
+      const error = m.stopped ? OPTED_OUT_ERROR : numberError.get(m.phone_number_id);
+      if (error) failures.push({ accountId, id: m.id, error });
       else {
         const id = m.phone_number_id as string;
-        const w = wants.get(id) ?? { accountId: m.account_id, mps: m.throughput_mps as number, wanted: 0 };
+        const w = wants.get(id) ?? {
+          accountId,
+          mps: numbers.get(id)?.throughput_mps as number,
+          wanted: 0,
+        };
         w.wanted++;
         wants.set(id, w);
       }
@@ -97,7 +124,9 @@ export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<R
           continue;
         }
         granted.set(m.phone_number_id as string, left - 1);
-        claimed.push(toClaimed(m, second));
+        claimed.push(
+          toClaimed(accountId, m, numbers.get(m.phone_number_id as string)?.provider as string, second),
+        );
       }
       last = m.id;
     }
@@ -129,9 +158,14 @@ function refOf(r: ExpiredRange): RangeRef {
   return { accountId: r.account_id, jobId: r.job_id, lo: r.lo, hi: r.hi };
 }
 
-function toClaimed(m: RangeMessage, second: number): RangeClaim['claimed'][number] {
+function toClaimed(
+  accountId: string,
+  m: RangeMessage,
+  provider: string,
+  second: number,
+): RangeClaim['claimed'][number] {
   return {
-    account_id: m.account_id,
+    account_id: accountId,
     id: m.id,
     // The attempt being made: the row counts it when the outcome is recorded.
     attempts: m.attempts + 1,
@@ -140,8 +174,8 @@ function toClaimed(m: RangeMessage, second: number): RangeClaim['claimed'][numbe
     body: m.body,
     encoding: m.encoding,
     segments: m.segments,
-    media: m.media,
-    provider: m.provider as string,
+    media: m.media ?? NO_MEDIA,
+    provider,
     price: m.price,
     ranged: true,
     submittedSecond: second,

@@ -13,7 +13,7 @@ import {
 } from '../db/queries/message-dispatch.ts';
 import { exhaustedSenders, grantSends } from '../db/queries/senders.ts';
 import { ERRORS } from '../errors.ts';
-import type { OutboundMessage, ProviderName, SendResult } from '../providers/types.ts';
+import type { OutboundMessage, Provider, ProviderName, SendResult } from '../providers/types.ts';
 import { dispatchBlocker } from './dispatch-checks.ts';
 import { claimRangeBatch } from './dispatch-ranges.ts';
 import type { WorkerTask } from './index.ts';
@@ -113,20 +113,9 @@ interface Claimed extends ClaimedMessage {
   submittedSecond: number | null;
 }
 
-/** Submits one claimed message and maps what the provider answered to an outcome. */
-async function submit(ctx: AppContext, m: Claimed): Promise<SubmissionOutcome> {
-  const provider = ctx.providers.get(m.provider as ProviderName);
-  const base = {
-    accountId: m.account_id,
-    id: m.id,
-    attempt: m.attempts,
-    provider: m.provider,
-    price: m.price,
-    ranged: m.ranged,
-    submittedSecond: m.submittedSecond,
-    refLookup: !provider?.receiptsNameMessage,
-  };
-  const message: OutboundMessage = {
+/** The message a provider is handed for one claim. */
+function outbound(m: Claimed): OutboundMessage {
+  return {
     id: m.id,
     accountId: m.account_id,
     attempt: m.attempts,
@@ -137,36 +126,76 @@ async function submit(ctx: AppContext, m: Claimed): Promise<SubmissionOutcome> {
     segments: m.segments,
     media: m.media ?? [],
   };
-  let result: SendResult;
-  try {
-    if (!provider) throw new Error(`provider ${m.provider} is not configured`);
-    result = await provider.send(message);
-  } catch (err) {
-    // An unexpected fault (connection lost, timeout): retried like a retryable failure.
-    result = {
-      ok: false,
-      status: 'failed',
-      error: { code: 'MSG-010', description: `${ERRORS['MSG-010'].message} ${(err as Error).message}` },
-      retryable: true,
-    };
-  }
-  if (result.ok) {
-    return {
-      ...base,
-      outcome: 'sent',
-      providerMessageId: result.providerMessageId,
-      error: null,
-      retryAfterSeconds: 0,
-    };
-  }
-  const retry = result.retryable && m.attempts < MAX_ATTEMPTS;
+}
+
+/** An unexpected fault (connection lost, timeout, provider missing): retried like a retryable failure. */
+function faultResult(err: unknown): SendResult {
   return {
-    ...base,
-    outcome: retry ? 'retry' : 'failed',
-    providerMessageId: null,
-    error: result.error,
-    retryAfterSeconds: retry ? retryDelaySeconds(m.attempts) : 0,
+    ok: false,
+    status: 'failed',
+    error: { code: 'MSG-010', description: `${ERRORS['MSG-010'].message} ${(err as Error).message}` },
+    retryable: true,
   };
+}
+
+/** Maps what the provider answered for one claimed message to the outcome to record. */
+function outcomeOf(m: Claimed, result: SendResult, provider: Provider | undefined): SubmissionOutcome {
+  const retry = !result.ok && result.retryable && m.attempts < MAX_ATTEMPTS;
+  return {
+    accountId: m.account_id,
+    id: m.id,
+    attempt: m.attempts,
+    outcome: result.ok ? 'sent' : retry ? 'retry' : 'failed',
+    provider: m.provider,
+    providerMessageId: result.ok ? result.providerMessageId : null,
+    error: result.ok ? null : result.error,
+    retryAfterSeconds: retry ? retryDelaySeconds(m.attempts) : 0,
+    price: m.price,
+    ranged: m.ranged,
+    submittedSecond: m.submittedSecond,
+    refLookup: !provider?.receiptsNameMessage,
+  };
+}
+
+/**
+ * Submits every claimed message: one call per provider that takes a batch (the simulator), else
+ * one submission per message with at most SEND_CONCURRENCY in flight. Answers the outcomes in order.
+ */
+async function submitAll(ctx: AppContext, claimed: Claimed[]): Promise<SubmissionOutcome[]> {
+  const byProvider = new Map<string, number[]>();
+  for (let i = 0; i < claimed.length; i++) {
+    const name = claimed[i].provider;
+    const list = byProvider.get(name);
+    if (list) list.push(i);
+    else byProvider.set(name, [i]);
+  }
+  const out = new Array<SubmissionOutcome>(claimed.length);
+  for (const [name, indexes] of byProvider) {
+    const provider = ctx.providers.get(name as ProviderName);
+    if (provider?.sendMany) {
+      let results: SendResult[];
+      try {
+        results = provider.sendMany(indexes.map((i) => outbound(claimed[i])));
+      } catch (err) {
+        results = indexes.map(() => faultResult(err));
+      }
+      for (let k = 0; k < indexes.length; k++) {
+        out[indexes[k]] = outcomeOf(claimed[indexes[k]], results[k], provider);
+      }
+      continue;
+    }
+    await mapLimit(indexes, SEND_CONCURRENCY, async (i) => {
+      let result: SendResult;
+      try {
+        if (!provider) throw new Error(`provider ${name} is not configured`);
+        result = await provider.send(outbound(claimed[i]));
+      } catch (err) {
+        result = faultResult(err);
+      }
+      out[i] = outcomeOf(claimed[i], result, provider);
+    });
+  }
+  return out;
 }
 
 /** Runs fn over items with at most `limit` calls in flight; answers the results in order. */
@@ -196,7 +225,7 @@ export async function dispatchBatch(ctx: AppContext, limit = BATCH_SIZE): Promis
   const claimed: Claimed[] = single.claimed.map((m) => ({ ...m, ranged: false, submittedSecond: null }));
   if (range) claimed.push(...range.claimed);
   if (claimed.length > 0) {
-    const outcomes = await mapLimit(claimed, SEND_CONCURRENCY, (m) => submit(ctx, m));
+    const outcomes = await submitAll(ctx, claimed);
     await withTx(ctx.db, async (tx) => {
       await preferIndexLookups(tx);
       await recordSubmissions(tx, outcomes);

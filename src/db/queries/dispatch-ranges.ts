@@ -21,9 +21,11 @@ export interface ExpiredRange {
   hi: string;
 }
 
-/** A queued bulk message as range dispatch reads it: what to submit and what decides whether it may go. */
+/**
+ * A queued bulk message as range dispatch reads it: what to submit and whether its contact
+ * stopped. Its job gives the account; its number is read once per range (rangeNumbers).
+ */
 export interface RangeMessage {
-  account_id: string;
   id: string;
   attempts: number;
   price: number;
@@ -32,11 +34,16 @@ export interface RangeMessage {
   body: string;
   encoding: 'GSM-7' | 'UCS-2';
   segments: number;
-  media: { url: string }[];
+  /** Null when the message has none. */
+  media: { url: string }[] | null;
   phone_number_id: string | null;
-  system: boolean;
   /** The contact opted out or is blocked since the message was queued. */
   stopped: boolean;
+}
+
+/** A sending number of a range, as a claim checks it. */
+export interface RangeNumber {
+  id: string;
   number_active: boolean;
   provider: string | null;
   throughput_mps: number | null;
@@ -67,13 +74,22 @@ export async function lockExpiredRange(db: Queryable): Promise<ExpiredRange | un
   return rows[0];
 }
 
-const RANGE_SELECT = `SELECT m.account_id, m.id, m.attempts, m.price::float8 AS price, m.from_number, m.to_number,
-         m.body, m.encoding, m.segments, m.media, m.phone_number_id, m.system,
-         coalesce(c.opted_out_at IS NOT NULL OR c.blocked_at IS NOT NULL, false) AS stopped,
-         coalesce(n.status = 'active', false) AS number_active, n.provider, n.throughput_mps
+const RANGE_SELECT = `SELECT m.id, m.attempts, m.price::float8 AS price, m.from_number, m.to_number,
+         m.body, m.encoding, m.segments, nullif(m.media, '[]'::jsonb) AS media, m.phone_number_id,
+         coalesce(c.opted_out_at IS NOT NULL OR c.blocked_at IS NOT NULL, false) AS stopped
   FROM messages m
-  LEFT JOIN contacts c ON c.account_id = m.account_id AND c.id = m.contact_id
-  LEFT JOIN phone_numbers n ON n.account_id = m.account_id AND n.id = m.phone_number_id`;
+  LEFT JOIN contacts c ON c.account_id = m.account_id AND c.id = m.contact_id`;
+
+/** The sending numbers of a range (a handful: the numbers of the job's group). */
+export async function rangeNumbers(db: Queryable, accountId: string, ids: string[]): Promise<RangeNumber[]> {
+  const { rows } = await db.query<RangeNumber>({
+    name: 'dispatch-range-numbers',
+    text: `SELECT id, status = 'active' AS number_active, provider, throughput_mps
+           FROM phone_numbers WHERE account_id = $1 AND id = ANY($2::uuid[])`,
+    values: [accountId, ids],
+  });
+  return rows;
+}
 
 /** The next queued bulk messages of a job after its cursor, in id order (the job's index serves it). */
 export async function jobMessagesAfter(db: Queryable, job: OpenJob, limit: number): Promise<RangeMessage[]> {

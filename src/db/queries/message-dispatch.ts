@@ -1,4 +1,6 @@
 /** SQL of the dispatcher: claiming queued messages, recording submissions, applying receipts. */
+
+import { plainArray, textArray } from '../arrays.ts';
 import type { Queryable } from '../client.ts';
 import { MESSAGE_EVENT_DATA, MESSAGE_EVENT_REF } from './messages.ts';
 
@@ -9,7 +11,7 @@ export interface ReceiptInput {
   /** Our message, when the receipt names it; else it is found by (provider, providerMessageId). */
   message?: { accountId: string; id: string } | null;
   status: 'sent' | 'delivered' | 'undelivered' | 'failed';
-  error: { code: string; description: string } | null;
+  error?: { code: string; description: string } | null;
   at: Date;
 }
 
@@ -53,17 +55,41 @@ export async function applyReceipts(db: Queryable, receipts: ReceiptInput[]): Pr
        ON CONFLICT DO NOTHING
      )
      SELECT count(*)::int AS changed FROM upd`,
-    [
-      receipts.map((r) => r.provider),
-      receipts.map((r) => r.providerMessageId),
-      receipts.map((r) => r.status),
-      receipts.map((r) => (r.error ? JSON.stringify(r.error) : null)),
-      receipts.map((r) => r.at),
-      receipts.map((r) => r.message?.accountId ?? null),
-      receipts.map((r) => r.message?.id ?? null),
-    ],
+    receiptColumns(receipts),
   );
   return rows[0].changed;
+}
+
+/** The seven column arrays of applyReceipts, built in one pass as array literals. */
+function receiptColumns(receipts: ReceiptInput[]): string[] {
+  const n = receipts.length;
+  const provider = new Array<string>(n);
+  const pmid = new Array<string>(n);
+  const status = new Array<string>(n);
+  const error = new Array<string | null>(n);
+  const at = new Array<string>(n);
+  const account = new Array<string | null>(n);
+  const message = new Array<string | null>(n);
+  for (let i = 0; i < n; i++) {
+    const r = receipts[i];
+    provider[i] = r.provider;
+    pmid[i] = r.providerMessageId;
+    status[i] = r.status;
+    error[i] = r.error ? JSON.stringify(r.error) : null;
+    at[i] = r.at.toISOString();
+    account[i] = r.message?.accountId ?? null;
+    message[i] = r.message?.id ?? null;
+  }
+  // Carrier ids and errors come from outside (and a message reference from a carrier callback): quoted.
+  return [
+    plainArray(provider),
+    textArray(pmid),
+    plainArray(status),
+    textArray(error),
+    plainArray(at),
+    textArray(account),
+    textArray(message),
+  ];
 }
 
 /** Removes and answers the parked receipts whose submission is now recorded; drops those over an hour old. */
@@ -293,22 +319,32 @@ export async function recordSubmissions(
             count(*) FILTER (WHERE status = 'queued')::int AS retried,
             count(*) FILTER (WHERE status = 'failed')::int AS failed
      FROM upd`,
-    values: [
-      outcomes.map((o) => o.accountId),
-      outcomes.map((o) => o.id),
-      outcomes.map((o) => o.attempt),
-      outcomes.map((o) => o.outcome),
-      outcomes.map((o) => o.provider),
-      outcomes.map((o) => o.providerMessageId),
-      outcomes.map((o) => (o.error ? JSON.stringify(o.error) : null)),
-      outcomes.map((o) => o.retryAfterSeconds),
-      outcomes.map((o) => o.price),
-      outcomes.map((o) => o.ranged),
-      outcomes.map((o) => o.submittedSecond),
-      outcomes.map((o) => o.refLookup),
-    ],
+    values: submissionColumns(outcomes),
   });
   return rows[0];
+}
+
+/** The twelve column arrays of recordSubmissions, built in one pass as array literals. */
+function submissionColumns(outcomes: SubmissionOutcome[]): string[] {
+  const n = outcomes.length;
+  const cols = Array.from({ length: 12 }, () => new Array<string | number | boolean | null>(n));
+  for (let i = 0; i < n; i++) {
+    const o = outcomes[i];
+    cols[0][i] = o.accountId;
+    cols[1][i] = o.id;
+    cols[2][i] = o.attempt;
+    cols[3][i] = o.outcome;
+    cols[4][i] = o.provider;
+    cols[5][i] = o.providerMessageId;
+    cols[6][i] = o.error ? JSON.stringify(o.error) : null;
+    cols[7][i] = o.retryAfterSeconds;
+    cols[8][i] = o.price;
+    cols[9][i] = o.ranged;
+    cols[10][i] = o.submittedSecond;
+    cols[11][i] = o.refLookup;
+  }
+  // Carrier ids and errors come from outside: quoted. The rest are ids, numbers and fixed words.
+  return cols.map((c, i) => (i === 5 || i === 6 ? textArray(c as (string | null)[]) : plainArray(c)));
 }
 
 /**

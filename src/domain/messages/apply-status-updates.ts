@@ -24,14 +24,8 @@ export async function applyStatusUpdates(
     const seen = best.get(key);
     if (!seen || RANK[u.status] >= RANK[seen.status]) best.set(key, u);
   }
-  const receipts: ReceiptInput[] = [...best.values()].map((u) => ({
-    provider: u.provider,
-    providerMessageId: u.providerMessageId,
-    message: u.message ?? null,
-    status: u.status,
-    error: u.error ?? null,
-    at: u.at,
-  }));
+  // A StatusUpdate is a ReceiptInput as it stands: no copy per receipt.
+  const receipts: ReceiptInput[] = best.size === updates.length ? updates : [...best.values()];
   let changed = 0;
   for (let i = 0; i < receipts.length; i += CHUNK) {
     const chunk = receipts.slice(i, i + CHUNK);

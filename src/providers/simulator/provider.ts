@@ -103,6 +103,17 @@ export class SimulatorProvider implements Provider {
   }
 
   async send(message: OutboundMessage): Promise<SendResult> {
+    return this.submit(message, Date.now());
+  }
+
+  sendMany(messages: OutboundMessage[]): SendResult[] {
+    const now = Date.now();
+    const results = new Array<SendResult>(messages.length);
+    for (let i = 0; i < messages.length; i++) results[i] = this.submit(messages[i], now);
+    return results;
+  }
+
+  private submit(message: OutboundMessage, now: number): SendResult {
     if (this.closed) {
       return {
         ok: false,
@@ -119,10 +130,10 @@ export class SimulatorProvider implements Provider {
       return { ok: false, status: 'failed', error: failure, retryable: false };
     }
     const providerMessageId = SimulatorProvider.providerMessageId(message.id, message.attempt);
-    if (this.remember(message.id, message.attempt)) {
+    if (this.remember(message.id, message.attempt, now)) {
       this.stats.accepted++;
       this.queue.push({
-        due: Date.now() + this.delayMs,
+        due: now + this.delayMs,
         accountId: message.accountId,
         id: message.id,
         attempt: message.attempt,
@@ -191,8 +202,7 @@ export class SimulatorProvider implements Provider {
   }
 
   /** Records a submission; answers false if this (message id, attempt) was already accepted. */
-  private remember(id: string, attempt: number): boolean {
-    const now = Date.now();
+  private remember(id: string, attempt: number, now: number): boolean {
     if (now - this.rotatedAt >= this.windowMs) {
       this.previous = this.current;
       this.current = new AttemptBits();
