@@ -58,8 +58,6 @@ export interface RecipientSpec {
   conversationIds: string[];
   /** Contacts matching every given condition; `all` with no condition means every contact. */
   filter?: { tags: string[]; attributes: AttributeCondition[]; list?: Pick<ListRow, 'id' | 'filter'> };
-  /** Only the recipients of this share (by a hash of the contact id): a send accepted in parallel. */
-  share?: { index: number; of: number };
 }
 
 /** A bulk send, as the statement inserting its messages needs it. */
@@ -114,15 +112,10 @@ function recipientsSql(r: RecipientSpec, params: unknown[]): string {
       `SELECT c.id AS contact_id, NULL::uuid AS forced_number_id, 2 AS pri FROM contacts c WHERE ${where.join(' AND ')}`,
     );
   }
+  if (sources.length === 1) return sources[0];
   // A contact named by several sources gets one message; a conversation's number wins.
-  const all =
-    sources.length === 1
-      ? sources[0]
-      : `SELECT DISTINCT ON (contact_id) contact_id, forced_number_id, pri
+  return `SELECT DISTINCT ON (contact_id) contact_id, forced_number_id, pri
           FROM (${sources.join(' UNION ALL ')}) s ORDER BY contact_id, pri`;
-  if (!r.share) return all;
-  return `SELECT * FROM (${all}) rs
-          WHERE abs(mod(hashtextextended(rs.contact_id::text, 7), ${add(r.share.of)}::bigint)) = ${add(r.share.index)}::bigint`;
 }
 
 /**
