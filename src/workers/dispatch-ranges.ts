@@ -9,6 +9,7 @@ import {
   lockOpenJob,
   type OpenJob,
   type RangeMessage,
+  type RangeRef,
   rangeMessages,
   rangeNumbers,
   renewRange,
@@ -18,14 +19,6 @@ import { failCandidates } from '../db/queries/message-dispatch.ts';
 import { OPTED_OUT_ERROR } from '../db/queries/messages.ts';
 import { grantSends } from '../db/queries/senders.ts';
 import { numberBlocker } from './dispatch-checks.ts';
-
-/** A range of a job being dispatched. */
-export interface RangeRef {
-  accountId: string;
-  jobId: string;
-  lo: string;
-  hi: string;
-}
 
 /** What a range claim hands to the dispatcher. */
 export interface RangeClaim {
@@ -62,7 +55,7 @@ export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<R
       if (!open) return NOTHING;
       messages = await jobMessagesAfter(tx, open, limit);
       if (messages.length === 0) {
-        await closeJobDispatch(tx, open.account_id, open.id);
+        await closeJobDispatch(tx, open);
         return NOTHING;
       }
       job = open;
@@ -136,7 +129,13 @@ export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<R
       await renewRange(tx, expired, ctx.config.dispatchLeaseSeconds);
       range = refOf(expired);
     } else if (job && last !== undefined) {
-      range = { accountId: job.account_id, jobId: job.id, lo: messages[0].id, hi: last };
+      range = {
+        accountId: job.account_id,
+        jobId: job.id,
+        notBefore: job.not_before,
+        lo: messages[0].id,
+        hi: last,
+      };
       const exhausted = messages.length < limit && last === messages[messages.length - 1].id;
       await claimRange(tx, { ...range, leaseSeconds: ctx.config.dispatchLeaseSeconds, exhausted });
     }
@@ -155,7 +154,7 @@ export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<R
 }
 
 function refOf(r: ExpiredRange): RangeRef {
-  return { accountId: r.account_id, jobId: r.job_id, lo: r.lo, hi: r.hi };
+  return { accountId: r.account_id, jobId: r.job_id, notBefore: r.not_before, lo: r.lo, hi: r.hi };
 }
 
 function toClaimed(

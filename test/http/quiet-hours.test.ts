@@ -1,107 +1,165 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { quietHoursEnd } from '../../src/messaging/quiet-hours.ts';
+import { addDays, localDate, offsetMinutes, wallToInstant } from '../../src/util/zoned-time.ts';
 import { dispatch } from '../../src/workers/dispatch.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 
 const HOUR = 3_600_000;
 
-/** A fixed-offset zone whose clocks read hour `h` (and the current minute) right now, and its offset. */
-function zoneAtHour(h: number): { zone: string; offset: number } {
+/** A fixed-offset zone whose clocks read hour `h` (and the current minute) right now. */
+function zoneAtHour(h: number): string {
   let o = (h - new Date().getUTCHours() + 48) % 24;
   if (o > 14) o -= 24;
   // Etc/GMT names carry the inverted sign: Etc/GMT-3 is UTC+3.
-  return { zone: o === 0 ? 'Etc/GMT' : `Etc/GMT${o > 0 ? '-' : '+'}${Math.abs(o)}`, offset: o };
+  return o === 0 ? 'Etc/GMT' : `Etc/GMT${o > 0 ? '-' : '+'}${Math.abs(o)}`;
+}
+
+/** Mobile numbers around the world and the time zone their prefix maps to (libphonenumber's data). */
+const AROUND_THE_WORLD = [
+  { number: '+18087654321', zone: 'Pacific/Honolulu' },
+  { number: '+12018100001', zone: 'America/New_York' },
+  { number: '+5511987654321', zone: 'America/Sao_Paulo' },
+  { number: '+4915112345678', zone: 'Europe/Berlin' },
+  { number: '+919812345678', zone: 'Asia/Calcutta' },
+  { number: '+819012345678', zone: 'Asia/Tokyo' },
+  { number: '+61412345678', zone: 'Australia/Sydney' },
+];
+
+const localHour = (zone: string, ms = Date.now()) =>
+  Math.floor(((((ms + offsetMinutes(zone, ms) * 60_000) % 86_400_000) + 86_400_000) % 86_400_000) / HOUR);
+
+/** The next 8:00 in the zone for an instant in its quiet hours. */
+function nextEight(zone: string, ms = Date.now()): number {
+  const today = localDate(zone, ms);
+  return wallToInstant(zone, localHour(zone, ms) >= 21 ? addDays(today, 1) : today, 8 * 60);
 }
 
 describe('quiet hours', () => {
-  it('holds a marketing send from 21:00 until 8:00 in the zone, across a DST change', () => {
-    const ny = 'America/New_York';
+  let svc: TestService;
+  let seq = 0;
+  before(async () => {
+    svc = await startTestService({ quietHoursEnabled: true });
+  });
+  after(() => svc.close());
+
+  /** When a marketing text to `number` sent at `at` may go (null: at once), as the accept statement decides. */
+  const quietUntil = async (number: string, at: string, fallback = 'UTC') => {
+    const { rows } = await svc.db.query<{ until: Date | null }>(
+      'SELECT sparrow_quiet_until(sparrow_number_zones($1), $2, $3) AS until',
+      [number, fallback, at],
+    );
+    return rows[0].until?.toISOString() ?? null;
+  };
+
+  it('holds a text until 8:00 in the recipient’s zone, across a DST change', async () => {
+    const ny = '+12018100001';
     // 2026-03-08 is the spring-forward night in New York (02:00 EST → 03:00 EDT).
-    assert.equal(quietHoursEnd(ny, Date.parse('2026-03-07T16:00:00Z')), null, '11:00 EST');
+    assert.equal(await quietUntil(ny, '2026-03-07T16:00:00Z'), null, '11:00 EST');
     assert.equal(
-      quietHoursEnd(ny, Date.parse('2026-03-08T02:30:00Z'))?.toISOString(), // 21:30 EST on the 7th
-      '2026-03-08T12:00:00.000Z', // 08:00 EDT on the 8th
-    );
-    assert.equal(
-      quietHoursEnd(ny, Date.parse('2026-03-08T06:00:00Z'))?.toISOString(), // 01:00 EST on the 8th
+      await quietUntil(ny, '2026-03-08T02:30:00Z'),
       '2026-03-08T12:00:00.000Z',
+      '21:30 EST → 08:00 EDT',
     );
-    assert.equal(quietHoursEnd(ny, Date.parse('2026-03-08T12:00:00Z')), null, '08:00 EDT exactly');
-    assert.equal(quietHoursEnd(ny, Date.parse('2026-03-09T00:59:00Z')), null, '20:59 EDT');
+    assert.equal(await quietUntil(ny, '2026-03-08T06:00:00Z'), '2026-03-08T12:00:00.000Z', '01:00 EST');
+    assert.equal(await quietUntil(ny, '2026-03-08T12:00:00Z'), null, '08:00 EDT exactly');
+    assert.equal(await quietUntil(ny, '2026-03-09T00:59:00Z'), null, '20:59 EDT');
     assert.equal(
-      quietHoursEnd('UTC', Date.parse('2026-11-22T21:00:00Z'))?.toISOString(),
-      '2026-11-23T08:00:00.000Z',
+      await quietUntil('+18087654321', '2026-11-22T07:00:00Z'),
+      '2026-11-22T18:00:00.000Z',
+      '21:00 HST',
     );
+    assert.equal(await quietUntil('+819012345678', '2026-11-22T07:00:00Z'), null, '16:00 in Tokyo');
+    assert.equal(await quietUntil('+819012345678', '2026-11-22T16:00:00Z'), '2026-11-22T23:00:00.000Z');
   });
 
-  describe('campaign sends (QUIET_HOURS_ENABLED on)', () => {
-    let svc: TestService;
-    let seq = 0;
-    before(async () => {
-      svc = await startTestService({ quietHoursEnabled: true });
-    });
-    after(() => svc.close());
+  it('waits for every zone of a prefix that spans several, and falls back to the account’s zone', async () => {
+    // Alaska's 907 covers Anchorage (UTC-9) and Adak (UTC-10): 07:00Z is 21:00 in Adak, so 8:00 there.
+    assert.equal(await quietUntil('+19075550123', '2026-11-22T07:00:00Z'), '2026-11-22T18:00:00.000Z');
+    // +1 500 is non-geographic (every NANP zone): the account's zone decides.
+    assert.equal(
+      await quietUntil('+15005550006', '2026-11-22T03:00:00Z', 'Europe/Berlin'),
+      '2026-11-22T07:00:00.000Z',
+    );
+    assert.equal(await quietUntil('+15005550006', '2026-11-22T12:00:00Z', 'Europe/Berlin'), null);
+  });
 
-    async function quickCampaignIn(zone: string): Promise<{ acc: TestAccount; jobId: string }> {
-      const acc = await svc.newAccount();
-      await svc.db.query('UPDATE accounts SET timezone = $2 WHERE id = $1', [acc.accountId, zone]);
-      const base = `/v1/accounts/${acc.accountId}`;
-      const list = body(
-        await call(svc.api, 'POST', `${base}/lists`, { auth: acc.auth, json: { name: `L${seq++}` } }),
-      ).data;
-      const contact = body(
-        await call(svc.api, 'POST', `${base}/contacts`, {
-          auth: acc.auth,
-          json: { mobile: `+1201${String(8_100_000 + seq++).padStart(7, '0')}` },
-        }),
-      ).data;
-      await call(svc.api, 'POST', `${base}/lists/${list.id}/contacts`, {
-        auth: acc.auth,
-        json: { contactIds: [contact.id] },
-      });
-      const groups = body(await call(svc.api, 'GET', `${base}/groups`, { auth: acc.auth })).data;
-      const res = await call(svc.api, 'POST', `${base}/quickcampaigns`, {
-        auth: acc.auth,
-        json: { name: 'Night sale', groupId: groups[0].id, listId: list.id, message: { message: 'Sale!' } },
-      });
-      assert.equal(res.statusCode, 200, res.body);
-      return { acc, jobId: body(res).data.job.id };
+  async function campaignTo(numbers: string[], accountZone = 'UTC') {
+    const acc = await svc.newAccount({ balance: 50 });
+    await svc.db.query('UPDATE accounts SET timezone = $2 WHERE id = $1', [acc.accountId, accountZone]);
+    const base = `/v1/accounts/${acc.accountId}`;
+    const list = body(
+      await call(svc.api, 'POST', `${base}/lists`, { auth: acc.auth, json: { name: `L${seq++}` } }),
+    ).data;
+    const contactIds: string[] = [];
+    for (const mobile of numbers) {
+      const res = await call(svc.api, 'POST', `${base}/contacts`, { auth: acc.auth, json: { mobile } });
+      assert.equal(res.statusCode, 201, res.body);
+      contactIds.push(body(res).data.id);
     }
-    const statuses = async (acc: TestAccount, jobId: string) =>
+    await call(svc.api, 'POST', `${base}/lists/${list.id}/contacts`, {
+      auth: acc.auth,
+      json: { contactIds },
+    });
+    const groups = body(await call(svc.api, 'GET', `${base}/groups`, { auth: acc.auth })).data;
+    const res = await call(svc.api, 'POST', `${base}/quickcampaigns`, {
+      auth: acc.auth,
+      json: { name: 'Sale', groupId: groups[0].id, listId: list.id, message: { message: 'Sale!' } },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    return { acc, jobId: body(res).data.job.id as string };
+  }
+
+  const messagesOf = async (acc: TestAccount, jobId: string) =>
+    new Map<string, { status: string; id: string }>(
       body(
         await call(svc.api, 'GET', `/v1/accounts/${acc.accountId}/messages?jobId=${jobId}`, {
           auth: acc.auth,
         }),
-      ).data.map((m: { status: string }) => m.status);
+      ).data.map((m: { id: string; status: string; contact: { mobile: string } }) => [m.contact.mobile, m]),
+    );
+  const runDispatch = async () => {
+    for (let i = 0; i < 3; i++) await dispatch.run(svc.ctx, new AbortController().signal);
+  };
 
-    it('queues and charges a send made at night, and dispatches it only from 8:00 local', async () => {
-      const { zone, offset } = zoneAtHour(2);
-      const { acc, jobId } = await quickCampaignIn(zone);
-      for (let i = 0; i < 3; i++) await dispatch.run(svc.ctx, new AbortController().signal);
-      assert.deepEqual(await statuses(acc, jobId), ['queued']);
-      const { rows } = await svc.db.query<{ not_before: Date }>(
-        'SELECT not_before FROM dispatch_cursors WHERE account_id = $1 AND job_id = $2',
-        [acc.accountId, jobId],
-      );
-      const localNow = Date.now() + offset * HOUR;
-      const expected = Math.floor(localNow / (24 * HOUR)) * 24 * HOUR + 8 * HOUR - offset * HOUR;
-      assert.equal(rows[0].not_before.getTime(), expected, 'today 08:00 in the zone');
-      // Time passes: the hold ends.
-      await svc.db.query(
-        `UPDATE dispatch_cursors SET not_before = now() - interval '1 second' WHERE job_id = $1`,
-        [jobId],
-      );
-      await dispatch.run(svc.ctx, new AbortController().signal);
-      assert.notDeepEqual(await statuses(acc, jobId), ['queued']);
-    });
+  it('queues and charges a campaign at once, sends it where it is day and holds it where it is night', async () => {
+    // Clear of the 8:00 and 21:00 edges while the test runs.
+    const day = AROUND_THE_WORLD.find((p) => localHour(p.zone) >= 9 && localHour(p.zone) < 19);
+    const night = AROUND_THE_WORLD.find((p) => localHour(p.zone) >= 22 || localHour(p.zone) < 6);
+    assert.ok(day && night, 'the seven zones leave no gap of more than five hours');
+    const { acc, jobId } = await campaignTo([day.number, night.number]);
+    await runDispatch();
 
-    it('sends a campaign made in the daytime at once', async () => {
-      const { zone } = zoneAtHour(12);
-      const { acc, jobId } = await quickCampaignIn(zone);
-      await dispatch.run(svc.ctx, new AbortController().signal);
-      const [status] = await statuses(acc, jobId);
-      assert.ok(status === 'sent' || status === 'delivered', status);
-    });
+    const messages = await messagesOf(acc, jobId);
+    assert.match(messages.get(day.number)?.status ?? '', /^(sent|delivered)$/);
+    assert.equal(messages.get(night.number)?.status, 'queued');
+    const { rows } = await svc.db.query<{ not_before: Date; price: number }>(
+      'SELECT not_before, price::float8 AS price FROM messages WHERE account_id = $1 AND id = $2',
+      [acc.accountId, messages.get(night.number)?.id],
+    );
+    assert.equal(rows[0].not_before.getTime(), nextEight(night.zone), `8:00 in ${night.zone}`);
+    assert.ok(rows[0].price > 0, 'charged when queued');
+
+    // Time passes: the hold ends, and the held message goes.
+    await svc.db.query(
+      `WITH m AS (UPDATE messages SET not_before = now() - interval '1 second'
+                  WHERE account_id = $1 AND job_id = $2 AND not_before IS NOT NULL)
+       UPDATE dispatch_cursors SET not_before = now() - interval '1 second'
+       WHERE account_id = $1 AND job_id = $2 AND not_before > '-infinity'`,
+      [acc.accountId, jobId],
+    );
+    await runDispatch();
+    assert.match((await messagesOf(acc, jobId)).get(night.number)?.status ?? '', /^(sent|delivered)$/);
+  });
+
+  it('holds a number whose zone the prefix does not tell by the account’s zone', async () => {
+    const { acc, jobId } = await campaignTo(['+15005550006'], zoneAtHour(2));
+    await runDispatch();
+    assert.equal((await messagesOf(acc, jobId)).get('+15005550006')?.status, 'queued');
+    const daytime = await campaignTo(['+15005550006'], zoneAtHour(12));
+    await runDispatch();
+    assert.match(
+      (await messagesOf(daytime.acc, daytime.jobId)).get('+15005550006')?.status ?? '',
+      /^(sent|delivered)$/,
+    );
   });
 });

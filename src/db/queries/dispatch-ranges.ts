@@ -5,10 +5,19 @@
  */
 import type { Queryable } from '../client.ts';
 
+/**
+ * A quiet-hours hold as the keys of dispatch_cursors and dispatch_ranges carry it: the instant the
+ * messages may go, or '-infinity' for none. Kept as PostgreSQL's text of the value, never a JS Date
+ * (milliseconds): a key must come back exactly, or its cursor could never be moved or closed.
+ */
+export type Hold = string;
+
 /** A job with bulk messages not yet handed out, its cursor row locked by the claiming transaction. */
 export interface OpenJob {
   account_id: string;
   id: string;
+  /** The quiet-hours hold this cursor hands out ('-infinity': none); a job has one cursor per hold. */
+  not_before: Hold;
   /** The last message id handed out; null before the first range. */
   cursor: string | null;
 }
@@ -17,6 +26,18 @@ export interface OpenJob {
 export interface ExpiredRange {
   account_id: string;
   job_id: string;
+  /** The hold its messages share (ranges never mix holds). */
+  not_before: Hold;
+  lo: string;
+  hi: string;
+}
+
+/** A range of a job being dispatched, as the dispatcher holds it. */
+export interface RangeRef {
+  accountId: string;
+  jobId: string;
+  /** The hold of its messages ('-infinity': none). */
+  notBefore: Hold;
   lo: string;
   hi: string;
 }
@@ -50,16 +71,16 @@ export interface RangeNumber {
 }
 
 /**
- * Locks the oldest job with bulk messages not yet handed out (and not held by quiet hours). Waits for a concurrent claim of the
- * same job (that transaction is a few milliseconds long) instead of skipping it, so that two lanes
+ * Locks the cursor of the oldest job with bulk messages not yet handed out whose hold (quiet hours) has
+ * passed; a job has one cursor per hold. Waits for a concurrent claim of the same job (that transaction is a few milliseconds long) instead of skipping it, so that two lanes
  * on one big send take turns rather than one of them going idle. Call inside a transaction.
  */
 export async function lockOpenJob(db: Queryable): Promise<OpenJob | undefined> {
   const { rows } = await db.query<OpenJob>({
     name: 'dispatch-lock-open-job',
-    text: `SELECT account_id, job_id AS id, cursor FROM dispatch_cursors
-           WHERE not_before IS NULL OR not_before <= now()
-           ORDER BY created_at, job_id LIMIT 1 FOR UPDATE`,
+    text: `SELECT account_id, job_id AS id, not_before::text AS not_before, cursor FROM dispatch_cursors
+           WHERE not_before <= now()
+           ORDER BY created_at, job_id, not_before LIMIT 1 FOR UPDATE`,
   });
   return rows[0];
 }
@@ -68,7 +89,7 @@ export async function lockOpenJob(db: Queryable): Promise<OpenJob | undefined> {
 export async function lockExpiredRange(db: Queryable): Promise<ExpiredRange | undefined> {
   const { rows } = await db.query<ExpiredRange>({
     name: 'dispatch-lock-expired-range',
-    text: `SELECT account_id, job_id, lo, hi FROM dispatch_ranges
+    text: `SELECT account_id, job_id, not_before::text AS not_before, lo, hi FROM dispatch_ranges
            WHERE claimed_until < now() ORDER BY claimed_until LIMIT 1 FOR UPDATE SKIP LOCKED`,
   });
   return rows[0];
@@ -91,6 +112,9 @@ export async function rangeNumbers(db: Queryable, accountId: string, ids: string
   return rows;
 }
 
+/** A bulk message belongs to the cursor or range whose hold ($5) is its own. */
+const SAME_HOLD = `coalesce(m.not_before, '-infinity') = $5::timestamptz`;
+
 /** The next queued bulk messages of a job after its cursor, in id order (the job's index serves it). */
 export async function jobMessagesAfter(db: Queryable, job: OpenJob, limit: number): Promise<RangeMessage[]> {
   const { rows } = await db.query<RangeMessage>({
@@ -98,9 +122,9 @@ export async function jobMessagesAfter(db: Queryable, job: OpenJob, limit: numbe
     text: `${RANGE_SELECT}
            -- No "cursor IS NULL OR": the generic plan of a prepared statement must bound the index scan.
            WHERE m.account_id = $1 AND m.job_id = $2 AND m.id > coalesce($3::uuid, '00000000-0000-0000-0000-000000000000')
-             AND m.bulk AND m.status = 'queued'
+             AND m.bulk AND m.status = 'queued' AND ${SAME_HOLD}
            ORDER BY m.id LIMIT $4`,
-    values: [job.account_id, job.id, job.cursor, limit],
+    values: [job.account_id, job.id, job.cursor, limit, job.not_before],
   });
   return rows;
 }
@@ -111,9 +135,9 @@ export async function rangeMessages(db: Queryable, r: ExpiredRange): Promise<Ran
     name: 'dispatch-range-messages',
     text: `${RANGE_SELECT}
            WHERE m.account_id = $1 AND m.job_id = $2 AND m.id BETWEEN $3 AND $4
-             AND m.bulk AND m.status = 'queued'
+             AND m.bulk AND m.status = 'queued' AND ${SAME_HOLD}
            ORDER BY m.id`,
-    values: [r.account_id, r.job_id, r.lo, r.hi],
+    values: [r.account_id, r.job_id, r.lo, r.hi, r.not_before],
   });
   return rows;
 }
@@ -125,24 +149,28 @@ export async function rangeMessages(db: Queryable, r: ExpiredRange): Promise<Ran
  */
 export async function claimRange(
   db: Queryable,
-  r: { accountId: string; jobId: string; lo: string; hi: string; leaseSeconds: number; exhausted: boolean },
+  r: RangeRef & { leaseSeconds: number; exhausted: boolean },
 ): Promise<void> {
   await db.query({
     name: 'dispatch-claim-range',
     text: `WITH ins AS (
-             INSERT INTO dispatch_ranges (account_id, job_id, lo, hi, claimed_until)
-             VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))
+             INSERT INTO dispatch_ranges (account_id, job_id, not_before, lo, hi, claimed_until)
+             VALUES ($1, $2, $7::timestamptz, $3, $4, now() + make_interval(secs => $5))
            ), done AS (
-             DELETE FROM dispatch_cursors WHERE account_id = $1 AND job_id = $2 AND $6
+             DELETE FROM dispatch_cursors WHERE account_id = $1 AND job_id = $2 AND not_before = $7::timestamptz AND $6
            )
-           UPDATE dispatch_cursors SET cursor = $4 WHERE account_id = $1 AND job_id = $2 AND NOT $6`,
-    values: [r.accountId, r.jobId, r.lo, r.hi, r.leaseSeconds, r.exhausted],
+           UPDATE dispatch_cursors SET cursor = $4
+           WHERE account_id = $1 AND job_id = $2 AND not_before = $7::timestamptz AND NOT $6`,
+    values: [r.accountId, r.jobId, r.lo, r.hi, r.leaseSeconds, r.exhausted, r.notBefore],
   });
 }
 
-/** Closes a job for range claims: nothing queued is left after its cursor. */
-export async function closeJobDispatch(db: Queryable, accountId: string, jobId: string): Promise<void> {
-  await db.query('DELETE FROM dispatch_cursors WHERE account_id = $1 AND job_id = $2', [accountId, jobId]);
+/** Closes a job's cursor for range claims: nothing queued of its hold is left after it. */
+export async function closeJobDispatch(db: Queryable, job: OpenJob): Promise<void> {
+  await db.query(
+    'DELETE FROM dispatch_cursors WHERE account_id = $1 AND job_id = $2 AND not_before = $3::timestamptz',
+    [job.account_id, job.id, job.not_before],
+  );
 }
 
 /** Renews the lease of a range being taken over. */
@@ -159,11 +187,7 @@ export async function renewRange(db: Queryable, r: ExpiredRange, leaseSeconds: n
  * queued (`complete`: every one was submitted or failed), else (some got no rate slot) left with
  * an expired lease so that the next takeover round sends the rest at once.
  */
-export async function finishRange(
-  db: Queryable,
-  r: { accountId: string; jobId: string; lo: string; hi: string },
-  complete: boolean,
-): Promise<void> {
+export async function finishRange(db: Queryable, r: RangeRef, complete: boolean): Promise<void> {
   if (complete) {
     await db.query({
       name: 'dispatch-drop-range',
@@ -176,13 +200,13 @@ export async function finishRange(
     name: 'dispatch-finish-range',
     text: `WITH left_over AS (
              SELECT EXISTS (SELECT 1 FROM messages m WHERE m.account_id = $1 AND m.job_id = $2
-                              AND m.id BETWEEN $3 AND $4 AND m.bulk AND m.status = 'queued') AS remaining
+                              AND m.id BETWEEN $3 AND $4 AND m.bulk AND m.status = 'queued' AND ${SAME_HOLD}) AS remaining
            ), del AS (
              DELETE FROM dispatch_ranges WHERE account_id = $1 AND job_id = $2 AND lo = $3
                AND NOT (SELECT remaining FROM left_over)
            )
            UPDATE dispatch_ranges SET claimed_until = now()
            WHERE account_id = $1 AND job_id = $2 AND lo = $3 AND (SELECT remaining FROM left_over)`,
-    values: [r.accountId, r.jobId, r.lo, r.hi],
+    values: [r.accountId, r.jobId, r.lo, r.hi, r.notBefore],
   });
 }

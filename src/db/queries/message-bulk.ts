@@ -73,6 +73,12 @@ export interface JobMessagesSpec {
   media: object[];
   prices: Record<string, number>;
   by: object;
+  /**
+   * Quiet hours (a marketing send): each message is held until 8:00 in its recipient's time zone
+   * when it is sent between 21:00 and 8:00 there (sparrow_quiet_until, migration 0152); `fallbackZone`
+   * (the account's) serves numbers whose zone is unknown or too wide.
+   */
+  quiet?: { fallbackZone: string };
 }
 
 /** Counts of a bulk insert. */
@@ -80,6 +86,8 @@ export interface JobMessagesResult {
   queued: number;
   failed: number;
   price: number;
+  /** The distinct holds of the queued messages (null: none). */
+  holds: (Date | null)[];
 }
 
 function recipientsSql(r: RecipientSpec, params: unknown[]): string {
@@ -186,6 +194,20 @@ export async function insertJobMessages(
        ) sticky ON true`
       : 'LEFT JOIN (SELECT NULL::uuid AS phone_number_id) sticky ON true';
 
+  // Quiet hours: each recipient's zones (by number prefix), and one hold per distinct set of zones
+  // (a handful per send), joined back to the recipients.
+  const quiet = spec.quiet
+    ? {
+        zones: ", coalesce(sparrow_number_zones(c.mobile_number), '{}') AS zones",
+        holds: `hold AS (
+       SELECT d.zones, sparrow_quiet_until(nullif(d.zones, '{}'), ${add(spec.quiet.fallbackZone)}, now()) AS at
+       FROM (SELECT DISTINCT y.zones FROM y WHERE y.error IS NULL) d
+     ),`,
+        hold: 'hold.at',
+        join: 'LEFT JOIN hold ON y.error IS NULL AND hold.zones = y.zones',
+      }
+    : { zones: '', holds: '', hold: 'NULL::timestamptz', join: '' };
+
   // The statement holds every recipient in a few CTEs: kept in memory rather than spilled to disk.
   await db.query(`SELECT set_config('work_mem', '64MB', true)`);
 
@@ -197,7 +219,7 @@ export async function insertJobMessages(
                    WHEN c.opted_out_at IS NOT NULL OR c.blocked_at IS NOT NULL THEN ${optedOut}::jsonb END AS error,
               coalesce(r.forced_number_id, sticky.phone_number_id,
                        (${poolIds}::uuid[])[1 + (abs(hashtext(c.id::text)::bigint) % cardinality(${poolIds}::uuid[]))]) AS number_id,
-              ${body} AS body${spec.fixed ? '' : `, ${fields} AS fields`}
+              ${body} AS body${spec.fixed ? '' : `, ${fields} AS fields`}${quiet.zones}
        FROM r
        JOIN contacts c ON c.account_id = $1 AND c.id = r.contact_id
        ${sticky}
@@ -209,6 +231,7 @@ export async function insertJobMessages(
        LEFT JOIN phone_numbers pn ON pn.account_id = $1 AND pn.id = x.number_id
        ${units}
      ),
+     ${quiet.holds}
      conv AS (
        INSERT INTO conversations AS cv (account_id, id, contact_id, phone_number_id, last_message_id, created_by, updated_by)
        SELECT $1, sparrow_uuidv7(), y.contact_id, y.number_id, y.id, ${by}::jsonb, ${by}::jsonb FROM y WHERE y.error IS NULL
@@ -219,7 +242,7 @@ export async function insertJobMessages(
      ins AS (
        INSERT INTO messages (account_id, id, job_id, campaign_id, contact_id, conversation_id, phone_number_id,
                              from_number, to_number, outgoing, body, template, media, encoding, segments, price,
-                             status, error, created_by, provider, bulk)
+                             status, error, created_by, provider, bulk, not_before)
        SELECT $1, y.id, ${job}::uuid, ${campaign}::uuid, y.contact_id, conv.id, y.number_id, y.from_number,
               -- The source text and the author are the job's (send_jobs.template, created_by).
               y.mobile_number, true, y.body, NULL, ${media}::jsonb, y.encoding, y.segments,
@@ -231,9 +254,12 @@ export async function insertJobMessages(
               -- The number's provider, recorded now so the claim does not change an indexed column.
               CASE WHEN y.error IS NULL THEN y.provider END,
               -- Dispatched by ranges of the job (migration 0032), not through the per-message queue.
-              y.error IS NULL
+              y.error IS NULL,
+              -- Held by quiet hours in the recipient's time zone (one dispatch cursor per hold).
+              ${quiet.hold}
        FROM y LEFT JOIN conv ON conv.contact_id = y.contact_id AND conv.phone_number_id = y.number_id
-       RETURNING status, price
+       ${quiet.join}
+       RETURNING status, price, not_before
      ),
      started AS (
        INSERT INTO events (id, account_id, type, data)
@@ -253,7 +279,8 @@ export async function insertJobMessages(
      )
      SELECT count(*) FILTER (WHERE status = 'queued')::int AS queued,
             count(*) FILTER (WHERE status = 'failed')::int AS failed,
-            coalesce(sum(price), 0)::float8 AS price
+            coalesce(sum(price), 0)::float8 AS price,
+            coalesce(array_agg(DISTINCT not_before) FILTER (WHERE status = 'queued'), '{}') AS holds
      FROM ins`,
     params,
   );

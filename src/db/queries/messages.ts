@@ -173,7 +173,8 @@ export async function emitMessageEvents(
 // A queued bulk message whose range a dispatcher holds reads as `sending` (its row is not written to claim it).
 const STATUS = `CASE WHEN m.bulk AND m.status = 'queued' AND EXISTS (
                    SELECT 1 FROM dispatch_ranges d WHERE d.account_id = m.account_id AND d.job_id = m.job_id
-                     AND m.id BETWEEN d.lo AND d.hi) THEN 'sending' ELSE m.status END`;
+                     AND m.id BETWEEN d.lo AND d.hi AND d.not_before = coalesce(m.not_before, '-infinity'))
+                 THEN 'sending' ELSE m.status END`;
 
 // A bulk message's source text and author are its send job's (migration 0035).
 const VIEW = `SELECT m.*, c.first_name AS contact_first_name, c.last_name AS contact_last_name,

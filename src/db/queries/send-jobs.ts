@@ -41,13 +41,16 @@ export async function setSendJobCounts(
     failures: number;
     price: number;
     invalid: unknown[];
-    /** Quiet hours: dispatch no message of the job before this. */
-    notBefore?: Date | null;
+    /** The holds of its queued messages (quiet hours), null for none: one dispatch cursor each. */
+    holds: (Date | null)[];
   },
 ): Promise<SendJobRow> {
   const { rows } = await db.query<SendJobRow>(
-    // A job with queued (bulk) messages is opened for range dispatch (dispatch_cursors).
-    `WITH open AS (INSERT INTO dispatch_cursors (account_id, job_id, not_before) SELECT $1, $2, $8 WHERE $4 > 0)
+    // A job with queued (bulk) messages is opened for range dispatch: one cursor per hold.
+    `WITH open AS (
+       INSERT INTO dispatch_cursors (account_id, job_id, not_before)
+       SELECT DISTINCT $1::uuid, $2::uuid, coalesce(h, '-infinity') FROM unnest($8::timestamptz[]) AS h WHERE $4 > 0
+     )
      UPDATE send_jobs SET submitted = $3, queued = $4, pending = $4, failures = $5, price = $6, invalid = $7,
             status = CASE WHEN $4 > 0 THEN 'queued' ELSE 'completed' END
      WHERE account_id = $1 AND id = $2 RETURNING *`,
@@ -59,7 +62,7 @@ export async function setSendJobCounts(
       c.failures,
       c.price,
       JSON.stringify(c.invalid),
-      c.notBefore ?? null,
+      c.holds.length > 0 ? c.holds : [null],
     ],
   );
   return rows[0];

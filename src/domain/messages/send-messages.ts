@@ -10,7 +10,6 @@ import { insertSendJob, setSendJobCounts } from '../../db/queries/send-jobs.ts';
 import { fail } from '../../errors.ts';
 import { parseMobile } from '../../messaging/phone.ts';
 import { priceTable } from '../../messaging/pricing.ts';
-import { quietHoursEnd } from '../../messaging/quiet-hours.ts';
 import { parseTemplate } from '../../messaging/render.ts';
 import { countSegments } from '../../messaging/segments.ts';
 import { isId, newId } from '../../util/ids.ts';
@@ -39,7 +38,10 @@ export interface SendMessagesInput {
   type?: 'SMS' | 'MMS';
   media?: { url: string }[];
   campaignId?: string;
-  /** A marketing send: held until quiet hours end in the account's time zone (messages queued and charged now). */
+  /**
+   * A marketing send: each message is held until quiet hours (21:00–8:00) end in its recipient's
+   * time zone, the account's where the number does not tell (queued and charged now).
+   */
   quietHours?: boolean;
   /** Replace the text's URLs with tracked short links whose source is this send job (docs/links.md). */
   shortenLinks?: boolean;
@@ -143,6 +145,7 @@ export async function sendMessages(
 
     const campaignId = input.campaignId ?? null;
     await insertSendJob(tx, accountId, { id: jobId, campaignId, template, by });
+    const account = input.quietHours ? await findAccount(tx, accountId) : undefined;
     const prices = priceTable();
     const counts = await insertJobMessages(tx, accountId, {
       jobId,
@@ -164,6 +167,7 @@ export async function sendMessages(
       media,
       prices,
       by,
+      quiet: account ? { fallbackZone: account.timezone } : undefined,
     });
     const invalid = await insertInvalidNumberMessages(tx, accountId, {
       jobId,
@@ -180,9 +184,8 @@ export async function sendMessages(
       const balance = await adjustBalance(tx, accountId, -counts.price);
       if (balance === undefined || balance < 0) fail('ACCT-002');
     }
-    const account = input.quietHours ? await findAccount(tx, accountId) : undefined;
     await setSendJobCounts(tx, accountId, jobId, {
-      notBefore: account ? quietHoursEnd(account.timezone) : null,
+      holds: counts.holds,
       submitted: counts.queued + failed,
       queued: counts.queued,
       failures: failed,
