@@ -456,11 +456,26 @@ describe('messages', () => {
         { template: 'x', type: 'FAX', contacts: [{ id: 'x' }] },
         { template: 5 },
         { template: 'x', contacts: 'all' },
+        {
+          template: 'x',
+          contacts: [{ mobile: { number: '+12015550100' } }],
+          conversationStrategy: 'x'.repeat(101),
+        },
       ]) {
         const res = await send(a, json);
         assert.equal(res.statusCode, 400, JSON.stringify(json));
         assert.equal(body(res).success, false);
       }
+    });
+
+    it('accepts conversationStrategy and threads into the contact’s conversation with the number', async () => {
+      const first = await sent(a, { contacts: [{ mobile: { number: '+12015550177' } }], template: 'one' });
+      const again = await sent(a, {
+        contacts: [{ mobile: { number: '+12015550177' } }],
+        template: 'two',
+        conversationStrategy: 'new',
+      });
+      assert.equal(again.messages[0].conversation.id, first.messages[0].conversation.id);
     });
 
     it('rejects an unknown group with 404 GRP-001', async () => {

@@ -97,6 +97,14 @@ export const SendMessagesBody = Type.Object({
   shortenLinks: Type.Optional(
     Type.Boolean({ description: 'Replace http(s) URLs with tracked short links counted per send job.' }),
   ),
+  conversationStrategy: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description:
+        'Accepted for compatibility (the interface publishes no values). Every message is threaded into ' +
+        'the conversation of its contact and sending number, which is opened when there is none.',
+    }),
+  ),
 });
 
 /** What a send answers: the job, counts, the estimated charge and the first 100 messages. */
