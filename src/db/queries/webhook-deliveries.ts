@@ -70,7 +70,7 @@ export async function fanOutQueuedEvents(
 }
 
 /**
- * Claims up to `limit` due deliveries of active subscriptions (FOR UPDATE SKIP LOCKED), so that no
+ * Claims up to `limit` due deliveries of active subscriptions (FOR UPDATE SKIP LOCKED on the chosen ones), so that no
  * subscription has more than `perWebhook` in flight counting the `busy` ones this process holds.
  * The claim pushes next_attempt_at out by `leaseMs` (so a killed worker's claims come due again)
  * and stamps `token`, without which a result is not recorded.
@@ -82,22 +82,28 @@ export async function claimDueDeliveries(
   const { rows } = await db.query<ClaimedDelivery>(
     `WITH busy AS (
        SELECT * FROM unnest($3::uuid[], $6::int[]) AS b(webhook_id, n)
-     ), due AS (
-       SELECT d.account_id, d.id, d.webhook_id, d.next_attempt_at FROM webhook_deliveries d
-        WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-          AND NOT (d.webhook_id = ANY (ARRAY(SELECT webhook_id FROM busy WHERE n >= $2)))
-        ORDER BY d.next_attempt_at LIMIT $1 * 4
-        FOR UPDATE SKIP LOCKED
      ), chosen AS (
-       SELECT r.account_id, r.id FROM (
-         SELECT account_id, id, webhook_id, next_attempt_at,
-                row_number() OVER (PARTITION BY webhook_id ORDER BY next_attempt_at, id) AS rn FROM due) r
-         LEFT JOIN busy b ON b.webhook_id = r.webhook_id
-        WHERE r.rn <= $2 - coalesce(b.n, 0) ORDER BY r.next_attempt_at LIMIT $1
+       -- Each active subscription's earliest due deliveries, at most its free share, from its own
+       -- index range (only the rows taken are read); then the earliest of all.
+       SELECT d.account_id, d.id FROM webhooks w
+       LEFT JOIN busy b ON b.webhook_id = w.id
+       CROSS JOIN LATERAL (
+         SELECT d.account_id, d.id, d.next_attempt_at FROM webhook_deliveries d
+          WHERE d.webhook_id = w.id AND d.status = 'pending' AND d.next_attempt_at <= now()
+          ORDER BY d.next_attempt_at LIMIT greatest($2 - coalesce(b.n, 0), 0)
+       ) d
+       WHERE w.status = 'active'
+       ORDER BY d.next_attempt_at LIMIT $1
+     ), locked AS (
+       -- Only the chosen rows are locked. A row another worker holds is skipped; one it claimed
+       -- meanwhile fails the re-check on its newest version.
+       SELECT d.account_id, d.id FROM webhook_deliveries d JOIN chosen c ON c.account_id = d.account_id AND c.id = d.id
+        WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+        FOR UPDATE OF d SKIP LOCKED
      )
      UPDATE webhook_deliveries d
         SET attempts = d.attempts + 1, claim_token = $5, next_attempt_at = now() + $4 * interval '1 millisecond'
-       FROM chosen c, webhooks w, events e
+       FROM locked c, webhooks w, events e
       WHERE d.account_id = c.account_id AND d.id = c.id
         AND w.account_id = d.account_id AND w.id = d.webhook_id AND w.status = 'active'
         AND e.id = d.event_id
