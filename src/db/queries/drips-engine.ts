@@ -280,12 +280,15 @@ export async function executionAt(
     params.push(filter.status);
     cond += ` AND status = $${params.length}`;
   }
-  const [item, count] = await Promise.all([
-    db.query<ExecutionRow>(
-      `SELECT * FROM drip_executions WHERE ${cond} ORDER BY entered_at DESC, id DESC LIMIT 1 OFFSET $${params.length + 1}`,
-      [...params, offset],
-    ),
-    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM drip_executions WHERE ${cond}`, params),
-  ]);
-  return { row: item.rows[0], total: count.rows[0].n };
+  // One statement, so the execution and the count come from the same snapshot (two queries could
+  // answer an older execution as the newest while counting one that committed in between).
+  const { rows } = await db.query<ExecutionRow & { total: number }>(
+    `SELECT t.total, e.* FROM (SELECT count(*)::int AS total FROM drip_executions WHERE ${cond}) t
+     LEFT JOIN LATERAL (
+       SELECT * FROM drip_executions WHERE ${cond} ORDER BY entered_at DESC, id DESC LIMIT 1 OFFSET $${params.length + 1}
+     ) e ON true`,
+    [...params, offset],
+  );
+  const { total, ...row } = rows[0];
+  return { row: row.id ? (row as ExecutionRow) : undefined, total };
 }
