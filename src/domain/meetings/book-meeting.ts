@@ -14,6 +14,11 @@ import { accountName, meetingWhen, textAttendees } from './text-attendees.ts';
 
 const MINUTE = 60_000;
 const EXCLUSION_VIOLATION = '23P01';
+/**
+ * Two bookings inserting overlapping meetings at the same instant can each wait for the other in
+ * the exclusion check; PostgreSQL then aborts one of them (40P01) and the other commits.
+ */
+const DEADLOCK_DETECTED = '40P01';
 
 /** A booking request (endpoint 25). */
 export interface BookingInput {
@@ -129,7 +134,8 @@ export async function bookMeeting(db: Db, slug: string, input: BookingInput): Pr
         by,
       });
     } catch (err) {
-      if ((err as { code?: string }).code === EXCLUSION_VIOLATION) fail('MEET-016');
+      const code = (err as { code?: string }).code;
+      if (code === EXCLUSION_VIOLATION || code === DEADLOCK_DETECTED) fail('MEET-016');
       throw err;
     }
     const name = await accountName(tx, accountId);
