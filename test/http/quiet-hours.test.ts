@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { numberZonesLateral } from '../../src/db/queries/phone-zones.ts';
 import { addDays, localDate, offsetMinutes, wallToInstant } from '../../src/util/zoned-time.ts';
 import { dispatch } from '../../src/workers/dispatch.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
@@ -45,7 +46,8 @@ describe('quiet hours', () => {
   /** When a marketing text to `number` sent at `at` may go (null: at once), as the accept statement decides. */
   const quietUntil = async (number: string, at: string, fallback = 'UTC') => {
     const { rows } = await svc.db.query<{ until: Date | null }>(
-      'SELECT sparrow_quiet_until(sparrow_number_zones($1), $2, $3) AS until',
+      `SELECT sparrow_quiet_until(pz.zones, $2, $3) AS until
+       FROM (SELECT $1::text AS n) x LEFT JOIN LATERAL ${numberZonesLateral('x.n')} pz ON true`,
       [number, fallback, at],
     );
     return rows[0].until?.toISOString() ?? null;

@@ -4,6 +4,7 @@ import { countSegments } from '../../messaging/segments.ts';
 import type { Queryable } from '../client.ts';
 import { type AttributeCondition, type ListRow, listMemberCondition } from './lists.ts';
 import { MESSAGE_EVENT_DATA, OPTED_OUT_ERROR } from './messages.ts';
+import { numberZonesLateral } from './phone-zones.ts';
 
 /** The contact columns a merge field reads, for a contacts row aliased `c`. */
 const FIELD_SQL: Record<string, string> = {
@@ -199,12 +200,7 @@ export async function insertJobMessages(
   const quiet = spec.quiet
     ? {
         zones: ", coalesce(pz.zones, '{}') AS zones",
-        // sparrow_number_zones (migration 0152), inlined: a function call per recipient costs twice as much.
-        lookup: `LEFT JOIN LATERAL (
-         SELECT z.zones FROM phone_prefix_zones z
-         WHERE z.prefix IN (${Array.from({ length: 9 }, (_, i) => `left(substr(c.mobile_number, 2), ${i + 1})`).join(', ')})
-         ORDER BY length(z.prefix) DESC LIMIT 1
-       ) pz ON true`,
+        lookup: `LEFT JOIN LATERAL ${numberZonesLateral('c.mobile_number')} pz ON true`,
         holds: `hold AS (
        SELECT d.zones, sparrow_quiet_until(nullif(d.zones, '{}'), ${add(spec.quiet.fallbackZone)}, now()) AS at
        FROM (SELECT DISTINCT y.zones FROM y WHERE y.error IS NULL) d
