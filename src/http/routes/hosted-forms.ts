@@ -40,7 +40,11 @@ export async function hostedFormRoutes(app: FastifyInstance) {
       values,
       ip: req.ip ?? null,
       referer: req.headers.referer,
+      confirmationsPerHour: app.ctx.config.anonymousTextsPerHour.form,
     });
+    if (outcome.kind === 'accepted' && outcome.confirmationError?.code === 'FORM-005') {
+      req.log.warn({ formId: outcome.form.id }, 'form confirmation texts: hourly cap reached, none sent');
+    }
     const json = isJson(req);
     switch (outcome.kind) {
       case 'not-found':
