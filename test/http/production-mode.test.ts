@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { MAX_COMMITMENT } from '../../src/domain/billing/plans.ts';
+import { AppError } from '../../src/errors.ts';
+import { paymentsProvider } from '../../src/providers/payments/index.ts';
 import { securityNotes } from '../../src/security-notes.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 
@@ -63,6 +65,17 @@ describe('configuration of the production switch (NODE_ENV)', () => {
     );
     const c = loadConfig({ NODE_ENV: 'production', SIMULATOR_ENDPOINTS: 'true', SIMULATOR_SECRET: SECRET });
     assert.equal(c.simulatorEndpoints, true);
+  });
+
+  it('has no simulator to charge a saved simulator payment method unless the simulator is configured', () => {
+    const none = loadConfig({ NODE_ENV: 'production' });
+    for (const name of [undefined, 'simulator'] as const) {
+      assert.throws(
+        () => paymentsProvider(none, name),
+        (err: Error) => err instanceof AppError && err.code === 'BILL-006',
+      );
+    }
+    assert.equal(paymentsProvider(loadConfig({}), 'simulator').name, 'simulator');
   });
 
   it('reads TRUST_PROXY as off, on, or proxy addresses, and refuses anything else', () => {
