@@ -100,3 +100,23 @@ describe('request logs', () => {
     assert.equal(loggablePath('/f/abc#frag'), '/f/abc');
   });
 });
+
+describe('request logs behind a proxy (TRUST_PROXY)', () => {
+  it('name the forwarded client only when TRUST_PROXY is on', async () => {
+    for (const trustProxy of [false, true]) {
+      const lines: string[] = [];
+      const svc = await startTestService(
+        { trustProxy },
+        { logger: { stream: { write: (line: string) => lines.push(line) } } },
+      );
+      try {
+        await call(svc.externals, 'GET', '/l/nothing', { headers: { 'x-forwarded-for': '198.51.100.7' } });
+        const addresses = lines.map((l) => JSON.parse(l).req?.remoteAddress).filter(Boolean);
+        assert.ok(addresses.length > 0);
+        assert.deepEqual(new Set(addresses), new Set([trustProxy ? '198.51.100.7' : '127.0.0.1']));
+      } finally {
+        await svc.close();
+      }
+    }
+  });
+});
