@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { type PriceTable, parsePriceTable } from './messaging/pricing.ts';
 
@@ -30,6 +31,27 @@ export interface Config {
   logLevel: string;
   /** Run the background workers in this process. */
   workers: boolean;
+  /** NODE_ENV=production: closes what is meant for development (simulator endpoints, simulated payments). */
+  production: boolean;
+  /** The simulator's public endpoints (inbound texts, calls, checkout pages) are mounted: SIMULATOR_ENDPOINTS. */
+  simulatorEndpoints: boolean;
+  /** SIMULATOR_SECRET: when set, every simulator request must carry it in X-Simulator-Secret. */
+  simulatorSecret: string;
+  /** Requests per client address per minute on the public listener, by route family. */
+  publicRateLimits: PublicRateLimits;
+  /** Confirmation texts anonymous submissions may make an account pay for, per form / event type an hour. */
+  anonymousTextsPerHour: { form: number; booking: number };
+  /** TRUST_PROXY, as Fastify's trustProxy: false, true (any peer), or the proxies' addresses/CIDRs. */
+  trustProxy: boolean | string;
+}
+
+/** Per-IP budgets (requests a minute) of the public listener's route families. */
+export interface PublicRateLimits {
+  forms: number;
+  bookings: number;
+  links: number;
+  callbacks: number;
+  simulator: number;
 }
 
 export class ConfigError extends Error {}
@@ -67,18 +89,19 @@ function url(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
   }
 }
 
-/** PAYMENTS_PROVIDER (`simulator` | `stripe`), STRIPE_API_BASE, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET. */
+/** PAYMENTS_PROVIDER (`none` | `simulator` | `stripe`), STRIPE_API_BASE, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET. */
 export interface PaymentsConfig {
-  provider: 'simulator' | 'stripe';
+  provider: 'none' | 'simulator' | 'stripe';
   stripeApiBase: string;
   stripeSecretKey: string;
   stripeWebhookSecret: string;
 }
 
-function payments(env: NodeJS.ProcessEnv): PaymentsConfig {
-  const provider = env.PAYMENTS_PROVIDER || 'simulator';
-  if (provider !== 'simulator' && provider !== 'stripe') {
-    throw new ConfigError(`PAYMENTS_PROVIDER must be simulator or stripe, got "${provider}"`);
+function payments(env: NodeJS.ProcessEnv, production: boolean): PaymentsConfig {
+  // Simulated payments credit real balances: in production they must be chosen explicitly.
+  const provider = env.PAYMENTS_PROVIDER || (production ? 'none' : 'simulator');
+  if (provider !== 'none' && provider !== 'simulator' && provider !== 'stripe') {
+    throw new ConfigError(`PAYMENTS_PROVIDER must be none, simulator or stripe, got "${provider}"`);
   }
   const stripeSecretKey = env.STRIPE_SECRET_KEY || '';
   const stripeWebhookSecret = env.STRIPE_WEBHOOK_SECRET || '';
@@ -101,10 +124,43 @@ function prices(env: NodeJS.ProcessEnv): PriceTable {
   }
 }
 
+/** SIMULATOR_ENDPOINTS and SIMULATOR_SECRET: open in development, closed in production unless asked for. */
+function simulator(env: NodeJS.ProcessEnv, production: boolean) {
+  const simulatorEndpoints = bool(env, 'SIMULATOR_ENDPOINTS', !production);
+  const simulatorSecret = env.SIMULATOR_SECRET || '';
+  if (production && simulatorEndpoints && !simulatorSecret) {
+    throw new ConfigError(
+      'SIMULATOR_ENDPOINTS=true in production needs SIMULATOR_SECRET (callers send it in X-Simulator-Secret)',
+    );
+  }
+  return { simulatorEndpoints, simulatorSecret };
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function trustProxy(env: NodeJS.ProcessEnv): boolean | string {
+  const raw = (env.TRUST_PROXY ?? '').trim();
+  if (raw === '') return false;
+  if (/^(true|false|yes|no|on|off)$/i.test(raw)) return bool(env, 'TRUST_PROXY', false);
+  for (const entry of raw.split(',').map((e) => e.trim())) {
+    const [address, bits, extra] = entry.split('/');
+    const valid =
+      PROXY_NAMES.has(entry) ||
+      (extra === undefined && isIP(address) !== 0 && (bits === undefined || /^\d{1,3}$/.test(bits)));
+    if (!valid) {
+      throw new ConfigError(
+        `TRUST_PROXY must be true, false or proxy addresses/CIDRs separated by commas, got "${raw}"`,
+      );
+    }
+  }
+  return raw;
+}
+
 /** Reads and validates the configuration; throws ConfigError with a readable message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
   const externalsPort = int(env, 'EXTERNALS_PORT', 3001, 0, 65535);
+  const production = env.NODE_ENV === 'production';
   return {
     port,
     externalsPort,
@@ -137,8 +193,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       password: env.SMPP_PASSWORD || '',
       windowSize: int(env, 'SMPP_WINDOW_SIZE', 10, 1, 1000),
     },
-    payments: payments(env),
+    payments: payments(env, production),
     logLevel: env.LOG_LEVEL || 'info',
     workers: bool(env, 'WORKERS', true),
+    production,
+    ...simulator(env, production),
+    publicRateLimits: {
+      forms: int(env, 'PUBLIC_RATE_LIMIT_FORMS', 60, 1),
+      bookings: int(env, 'PUBLIC_RATE_LIMIT_BOOKINGS', 60, 1),
+      links: int(env, 'PUBLIC_RATE_LIMIT_LINKS', 600, 1),
+      callbacks: int(env, 'PUBLIC_RATE_LIMIT_CALLBACKS', 12_000, 1),
+      simulator: int(env, 'PUBLIC_RATE_LIMIT_SIMULATOR', 600, 1),
+    },
+    anonymousTextsPerHour: {
+      form: int(env, 'FORM_CONFIRMATIONS_PER_HOUR', 100, 0),
+      booking: int(env, 'BOOKING_TEXTS_PER_HOUR', 100, 0),
+    },
+    trustProxy: trustProxy(env),
   };
 }

@@ -89,6 +89,9 @@ export const ERRORS = {
   'PROV-001': { status: 403, message: 'The provider signature is invalid.' },
   'PROV-002': { status: 404, message: 'No phone number matches this message.' },
 
+  // The simulator's public endpoints (SIMULATOR_ENDPOINTS, SIMULATOR_SECRET)
+  'SIM-001': { status: 401, message: 'The simulator endpoints need the X-Simulator-Secret header.' },
+
   // Campaigns
   'CAMP-001': { status: 404, message: 'Campaign not found.' },
 
@@ -116,12 +119,19 @@ export const ERRORS = {
   'BILL-003': { status: 404, message: 'Checkout session not found.' },
   'BILL-004': { status: 409, message: 'The checkout session is no longer open.' },
   'BILL-005': { status: 502, message: 'The payment provider failed to answer.' },
+  'BILL-006': {
+    status: 409,
+    message:
+      'Payments are not enabled on this server (PAYMENTS_PROVIDER=none): an operator credits accounts with `sparrow accounts credit`.',
+  },
 
   // Lead forms (docs/forms.md)
   'FORM-001': { status: 404, message: 'Form not found.' },
   'FORM-002': { status: 404, message: 'Form template not found.' },
   'FORM-003': { status: 400, message: 'The form fields are invalid.' },
   'FORM-004': { status: 400, message: 'The submission is invalid.' },
+  // Recorded on a conversion (its confirmation error), not answered: the lead is stored, no text sent.
+  'FORM-005': { status: 429, message: 'The hourly cap of confirmation texts for this form is reached.' },
 
   // Tracked links (docs/links.md)
   'LINK-001': { status: 404, message: 'Link not found.' },

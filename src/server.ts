@@ -5,6 +5,7 @@ import { createPool, type Db } from './db/client.ts';
 import { type Database, openDatabase } from './db/setup.ts';
 import { bootstrap } from './domain/accounts/bootstrap.ts';
 import { buildApiApp, buildExternalsApp } from './http/app.ts';
+import { securityNotes } from './security-notes.ts';
 import { startWorkers } from './workers/index.ts';
 
 /** Which parts of the service this process runs. */
@@ -78,6 +79,7 @@ export async function startService(role: Role, config: Config = loadConfig()) {
       await externals.listen({ port: config.externalsPort, host: config.host });
       step(log(`API listening on ${config.publicUrl} (docs at ${config.publicUrl}/docs)`));
       log(`public listener on ${config.externalsUrl}`);
+      for (const note of securityNotes(config)) log(note);
       if (boot.clientSecret) {
         log('created a development account; its credentials (shown once, also in the file below):');
         process.stdout.write(

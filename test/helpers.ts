@@ -8,9 +8,11 @@ import pg from 'pg';
 import { type Config, loadConfig } from '../src/config.ts';
 import { type AppContext, createContext } from '../src/context.ts';
 import { createPool, type Db } from '../src/db/client.ts';
+import { insertPhoneNumber } from '../src/db/queries/phone-numbers.ts';
 import { createAccount } from '../src/domain/accounts/create-account.ts';
 import { createClient } from '../src/domain/auth/create-client.ts';
-import { buildApiApp, buildExternalsApp } from '../src/http/app.ts';
+import { buildApiApp, buildExternalsApp, type LoggerOption } from '../src/http/app.ts';
+import { newId } from '../src/util/ids.ts';
 import { startWorkers, type WorkerTask } from '../src/workers/index.ts';
 
 const ADMIN_URL = process.env.SPARROW_TEST_ADMIN_URL;
@@ -77,22 +79,33 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-/** Starts the service on a fresh database. Workers do not run unless started. */
-export async function startTestService(overrides: Partial<Config> = {}): Promise<TestService> {
+/** Budgets no ordinary test reaches: the tests of the public listener's limits set their own. */
+const UNLIMITED_PUBLIC = { forms: 1e6, bookings: 1e6, links: 1e6, callbacks: 1e6, simulator: 1e6 };
+
+/**
+ * Starts the service on a fresh database. Workers do not run unless started. `opts.env` is added
+ * to the environment the configuration is read from (e.g. `{NODE_ENV: 'production'}`), before the
+ * overrides apply.
+ */
+export async function startTestService(
+  overrides: Partial<Config> = {},
+  opts: { env?: Record<string, string>; logger?: LoggerOption } = {},
+): Promise<TestService> {
   const database = await freshDatabase();
   const config: Config = {
-    ...loadConfig({ ...process.env, DATABASE_URL: database.url }),
+    ...loadConfig({ ...process.env, ...opts.env, DATABASE_URL: database.url }),
     webhooksAllowPrivate: true,
     simulatorDeliveryDelayMs: 20,
     // Campaign sends would otherwise wait for 8:00 whenever a run happens at night (UTC accounts):
     // the tests of quiet hours turn them on.
     quietHoursEnabled: false,
+    publicRateLimits: UNLIMITED_PUBLIC,
     ...overrides,
   };
   const db = createPool(database.url, 10);
   const ctx = createContext(config, db);
-  const api = await buildApiApp(ctx);
-  const externals = await buildExternalsApp(ctx);
+  const api = await buildApiApp(ctx, { logger: opts.logger });
+  const externals = await buildExternalsApp(ctx, { logger: opts.logger });
   const workers: { stop: () => Promise<void> }[] = [];
   return {
     api,
@@ -133,6 +146,28 @@ export async function startTestService(overrides: Partial<Config> = {}): Promise
       await database.drop();
     },
   };
+}
+
+let providerNumberSeq = 0;
+
+/**
+ * Adds an active number served by `provider` (twilio, smpp) to an account, straight in the
+ * database (no provider is asked), and answers it in E.164. Numbers are +1 415 555 2NNN.
+ */
+export async function addProviderNumber(db: Db, accountId: string, provider: string): Promise<string> {
+  const number = `+14155552${String(100 + (providerNumberSeq++ % 900)).padStart(3, '0')}`;
+  await insertPhoneNumber(db, accountId, {
+    id: newId(),
+    number,
+    country: 'US',
+    type: 'local',
+    provider,
+    throughputMps: 1,
+    channels: {},
+    supportedDestinations: ['US'],
+    by: { id: 'test', name: 'Test', source: 'api' },
+  });
+  return number;
 }
 
 /** The parsed JSON body of a response (throws on a non-JSON body, which is itself a failure). */

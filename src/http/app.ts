@@ -1,12 +1,16 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { setProtectiveHeaders } from './page-headers.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { JSON_BODY_LIMIT, registerContentTypes } from './plugins/content-types.ts';
 import { registerErrorHandling, sendError } from './plugins/errors.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
+import { registerPublicRateLimit } from './plugins/public-rate-limit.ts';
+import { registerSimulatorRoutes } from './plugins/simulator-gate.ts';
+import { type LogDestination, loggerOptions } from './request-log.ts';
 import { healthRoutes } from './routes/health.ts';
-import { apiRoutes, externalRoutes } from './routes/index.ts';
+import { apiRoutes, externalRoutes, simulatorRoutes } from './routes/index.ts';
 import './types.ts';
 
 const AJV = {
@@ -18,12 +22,18 @@ const AJV = {
   },
 };
 
-function base(ctx: AppContext, logger: boolean): FastifyInstance {
+/** Request logging: off, on (stdout), or into a destination of one's own (tests capture it). */
+export type LoggerOption = boolean | { stream: LogDestination };
+
+function base(ctx: AppContext, logger: LoggerOption): FastifyInstance {
   const app = Fastify({
-    logger: logger ? { level: ctx.config.logLevel } : false,
+    logger: logger
+      ? loggerOptions(ctx.config.logLevel, typeof logger === 'object' ? logger.stream : undefined)
+      : false,
     bodyLimit: JSON_BODY_LIMIT,
     ajv: AJV,
-    trustProxy: false,
+    // TRUST_PROXY: the client address (rate limits, logs) from X-Forwarded-For, for these proxies only.
+    trustProxy: ctx.config.trustProxy,
     requestTimeout: 60_000,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
@@ -48,7 +58,7 @@ function base(ctx: AppContext, logger: boolean): FastifyInstance {
 /** The API listener: OAuth, the /v1 resources, OpenAPI and docs. */
 export async function buildApiApp(
   ctx: AppContext,
-  opts: { logger?: boolean } = {},
+  opts: { logger?: LoggerOption } = {},
 ): Promise<FastifyInstance> {
   const app = base(ctx, opts.logger ?? false);
   registerAuth(app);
@@ -60,14 +70,23 @@ export async function buildApiApp(
   return app;
 }
 
-/** The public listener: carrier callbacks, the simulator's inbound door, hosted pages. */
+/**
+ * The public listener: carrier callbacks, hosted pages, and (SIMULATOR_ENDPOINTS) the simulator's
+ * doors. Strangers call it: every answer carries the protective headers and every route family
+ * has a per-address budget.
+ */
 export async function buildExternalsApp(
   ctx: AppContext,
-  opts: { logger?: boolean } = {},
+  opts: { logger?: LoggerOption } = {},
 ): Promise<FastifyInstance> {
   const app = base(ctx, opts.logger ?? false);
+  app.addHook('onRequest', async (_request, reply) => {
+    setProtectiveHeaders(reply);
+  });
+  registerPublicRateLimit(app);
   await app.register(healthRoutes, { db: ctx.db });
   for (const routes of externalRoutes) await app.register(routes);
+  await registerSimulatorRoutes(app, simulatorRoutes);
   await app.ready();
   return app;
 }

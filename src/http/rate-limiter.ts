@@ -11,7 +11,8 @@ export interface RateLimitHit {
 
 /** Counts requests per key in fixed one-minute windows. */
 export interface RateLimiter {
-  hit(key: string): Promise<RateLimitHit>;
+  /** Counts one request against `key`, allowed up to `limit` a minute (default: the limiter's own). */
+  hit(key: string, limit?: number): Promise<RateLimitHit>;
   close(): Promise<void>;
 }
 
@@ -23,11 +24,11 @@ function outcome(limit: number, count: number, windowStart: number): RateLimitHi
 }
 
 /** In-process counters: right for one process. */
-export function memoryRateLimiter(limit: number): RateLimiter {
+export function memoryRateLimiter(defaultLimit: number): RateLimiter {
   const windows = new Map<string, { start: number; count: number }>();
   let lastSweep = Date.now();
   return {
-    async hit(key) {
+    async hit(key, limit = defaultLimit) {
       const now = Date.now();
       const start = now - (now % WINDOW_MS);
       if (now - lastSweep > WINDOW_MS) {
@@ -47,11 +48,11 @@ export function memoryRateLimiter(limit: number): RateLimiter {
 }
 
 /** Counters in Redis, shared by every process that points at the same server. */
-export function redisRateLimiter(limit: number, url: string): RateLimiter {
+export function redisRateLimiter(defaultLimit: number, url: string): RateLimiter {
   const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
   redis.on('error', () => {});
   return {
-    async hit(key) {
+    async hit(key, limit = defaultLimit) {
       const now = Date.now();
       const start = now - (now % WINDOW_MS);
       const rkey = `sparrow:rl:${key}:${start}`;
@@ -73,9 +74,9 @@ export function createRateLimiter(limit: number, redisUrl?: string): RateLimiter
 }
 
 /** The IETF draft-ietf-httpapi-ratelimit-headers (rev. 11) fields for a hit. */
-export function rateLimitHeaders(h: RateLimitHit): Record<string, string> {
+export function rateLimitHeaders(h: RateLimitHit, policy = 'default'): Record<string, string> {
   return {
-    'RateLimit-Policy': `"default";q=${h.limit};w=60`,
-    RateLimit: `"default";r=${h.remaining};t=${h.reset}`,
+    'RateLimit-Policy': `"${policy}";q=${h.limit};w=60`,
+    RateLimit: `"${policy}";r=${h.remaining};t=${h.reset}`,
   };
 }

@@ -3,7 +3,14 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { twilioSignature } from '../../src/providers/twilio/webhooks.ts';
 import { newId } from '../../src/util/ids.ts';
-import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import {
+  addProviderNumber,
+  body,
+  call,
+  startTestService,
+  type TestAccount,
+  type TestService,
+} from '../helpers.ts';
 
 const TWILIO_TOKEN = 'test-twilio-auth-token';
 
@@ -381,6 +388,11 @@ describe('inbound messages', () => {
 
   describe('POST /v1/providers/twilio/inbound', () => {
     const path = '/v1/providers/twilio/inbound';
+    // Twilio's callbacks are accepted only for a number Twilio serves.
+    let twilioNumber: string;
+    before(async () => {
+      twilioNumber = await addProviderNumber(svc.db, a.accountId, 'twilio');
+    });
     const post = (params: Record<string, string>, signature?: string) =>
       call(svc.externals, 'POST', path, {
         payload: new URLSearchParams(params).toString(),
@@ -393,7 +405,7 @@ describe('inbound messages', () => {
       MessageSid: `SM${newId().replaceAll('-', '')}`,
       AccountSid: 'AC123',
       From: from,
-      To: ours,
+      To: twilioNumber,
       Body: 'Hi from Twilio',
       NumMedia: '0',
     });

@@ -5,7 +5,7 @@ import { paymentsProvider } from '../../providers/payments/index.ts';
 import { newId } from '../../util/ids.ts';
 import { getAccount } from '../accounts/get-account.ts';
 import type { Actor } from '../actor.ts';
-import { type Frequency, minorUnits, PLANS, type PlanId } from './plans.ts';
+import { type Frequency, MAX_COMMITMENT, minorUnits, PLANS, type PlanId } from './plans.ts';
 import { redirectUrl } from './simulator-checkout.ts';
 
 /** The body of POST …/checkout. */
@@ -46,7 +46,11 @@ export async function createCheckout(
   for (const [name, url] of Object.entries(urls)) {
     if (!isHttpUrl(url)) fail('VAL-001', `Invalid querystring: ${name} must be an absolute http(s) URL.`);
   }
+  if (ctx.config.payments.provider === 'none') fail('BILL-006');
   const plan = PLANS[input.plan];
+  if (input.commitment > MAX_COMMITMENT) {
+    fail('VAL-001', `Invalid body: commitment must be at most ${MAX_COMMITMENT}.`);
+  }
   if (input.commitment < plan.minimumCommitment) {
     fail('BILL-001', `The ${plan.name} plan needs a commitment of at least ${plan.minimumCommitment}.`);
   }

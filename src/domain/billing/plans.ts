@@ -16,6 +16,12 @@ export const PLANS = {
   business: { id: 'business', name: 'Business', minimumCommitment: 500 },
 } as const satisfies Record<string, Plan>;
 
+/**
+ * The largest commitment one checkout accepts, in whole units of the account currency: a bound on
+ * what one payment (real or simulated) can credit. Larger amounts are arranged with the operator.
+ */
+export const MAX_COMMITMENT = 50_000;
+
 /** A plan id. */
 export type PlanId = keyof typeof PLANS;
 

@@ -20,6 +20,6 @@ export interface CallStatusUpdate {
  * Unknown called number → PROV-002.
  */
 export async function applyCallStatus(db: Db, u: CallStatusUpdate): Promise<CallRow | undefined> {
-  const number = await ourCalledNumber(db, u.to);
+  const number = await ourCalledNumber(db, u.to, u.provider);
   return advanceCallStatus(db, number.account_id, u.provider, u.providerCallId, u.status, u.duration);
 }

@@ -34,7 +34,7 @@ export interface ReceivedCall {
  * answers the stored call and its original decision.
  */
 export async function receiveCall(db: Db, incoming: IncomingCall): Promise<ReceivedCall> {
-  const number = await ourCalledNumber(db, incoming.to);
+  const number = await ourCalledNumber(db, incoming.to, incoming.provider);
   const accountId = number.account_id;
   const caller = parseMobile(incoming.from, number.country);
   const by: Actor = { id: 'voice', name: 'Inbound call', source: 'voice', subSource: incoming.provider };

@@ -19,7 +19,7 @@ export interface CallRecording {
  * is harmless. Unknown called number → PROV-002; no such call → CALL-001.
  */
 export async function recordCallRecording(db: Db, r: CallRecording): Promise<void> {
-  const number = await ourCalledNumber(db, r.to);
+  const number = await ourCalledNumber(db, r.to, r.provider);
   const found = await saveRecording(db, number.account_id, r.provider, r.providerCallId, {
     url: r.url,
     duration: r.duration,

@@ -5,6 +5,7 @@ import type { FormRow } from '../../db/queries/forms.ts';
 import { AppError, fail } from '../../errors.ts';
 import { renderTemplate } from '../../messaging/render.ts';
 import type { Actor } from '../actor.ts';
+import { takeAnonymousTextBudget } from '../messages/anonymous-text-budget.ts';
 import { queueMessage } from '../messages/queue-message.ts';
 import { groupSenderPool, sendersInOrder } from '../numbers/group-sender-pool.ts';
 
@@ -18,13 +19,15 @@ export interface ConfirmationOutcome {
  * Queues the form's confirmation text (merge fields rendered for the contact) from the account's
  * default group, in the caller's transaction. Nothing is sent to an opted-out or blocked contact
  * (CONT-010). An expected failure (ACCT-002 balance, GRP-001/GRP-003 no sender, MSG-003 empty
- * text) is undone within a savepoint and reported, so that the lead itself is never lost.
+ * text, FORM-005 the form's hourly cap of confirmation texts reached) is undone within a savepoint
+ * and reported, so that the lead itself is never lost.
  */
 export async function queueConfirmation(
   tx: Queryable,
   form: FormRow,
   contact: ContactRow,
   by: Actor,
+  perHour: number = Number.POSITIVE_INFINITY,
 ): Promise<ConfirmationOutcome> {
   const template = form.confirmation_message;
   if (!template?.trim()) return { messageId: null, error: null };
@@ -48,6 +51,13 @@ export async function queueConfirmation(
         attributes: contact.attributes,
       });
       if (body.trim() === '') fail('MSG-003');
+      const cap = { kind: 'form' as const, ownerId: form.id, perHour };
+      if (Number.isFinite(perHour) && !(await takeAnonymousTextBudget(tx, form.account_id, cap, 1))) {
+        fail(
+          'FORM-005',
+          `The form's cap of ${perHour} confirmation texts an hour is reached: no text was sent.`,
+        );
+      }
       const message = await queueMessage(
         tx,
         form.account_id,

@@ -15,6 +15,8 @@ export interface FormSubmission {
   ip: string | null;
   /** The Referer header: the page address when the hidden field does not carry one. */
   referer?: string;
+  /** Confirmation texts this form may send an hour (FORM_CONFIRMATIONS_PER_HOUR); unbounded when absent. */
+  confirmationsPerHour?: number;
 }
 
 /** What became of a submission. */
@@ -30,13 +32,15 @@ export type SubmitOutcome =
       contactId: string;
       contactCreated: boolean;
       confirmationMessageId: string | null;
+      /** Why no confirmation text was queued, if one was due and none was (FORM-005: the hourly cap). */
+      confirmationError: { code: string; description: string } | null;
     };
 
 /**
  * Accepts a submission of an active form, in one transaction: validates it, creates or updates the
  * contact (contact-created / contact-updated), adds it to the form's list (static lists only; a
  * double opt-in list holds it unconfirmed), queues the confirmation text (never to an opted-out or
- * blocked contact), records the conversion (ip, page address, submitted fields) and counts it.
+ * blocked contact, nor past the form's hourly cap: the lead is kept, FORM-005 is recorded), records the conversion (ip, page address, submitted fields) and counts it.
  */
 export async function submitForm(db: Db, formId: string, input: FormSubmission): Promise<SubmitOutcome> {
   if (!isId(formId)) return { kind: 'not-found' };
@@ -58,7 +62,7 @@ export async function submitForm(db: Db, formId: string, input: FormSubmission):
         await addListMembers(tx, accountId, list.id, [contact.id], !list.double_opt_in?.enabled);
       }
     }
-    const confirmation = await queueConfirmation(tx, form, contact, by);
+    const confirmation = await queueConfirmation(tx, form, contact, by, input.confirmationsPerHour);
     const conversionId = newId();
     await insertConversion(tx, accountId, {
       id: conversionId,
@@ -85,6 +89,7 @@ export async function submitForm(db: Db, formId: string, input: FormSubmission):
       contactId: contact.id,
       contactCreated: created,
       confirmationMessageId: confirmation.messageId,
+      confirmationError: confirmation.error,
     };
   });
 }

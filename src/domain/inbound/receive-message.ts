@@ -37,7 +37,8 @@ export interface ReceivedMessage {
 
 /**
  * Takes in a message a carrier delivered to one of our numbers (any provider): routes it by our
- * number to its account (unknown or inactive number → PROV-002; unparseable sender → CONT-001),
+ * number to its account (unknown or inactive number, or one another provider serves → PROV-002;
+ * unparseable sender → CONT-001),
  * and in ONE transaction finds or creates the sender's contact, opens the conversation of (contact,
  * our number), stores the message (unread, status `received`), emits `message-received`, and
  * carries out a compliance keyword (see applyKeyword). A provider message id seen before is a
@@ -45,7 +46,10 @@ export interface ReceivedMessage {
  */
 export async function receiveMessage(ctx: AppContext, msg: InboundMessage): Promise<ReceivedMessage> {
   const to = normaliseOurNumber(msg.to);
-  const number = (await findActiveNumberByE164(ctx.db, to)) ?? fail('PROV-002');
+  const found = await findActiveNumberByE164(ctx.db, to);
+  // A provider speaks only for the numbers it serves: a simulated text to a Twilio or SMPP number
+  // is refused like an unknown number (nothing stored, no keyword acted on).
+  const number = found?.provider === msg.provider ? found : fail('PROV-002');
   const sender =
     parseMobile(msg.from, number.country) ?? fail('CONT-001', `Invalid sender number "${msg.from}".`);
   const accountId = number.account_id;

@@ -6,6 +6,7 @@ import { parseMobile } from '../../messaging/phone.ts';
 import { newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import { findOrCreateContactByMobile } from '../contacts/find-or-create-by-mobile.ts';
+import { takeAnonymousTextBudget } from '../messages/anonymous-text-budget.ts';
 import type { PersonInput } from './event-input.ts';
 import { isSlug } from './event-input.ts';
 import { type Meeting, presentMeeting } from './present-meeting.ts';
@@ -26,6 +27,12 @@ export interface BookingInput {
   duration: number;
   attendees: PersonInput[];
   notes?: string;
+}
+
+/** A booked meeting, and whether its texts were left out because the event type's hourly cap was reached. */
+export interface BookedMeeting {
+  meeting: Meeting;
+  textsCapped: boolean;
 }
 
 /**
@@ -53,11 +60,18 @@ function checkStart(
  * mobile become (or are found as) contacts of the event's account and are sent a confirmation
  * text; the meeting, the contacts, their events and the texts commit together. Of two concurrent
  * bookings of overlapping times exactly one succeeds (the database's overlap constraint), the other
- * is 409 MEET-016. Errors: MEET-001 unknown or inactive slug, MEET-010 duration not offered,
+ * is 409 MEET-016. The texts a booking makes the account pay for (confirmations, and reminders
+ * when the event sends them) come out of the event type's hourly budget (`textsPerHour`,
+ * BOOKING_TEXTS_PER_HOUR): past it the meeting is still booked, with neither. Errors: MEET-001 unknown or inactive slug, MEET-010 duration not offered,
  * MEET-011 no attendee (or one with neither email nor mobile), CONT-001 invalid mobile,
  * MEET-012..MEET-015 start time (see checkStart), MEET-016 slot taken.
  */
-export async function bookMeeting(db: Db, slug: string, input: BookingInput): Promise<Meeting> {
+export async function bookMeeting(
+  db: Db,
+  slug: string,
+  input: BookingInput,
+  opts: { textsPerHour?: number } = {},
+): Promise<BookedMeeting> {
   const event = (isSlug(slug) ? await findActiveMeetingEventBySlug(db, slug) : undefined) ?? fail('MEET-001');
   const accountId = event.account_id;
   if (!event.durations.includes(input.duration)) {
@@ -114,6 +128,19 @@ export async function bookMeeting(db: Db, slug: string, input: BookingInput): Pr
     }
 
     const reminderDue = event.reminder_minutes === null ? null : start - event.reminder_minutes * MINUTE;
+    // A reminder that would be due already is not sent: the confirmation has just gone out.
+    const reminderDueAt = reminderDue !== null && reminderDue > now ? new Date(reminderDue) : null;
+    const textable = people.filter((p) => p.mobile !== undefined).length;
+    const texts = textable * (reminderDueAt && event.reminder_sms ? 2 : 1);
+    const cap = {
+      kind: 'booking' as const,
+      ownerId: event.id,
+      perHour: opts.textsPerHour ?? Number.POSITIVE_INFINITY,
+    };
+    const textsCapped =
+      texts > 0 &&
+      Number.isFinite(cap.perHour) &&
+      !(await takeAnonymousTextBudget(tx, accountId, cap, texts));
     let row: Awaited<ReturnType<typeof insertMeeting>>;
     try {
       row = await insertMeeting(tx, accountId, {
@@ -128,9 +155,8 @@ export async function bookMeeting(db: Db, slug: string, input: BookingInput): Pr
         blockedUntil: new Date(end + event.buffer_minutes * MINUTE),
         hosts: event.hosts,
         attendees: people,
-        // A reminder that would be due already is not sent: the confirmation has just gone out.
-        reminderDueAt: reminderDue !== null && reminderDue > now ? new Date(reminderDue) : null,
-        reminderSms: event.reminder_sms,
+        reminderDueAt,
+        reminderSms: event.reminder_sms && !textsCapped,
         by,
       });
     } catch (err) {
@@ -138,14 +164,16 @@ export async function bookMeeting(db: Db, slug: string, input: BookingInput): Pr
       if (code === EXCLUSION_VIOLATION || code === DEADLOCK_DETECTED) fail('MEET-016');
       throw err;
     }
-    const name = await accountName(tx, accountId);
-    await textAttendees(
-      tx,
-      accountId,
-      people,
-      `${name}: your meeting ${meetingWhen(event.name, event.timezone, start)} is booked.`,
-      by,
-    );
-    return presentMeeting(row);
+    if (!textsCapped) {
+      const name = await accountName(tx, accountId);
+      await textAttendees(
+        tx,
+        accountId,
+        people,
+        `${name}: your meeting ${meetingWhen(event.name, event.timezone, start)} is booked.`,
+        by,
+      );
+    }
+    return { meeting: presentMeeting(row), textsCapped };
   });
 }

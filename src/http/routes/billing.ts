@@ -34,11 +34,13 @@ export async function billingRoutes(app: FastifyInstance) {
           'Opens a checkout to move the account from trial to a paid plan and answers its URL (`data`). Paying ' +
           'moves the account to the plan, saves the billing details and payment method, and credits the ' +
           '`commitment` to the balance, once. `successUrl` / `cancelUrl` are where the payer lands afterwards. ' +
-          'Commitment below the plan minimum → 400 BILL-001; payment provider failure → 502 BILL-005.',
+          'Commitment below the plan minimum → 400 BILL-001 (above the maximum → 400); payment provider failure → ' +
+          '502 BILL-005; payments not enabled on this server (`PAYMENTS_PROVIDER=none`, the production default) → ' +
+          '409 BILL-006.',
         params,
         querystring: CheckoutQuery,
         body: CheckoutBody,
-        response: { 200: Envelope(CheckoutUrl), ...errorResponses(502) },
+        response: { 200: Envelope(CheckoutUrl), ...errorResponses(409, 502) },
       },
     },
     async (req) => ok(await createCheckout(app.ctx, req.params.accountId, req.body, req.query, req.actor)),

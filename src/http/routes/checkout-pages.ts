@@ -11,6 +11,7 @@ import {
 } from '../../domain/billing/simulator-checkout.ts';
 import { fail } from '../../errors.ts';
 import { verifyStripeSignature } from '../../providers/payments/stripe-signature.ts';
+import { sendPage } from '../page-headers.ts';
 import { JSON_BODY_LIMIT } from '../plugins/content-types.ts';
 import { ok } from '../respond.ts';
 import { Envelope, errorResponses } from '../schemas/common.ts';
@@ -45,10 +46,12 @@ ${body}
 }
 
 /**
- * Checkout on the public listener: the payment simulator's hosted page (Pay / Cancel redirect to
- * the session's success / cancel URL) and the Stripe webhook (signed with Stripe-Signature).
+ * The payment simulator's hosted checkout page on the public listener (Pay / Cancel redirect to the
+ * session's success / cancel URL): mounted only while SIMULATOR_ENDPOINTS is on (the development
+ * default), behind SIMULATOR_SECRET when one is set, and answering only while PAYMENTS_PROVIDER is
+ * the simulator.
  */
-export async function checkoutPageRoutes(app: FastifyInstance) {
+export async function simulatorCheckoutRoutes(app: FastifyInstance) {
   app.get<SessionP>(
     '/checkout/:sessionId',
     {
@@ -66,7 +69,7 @@ export async function checkoutPageRoutes(app: FastifyInstance) {
     },
     async (req, reply) => {
       const session = await findSimulatorCheckout(app.ctx, req.params.sessionId);
-      return reply.code(200).type('text/html; charset=utf-8').send(checkoutPage(session));
+      return sendPage(reply, 200, checkoutPage(session));
     },
   );
 
@@ -100,7 +103,10 @@ export async function checkoutPageRoutes(app: FastifyInstance) {
     },
     async (req, reply) => reply.redirect(await cancelSimulatorCheckout(app.ctx, req.params.sessionId), 303),
   );
+}
 
+/** Stripe's webhook on the public listener (signed with Stripe-Signature). */
+export async function stripeWebhookRoutes(app: FastifyInstance) {
   // The webhook signature covers the exact bytes: this route keeps the JSON body as text.
   await app.register(async (raw) => {
     raw.removeContentTypeParser('application/json');

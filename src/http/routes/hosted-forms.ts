@@ -1,25 +1,12 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { renderFormPage, renderMessagePage, renderThanksPage } from '../../domain/forms/hosted-page.ts';
 import { showHostedForm } from '../../domain/forms/show-hosted-form.ts';
 import { PAGE_URL_FIELD, pageUrlOf } from '../../domain/forms/submission-input.ts';
 import { submitForm } from '../../domain/forms/submit-form.ts';
+import { sendPage } from '../page-headers.ts';
 import { sendError } from '../plugins/errors.ts';
 
 type FormP = { Params: { formId: string }; Querystring: Record<string, unknown> };
-
-// The page loads nothing from elsewhere and runs no script; it may be framed by the sites that embed it.
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'";
-
-function html(reply: FastifyReply, status: number, page: string) {
-  return reply
-    .code(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('content-security-policy', CSP)
-    .header('x-content-type-options', 'nosniff')
-    .header('cache-control', 'no-store')
-    .header('referrer-policy', 'strict-origin-when-cross-origin')
-    .send(page);
-}
 
 const notFoundPage = () =>
   renderMessagePage('Form not available', 'This form does not exist or is no longer accepting submissions.');
@@ -36,10 +23,10 @@ function isJson(req: FastifyRequest): boolean {
 export async function hostedFormRoutes(app: FastifyInstance) {
   app.get<FormP>('/f/:formId', async (req, reply) => {
     const form = await showHostedForm(app.ctx.db, req.params.formId);
-    if (!form) return html(reply, 404, notFoundPage());
+    if (!form) return sendPage(reply, 404, notFoundPage());
     // The page that linked here (or ?pageUrl=) is carried into the submission as the conversion's page.
     const pageUrl = pageUrlOf(req.query.pageUrl) ?? pageUrlOf(req.headers.referer);
-    return html(reply, 200, renderFormPage(form, { pageUrl }));
+    return sendPage(reply, 200, renderFormPage(form, { pageUrl }));
   });
 
   app.post<FormP>('/f/:formId', async (req, reply) => {
@@ -53,17 +40,21 @@ export async function hostedFormRoutes(app: FastifyInstance) {
       values,
       ip: req.ip ?? null,
       referer: req.headers.referer,
+      confirmationsPerHour: app.ctx.config.anonymousTextsPerHour.form,
     });
+    if (outcome.kind === 'accepted' && outcome.confirmationError?.code === 'FORM-005') {
+      req.log.warn({ formId: outcome.form.id }, 'form confirmation texts: hourly cap reached, none sent');
+    }
     const json = isJson(req);
     switch (outcome.kind) {
       case 'not-found':
-        return json ? sendError(reply, 'FORM-001') : html(reply, 404, notFoundPage());
+        return json ? sendError(reply, 'FORM-001') : sendPage(reply, 404, notFoundPage());
       case 'invalid':
         return json
           ? sendError(reply, 'FORM-004', 'The submission is invalid: see details.fields.', {
               fields: outcome.errors,
             })
-          : html(
+          : sendPage(
               reply,
               400,
               renderFormPage(outcome.form, {
@@ -79,7 +70,7 @@ export async function hostedFormRoutes(app: FastifyInstance) {
               success: true,
               data: { message: outcome.form.success_message || 'Thank you! Your details were received.' },
             })
-          : html(reply, 200, renderThanksPage(outcome.form));
+          : sendPage(reply, 200, renderThanksPage(outcome.form));
     }
   });
 }

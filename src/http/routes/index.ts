@@ -3,7 +3,7 @@ import { accountRoutes } from './accounts.ts';
 import { billingRoutes } from './billing.ts';
 import { callRoutes } from './calls.ts';
 import { campaignRoutes } from './campaigns.ts';
-import { checkoutPageRoutes } from './checkout-pages.ts';
+import { simulatorCheckoutRoutes, stripeWebhookRoutes } from './checkout-pages.ts';
 import { consoleRoutes } from './console.ts';
 import { contactRoutes } from './contacts.ts';
 import { conversationRoutes } from './conversations.ts';
@@ -18,10 +18,10 @@ import { meetingRoutes } from './meetings.ts';
 import { messageRoutes } from './messages.ts';
 import { numberRoutes } from './numbers.ts';
 import { oauthRoutes } from './oauth.ts';
-import { providerRoutes } from './providers.ts';
+import { providerRoutes, simulatorInboundRoutes } from './providers.ts';
 import { shortLinkRoutes } from './short-links.ts';
 import { templateRoutes } from './templates.ts';
-import { voiceCallbackRoutes } from './voice-callbacks.ts';
+import { simulatorCallRoutes, voiceCallbackRoutes } from './voice-callbacks.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { workflowRoutes } from './workflows.ts';
 
@@ -54,8 +54,18 @@ export const apiRoutes: RoutePlugin[] = [
 export const externalRoutes: RoutePlugin[] = [
   providerRoutes,
   voiceCallbackRoutes,
-  checkoutPageRoutes,
+  stripeWebhookRoutes,
   meetingBookingRoutes,
   hostedFormRoutes,
   shortLinkRoutes,
+];
+
+/**
+ * The simulator's doors on the public listener (inbound texts, calls, the checkout page): for
+ * development and demos, mounted only with SIMULATOR_ENDPOINTS (see registerSimulatorRoutes).
+ */
+export const simulatorRoutes: RoutePlugin[] = [
+  simulatorInboundRoutes,
+  simulatorCallRoutes,
+  simulatorCheckoutRoutes,
 ];

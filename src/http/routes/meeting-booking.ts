@@ -63,12 +63,21 @@ export async function meetingBookingRoutes(app: FastifyInstance) {
         summary: 'Book a meeting',
         description:
           'Books `start` (one of the free slots) for `duration` minutes. Attendees with a mobile become contacts ' +
-          'and are sent a confirmation text. A slot taken meanwhile → 409 MEET-016.',
+          'and are sent a confirmation text (and a reminder), within the event type’s hourly cap of texts ' +
+          '(`BOOKING_TEXTS_PER_HOUR`; past it the meeting is booked without texts). A slot taken meanwhile → 409 MEET-016.',
         params: SlugParam,
         body: BookingBody,
         response: { 200: Envelope(Meeting), ...errorResponses(409) },
       },
     },
-    async (req) => ok(await bookMeeting(app.ctx.db, req.params.slug, req.body)),
+    async (req) => {
+      const booked = await bookMeeting(app.ctx.db, req.params.slug, req.body, {
+        textsPerHour: app.ctx.config.anonymousTextsPerHour.booking,
+      });
+      if (booked.textsCapped) {
+        req.log.warn({ slug: req.params.slug }, 'booking texts: hourly cap reached, none sent');
+      }
+      return ok(booked.meeting);
+    },
   );
 }

@@ -49,10 +49,10 @@ const TwilioParams = Type.Record(Type.String(), Type.String());
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
 
 /**
- * Carrier callbacks on the public listener. These carry no bearer token: the simulator's door is
- * for tests and demos, and Twilio's callbacks are authenticated by their X-Twilio-Signature.
+ * The simulator's inbound door on the public listener, for tests and demos: mounted only while
+ * SIMULATOR_ENDPOINTS is on (the development default), behind SIMULATOR_SECRET when one is set.
  */
-export async function providerRoutes(app: FastifyInstance) {
+export async function simulatorInboundRoutes(app: FastifyInstance) {
   app.post<{ Body: typeof SimulatorInbound.static }>(
     '/v1/providers/simulator/messages',
     {
@@ -85,7 +85,10 @@ export async function providerRoutes(app: FastifyInstance) {
       });
     },
   );
+}
 
+/** Carrier callbacks on the public listener: Twilio's, authenticated by their X-Twilio-Signature. */
+export async function providerRoutes(app: FastifyInstance) {
   app.post<{ Body: Record<string, string> }>(
     '/v1/providers/twilio/inbound',
     {

@@ -1,16 +1,16 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { renderMessagePage } from '../../domain/forms/hosted-page.ts';
 import { followLink } from '../../domain/links/follow-link.ts';
+import { sendPage } from '../page-headers.ts';
 
 type ShortP = { Params: { slug: string; sourceKey?: string }; Querystring: { s?: unknown } };
 
 function notFound(reply: FastifyReply) {
-  return reply
-    .code(404)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
-    .header('x-content-type-options', 'nosniff')
-    .send(renderMessagePage('Link not found', 'This link does not exist or was removed.'));
+  return sendPage(
+    reply,
+    404,
+    renderMessagePage('Link not found', 'This link does not exist or was removed.'),
+  );
 }
 
 /**

@@ -47,7 +47,7 @@ function callOf(p: Params): { sid: string; from: string; to: string } {
 
 /**
  * Voice on the public listener: Twilio's voice webhooks (authenticated by X-Twilio-Signature, like
- * the SMS callbacks) and the simulator's call door for tests and demos.
+ * the SMS callbacks). The simulator's call door is simulatorCallRoutes.
  */
 export async function voiceCallbackRoutes(app: FastifyInstance) {
   const recordingUrl = `${app.ctx.config.externalsUrl}/v1/providers/twilio/voice/recording`;
@@ -141,7 +141,13 @@ export async function voiceCallbackRoutes(app: FastifyInstance) {
       return reply.code(200).type('text/xml').send(HANGUP_TWIML);
     },
   );
+}
 
+/**
+ * The simulator's call door on the public listener, for tests and demos: mounted only while
+ * SIMULATOR_ENDPOINTS is on (the development default), behind SIMULATOR_SECRET when one is set.
+ */
+export async function simulatorCallRoutes(app: FastifyInstance) {
   app.post<{ Body: typeof SimulatedCallBody.static }>(
     '/v1/providers/simulator/calls',
     {

@@ -1,5 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
-import { FREQUENCIES, PLAN_IDS, PLANS } from '../../domain/billing/plans.ts';
+import { FREQUENCIES, MAX_COMMITMENT, PLAN_IDS, PLANS } from '../../domain/billing/plans.ts';
 import { AuditStamp, ErrorObject, PageQuery } from './common.ts';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([Type.Null(), t]);
@@ -27,9 +27,8 @@ export const CheckoutBody = Type.Object({
   ),
   commitment: Type.Integer({
     minimum: 1,
-    maximum: 1_000_000,
-    description:
-      'Amount paid per billing period, in whole units of the account currency; credited to the balance.',
+    maximum: MAX_COMMITMENT,
+    description: `Amount paid per billing period, in whole units of the account currency; credited to the balance. At most ${MAX_COMMITMENT} (400 above it).`,
   }),
   frequency: Type.Union(
     FREQUENCIES.map((f) => Type.Literal(f)),

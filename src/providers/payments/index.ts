@@ -15,13 +15,22 @@ export function stripePayments(config: Config): StripePayments {
 
 /**
  * The payment provider by name (default: the configured one, PAYMENTS_PROVIDER). Adapters hold no
- * connection, so building one per use is cheap.
+ * connection, so building one per use is cheap. With PAYMENTS_PROVIDER=none there is none
+ * (BILL-006); a simulated charge credits a balance for nothing, so the simulator is there only
+ * while it is the configured provider (a payment method saved with it earlier charges nothing).
  */
 export function paymentsProvider(
   config: Config,
-  name: PaymentsProviderName = config.payments.provider,
+  name: PaymentsProviderName | 'none' = config.payments.provider,
 ): PaymentsProvider {
-  return name === 'simulator' ? new SimulatorPayments(config.externalsUrl) : stripePayments(config);
+  if (name === 'none') fail('BILL-006');
+  if (name === 'simulator') {
+    if (config.payments.provider !== 'simulator') {
+      fail('BILL-006', 'The simulator payment provider is not enabled: PAYMENTS_PROVIDER is not simulator.');
+    }
+    return new SimulatorPayments(config.externalsUrl);
+  }
+  return stripePayments(config);
 }
 
 /** Whether a stored provider name is one of ours. */

@@ -1,0 +1,173 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+
+const NOT_THERE = '01937c1e-0000-7000-8000-00000000abcd';
+const LIMITS = { forms: 3, bookings: 4, links: 5, callbacks: 6, simulator: 2 };
+
+/** Headers every hosted page sends. */
+function assertPageHeaders(res: { headers: Record<string, unknown> }, what: string) {
+  const csp = String(res.headers['content-security-policy']);
+  assert.match(csp, /frame-ancestors 'none'/, what);
+  assert.match(csp, /default-src 'none'/, what);
+  assert.equal(res.headers['x-content-type-options'], 'nosniff', what);
+  assert.equal(res.headers['x-frame-options'], 'DENY', what);
+  assert.equal(res.headers['referrer-policy'], 'no-referrer', what);
+}
+
+describe('per-address rate limits of the public listener', () => {
+  let svc: TestService;
+  // Each test calls from an address of its own (X-Forwarded-For with TRUST_PROXY on): fresh buckets.
+  let seq = 1;
+  const client = () => ({ 'x-forwarded-for': `203.0.113.${seq++}` });
+
+  before(async () => {
+    svc = await startTestService({ publicRateLimits: LIMITS, redisUrl: undefined, trustProxy: true });
+  });
+  after(() => svc.close());
+
+  /** Calls `fn` until it answers 429; answers how many calls were let through first. */
+  async function allowedBefore429(fn: () => ReturnType<typeof call>, max = 50) {
+    for (let i = 0; i < max; i++) {
+      const res = await fn();
+      if (res.statusCode === 429) return { allowed: i, res };
+    }
+    throw new Error(`no 429 within ${max} calls`);
+  }
+
+  it('gives each family its own budget and answers 429 RATE-001 with Retry-After in the envelope', async () => {
+    const h = client();
+    const cases: [string, () => ReturnType<typeof call>, number][] = [
+      ['bookings', () => call(svc.externals, 'GET', '/v1/meetingevents/no-such-event', { headers: h }), 4],
+      [
+        'callbacks',
+        () =>
+          call(svc.externals, 'POST', '/v1/providers/twilio/status', {
+            headers: { ...h, 'content-type': 'application/x-www-form-urlencoded' },
+            payload: 'MessageSid=SM1',
+          }),
+        6,
+      ],
+      [
+        'simulator',
+        () => call(svc.externals, 'POST', '/v1/providers/simulator/messages', { headers: h, json: {} }),
+        2,
+      ],
+    ];
+    for (const [family, fn, budget] of cases) {
+      const { allowed, res } = await allowedBefore429(fn);
+      assert.equal(allowed, budget, family);
+      assert.equal(body(res).error.code, 'RATE-001', family);
+      assert.ok(Number(res.headers['retry-after']) >= 1, family);
+      assert.match(String(res.headers['ratelimit-policy']), new RegExp(`"${family}";q=${budget}`));
+    }
+  });
+
+  it('answers a page, not JSON, to a browser over the budget of hosted forms and short links', async () => {
+    const h = client();
+    const form = await allowedBefore429(() => call(svc.externals, 'GET', `/f/${NOT_THERE}`, { headers: h }));
+    assert.equal(form.allowed, LIMITS.forms);
+    assert.match(String(form.res.headers['content-type']), /^text\/html/);
+    assert.match(form.res.body, /Too many requests/);
+    assert.ok(Number(form.res.headers['retry-after']) >= 1);
+    assertPageHeaders(form.res, 'the 429 page');
+    const links = await allowedBefore429(() => call(svc.externals, 'GET', '/l/nothing', { headers: h }));
+    assert.equal(links.allowed, LIMITS.links, 'short links count apart from forms');
+  });
+
+  it('answers JSON to a script posting JSON to a hosted form over the budget', async () => {
+    const h = client();
+    const { res } = await allowedBefore429(() =>
+      call(svc.externals, 'POST', `/f/${NOT_THERE}`, { headers: h, json: { mobile: '+12015550100' } }),
+    );
+    assert.equal(body(res).error.code, 'RATE-001');
+  });
+
+  it('does not limit the health check', async () => {
+    const h = client();
+    for (let i = 0; i < 10; i++) {
+      assert.equal((await call(svc.externals, 'GET', '/healthz', { headers: h })).statusCode, 200);
+    }
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  const forms = (svc: TestService, forwardedFor: string) =>
+    call(svc.externals, 'GET', `/f/${NOT_THERE}`, { headers: { 'x-forwarded-for': forwardedFor } });
+
+  it('off (the default): two forwarded clients share the socket address’s bucket', async () => {
+    const svc = await startTestService({ publicRateLimits: { ...LIMITS, forms: 2 }, redisUrl: undefined });
+    try {
+      assert.equal(svc.config.trustProxy, false);
+      assert.equal((await forms(svc, '198.51.100.1')).statusCode, 404);
+      assert.equal((await forms(svc, '198.51.100.1')).statusCode, 404);
+      assert.equal((await forms(svc, '198.51.100.2')).statusCode, 429, 'X-Forwarded-For is not believed');
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('on: each forwarded client has its own bucket', async () => {
+    const svc = await startTestService(
+      { publicRateLimits: { ...LIMITS, forms: 2 } },
+      { env: { TRUST_PROXY: 'loopback', REDIS_URL: '' } },
+    );
+    try {
+      assert.equal((await forms(svc, '198.51.100.1')).statusCode, 404);
+      assert.equal((await forms(svc, '198.51.100.1')).statusCode, 404);
+      assert.equal((await forms(svc, '198.51.100.1')).statusCode, 429);
+      assert.equal((await forms(svc, '198.51.100.2')).statusCode, 404, 'another client, another bucket');
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
+describe('protective headers of the public listener', () => {
+  let svc: TestService;
+  let a: TestAccount;
+  before(async () => {
+    svc = await startTestService();
+    a = await svc.newAccount();
+  });
+  after(() => svc.close());
+
+  it('sends CSP with frame-ancestors none, nosniff, no-referrer and X-Frame-Options on every hosted page', async () => {
+    const form = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/forms`, {
+      auth: a.auth,
+      json: { name: 'Headers', active: true },
+    });
+    assert.equal(form.statusCode, 201, form.body);
+    const page = await call(svc.externals, 'GET', `/f/${body(form).data.id}`);
+    assert.equal(page.statusCode, 200);
+    assertPageHeaders(page, 'form page');
+    assertPageHeaders(await call(svc.externals, 'GET', `/f/${NOT_THERE}`), 'form not found page');
+    assertPageHeaders(await call(svc.externals, 'GET', '/l/nothing'), 'short-link not found page');
+
+    const checkout = await call(
+      svc.api,
+      'POST',
+      `/v1/accounts/${a.accountId}/checkout?successUrl=https%3A%2F%2Fa.example%2F&cancelUrl=https%3A%2F%2Fa.example%2F`,
+      {
+        auth: a.auth,
+        json: {
+          plan: 'starter',
+          commitment: 20,
+          frequency: 'monthly',
+          name: 'Ada',
+          email: 'ada@example.com',
+        },
+      },
+    );
+    assert.equal(checkout.statusCode, 200, checkout.body);
+    const checkoutPage = await call(svc.externals, 'GET', new URL(body(checkout).data).pathname);
+    assert.equal(checkoutPage.statusCode, 200);
+    assertPageHeaders(checkoutPage, 'simulator checkout page');
+  });
+
+  it('sends them with the JSON answers of public booking too', async () => {
+    const res = await call(svc.externals, 'GET', '/v1/meetingevents/no-such-event');
+    assert.equal(res.statusCode, 404);
+    assertPageHeaders(res, 'booking JSON');
+  });
+});
