@@ -5,6 +5,7 @@ import { JSON_BODY_LIMIT, registerContentTypes } from './plugins/content-types.t
 import { registerErrorHandling, sendError } from './plugins/errors.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
+import { registerStrictQueryIntegers } from './plugins/strict-query.ts';
 import { healthRoutes } from './routes/health.ts';
 import { apiRoutes, externalRoutes } from './routes/index.ts';
 import './types.ts';
@@ -42,6 +43,7 @@ function base(ctx: AppContext, logger: boolean): FastifyInstance {
       return sendError(reply, 'VAL-001', 'The URL contains a NUL character (%00).');
   });
   registerContentTypes(app);
+  registerStrictQueryIntegers(app);
   return app;
 }
 

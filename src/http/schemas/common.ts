@@ -21,9 +21,24 @@ export const Pagination = Type.Object({
   totalCount: Type.Integer(),
 });
 
-/** Query parameters of every list operation: offset >= 0, limit 1..100. */
+/**
+ * The largest `offset` a list accepts. PostgreSQL takes a bigint, but a value past 2^63 overflows
+ * it, and skipping a billion rows is no page anyone asks for: above this the request is a 400.
+ */
+export const MAX_OFFSET = 1_000_000_000;
+
+/** The `offset` query parameter of every paged operation: an integer 0..MAX_OFFSET. */
+export const OffsetQuery = (description = 'Results to skip.') =>
+  Type.Integer({
+    minimum: 0,
+    maximum: MAX_OFFSET,
+    default: 0,
+    description: `${description} At most ${MAX_OFFSET}.`,
+  });
+
+/** Query parameters of every list operation: offset 0..MAX_OFFSET, limit 1..100. */
 export const PageQuery = {
-  offset: Type.Integer({ minimum: 0, default: 0, description: 'Results to skip.' }),
+  offset: OffsetQuery(),
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Maximum results (1..100).' }),
 };
 
