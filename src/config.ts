@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DB_TIMEOUTS, type DbTimeouts } from './db/client.ts';
 import { type PriceTable, parsePriceTable } from './messaging/pricing.ts';
 
 /** Typed service configuration, read from the environment once at start-up. */
@@ -30,6 +31,8 @@ export interface Config {
   logLevel: string;
   /** Run the background workers in this process. */
   workers: boolean;
+  /** Database timeouts (DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS, DB_BULK_STATEMENT_TIMEOUT_MS). */
+  db: DbTimeouts;
 }
 
 export class ConfigError extends Error {}
@@ -140,5 +143,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     payments: payments(env),
     logLevel: env.LOG_LEVEL || 'info',
     workers: bool(env, 'WORKERS', true),
+    db: {
+      connectMs: int(env, 'DB_CONNECT_TIMEOUT_MS', DB_TIMEOUTS.connectMs, 100, 600_000),
+      statementMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', DB_TIMEOUTS.statementMs, 0, 86_400_000),
+      bulkStatementMs: int(env, 'DB_BULK_STATEMENT_TIMEOUT_MS', DB_TIMEOUTS.bulkStatementMs, 0, 86_400_000),
+    },
   };
 }

@@ -37,6 +37,14 @@ function base(ctx: AppContext, logger: boolean): FastifyInstance {
   });
   app.decorate('ctx', ctx);
   registerErrorHandling(app);
+  // While the database does not answer (the watchdog in db/health.ts), everything but the health
+  // probes answers 503 at once rather than waiting on it.
+  app.addHook('onRequest', async (request, reply) => {
+    const path = request.url.split('?', 1)[0];
+    if (ctx.dbHealth.up || path === '/healthz' || path === '/readyz') return;
+    reply.header('Retry-After', '5');
+    return sendError(reply, 'SYS-503');
+  });
   // PostgreSQL text cannot hold U+0000: a query string or path that spells one is refused up front.
   app.addHook('onRequest', async (request, reply) => {
     if (/%00/.test(request.url))
@@ -56,7 +64,7 @@ export async function buildApiApp(
   registerAuth(app);
   registerIdempotency(app);
   await registerOpenApi(app, ctx.config.publicUrl);
-  await app.register(healthRoutes, { db: ctx.db });
+  await app.register(healthRoutes, { db: ctx.db, dbHealth: ctx.dbHealth });
   for (const routes of apiRoutes) await app.register(routes);
   await app.ready();
   return app;
@@ -68,7 +76,7 @@ export async function buildExternalsApp(
   opts: { logger?: boolean } = {},
 ): Promise<FastifyInstance> {
   const app = base(ctx, opts.logger ?? false);
-  await app.register(healthRoutes, { db: ctx.db });
+  await app.register(healthRoutes, { db: ctx.db, dbHealth: ctx.dbHealth });
   for (const routes of externalRoutes) await app.register(routes);
   await app.ready();
   return app;

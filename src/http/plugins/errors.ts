@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { classifyDbError } from '../../db/errors.ts';
 import { AppError, ERRORS, type ErrorCode } from '../../errors.ts';
 
 /** Sends the error envelope: both `message` and `description` carry the text. */
@@ -50,6 +51,17 @@ export function registerErrorHandling(app: FastifyInstance) {
         success: false,
         error: { code, message: err.message, description: err.message },
       });
+    }
+    const db = classifyDbError(err);
+    if (db === 'unavailable') {
+      request.log.warn({ err }, 'database unavailable');
+      reply.header('Retry-After', '5');
+      return sendError(reply, 'SYS-503');
+    }
+    if (db === 'bad-input') {
+      // A backstop: values should be refused by their schema before any query; log what got through.
+      request.log.warn({ err }, 'a request value was refused by the database');
+      return sendError(reply, 'VAL-001', 'A value in the request is not valid.');
     }
     request.log.error({ err }, 'unhandled error');
     return sendError(reply, 'SYS-500');
