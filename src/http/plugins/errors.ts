@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { classifyDbError } from '../../db/errors.ts';
 import { AppError, ERRORS, type ErrorCode } from '../../errors.ts';
+import { PATH_ID_NOT_FOUND } from '../schemas/common.ts';
 
 /** Sends the error envelope: both `message` and `description` carry the text. */
 export function sendError(
@@ -41,6 +42,10 @@ export function registerErrorHandling(app: FastifyInstance) {
       return sendError(reply, err.code, err.message, err.details);
     }
     if (err.validation) {
+      // A malformed path id names no record: the resource's 404, as for an unknown id.
+      const name = err.validationContext === 'params' ? err.validation[0]?.instancePath?.slice(1) : undefined;
+      if (name && name in PATH_ID_NOT_FOUND)
+        return sendError(reply, PATH_ID_NOT_FOUND[name as keyof typeof PATH_ID_NOT_FOUND]);
       const where = err.validationContext ?? 'request';
       return sendError(reply, 'VAL-001', `Invalid ${where}: ${err.message}`, err.validation);
     }
@@ -64,6 +69,7 @@ export function registerErrorHandling(app: FastifyInstance) {
       return sendError(reply, 'VAL-001', 'A value in the request is not valid.');
     }
     request.log.error({ err }, 'unhandled error');
+    if (process.env.SWEEP_DEBUG) console.error('UNHANDLED', request.method, request.url.slice(0, 100), err);
     return sendError(reply, 'SYS-500');
   });
   app.setNotFoundHandler((request, reply) =>
