@@ -153,12 +153,16 @@ function payload(json: unknown): string {
   return text.replace(/"__RAW_(\d+)__"/g, (_m, i) => raws[Number(i)]);
 }
 
+const BACKSTOP = 'A value in the request is not valid.';
+
 describe('a sweep of hostile values over every operation', () => {
   let svc: TestService;
   let a: TestAccount;
   let b: TestAccount;
   let ops: Op[];
   const failures: string[] = [];
+  /** Requests refused by PostgreSQL rather than by a schema or a check (the error handler's backstop). */
+  const backstopped = new Set<string>();
 
   const url = (op: Op, account: string, params: Record<string, string>) =>
     op.template
@@ -175,6 +179,8 @@ describe('a sweep of hostile values over every operation', () => {
         : { headers: { 'content-type': 'application/json' }, payload: payload(json) }),
     });
     const where = `${op.method} ${op.template} ${label}`;
+    if (res.statusCode === 400 && res.body.includes(BACKSTOP))
+      backstopped.add(`${op.method} ${op.template} ${label}`);
     if (res.statusCode >= 500) failures.push(`${where} → ${res.statusCode} ${res.body.slice(0, 160)}`);
     else if (res.statusCode === 429) failures.push(`${where} → 429: the sweep did not reach the handler`);
     else if (res.statusCode >= 400) {
@@ -225,7 +231,7 @@ describe('a sweep of hostile values over every operation', () => {
   });
   after(() => svc.close());
 
-  it('answers hostile path, query and body values with a 4xx in the envelope (or a 2xx), never a 5xx', async () => {
+  it('answers hostile path, query and body values with a 4xx in the envelope (or a 2xx), never a 5xx', async (t) => {
     failures.length = 0;
     let requests = 0;
     for (const op of ops) {
@@ -292,6 +298,8 @@ describe('a sweep of hostile values over every operation', () => {
         requests++;
       }
     }
+    // Not failures (the answer is a 400), but values that reached a query: worth a check of their own.
+    for (const b of backstopped) t.diagnostic(`refused by the database, not a check: ${b}`);
     assert.ok(requests > 3000, `only ${requests} requests`);
     assert.deepEqual(failures, []);
   });

@@ -69,7 +69,6 @@ export function registerErrorHandling(app: FastifyInstance) {
       return sendError(reply, 'VAL-001', 'A value in the request is not valid.');
     }
     request.log.error({ err }, 'unhandled error');
-    if (process.env.SWEEP_DEBUG) console.error('UNHANDLED', request.method, request.url.slice(0, 100), err);
     return sendError(reply, 'SYS-500');
   });
   app.setNotFoundHandler((request, reply) =>
