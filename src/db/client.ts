@@ -29,6 +29,8 @@ export const DB_TIMEOUTS: DbTimeouts = { connectMs: 5_000, statementMs: 30_000, 
 interface PoolState {
   timeouts: DbTimeouts;
   clients: Set<pg.Client>;
+  /** Clients inside a bulk transaction: never cut (see dropConnections). */
+  bulk: Set<pg.PoolClient>;
 }
 const pools = new WeakMap<pg.Pool, PoolState>();
 
@@ -41,7 +43,7 @@ export function createPool(connectionString: string, max = 10, timeouts: DbTimeo
     // Enforced by the server: a statement past it fails with 57014 (answered 503).
     ...(timeouts.statementMs > 0 ? { statement_timeout: timeouts.statementMs } : {}),
   });
-  const state: PoolState = { timeouts, clients: new Set() };
+  const state: PoolState = { timeouts, clients: new Set(), bulk: new Set() };
   pools.set(pool, state);
   pool.on('connect', (client) => state.clients.add(client as pg.Client));
   pool.on('remove', (client) => state.clients.delete(client as pg.Client));
@@ -53,10 +55,14 @@ export function createPool(connectionString: string, max = 10, timeouts: DbTimeo
 /**
  * Cuts every connection of the pool: the statements waiting on them fail at once ("Connection
  * terminated") and the pool opens new connections when asked. Used when the database stops
- * answering, since a stalled server never ends a statement by itself.
+ * answering, since a stalled server never ends a statement by itself. A bulk transaction is spared:
+ * a minute-long accept statement must not die because a busy server was slow to answer a ping;
+ * it waits for the server like the server's own statement timeout does.
  */
 export function dropConnections(db: Db): void {
-  for (const client of pools.get(db)?.clients ?? []) client.connection.stream.destroy();
+  const state = pools.get(db);
+  for (const client of state?.clients ?? [])
+    if (!state?.bulk.has(client as unknown as pg.PoolClient)) client.connection.stream.destroy();
 }
 
 /**
@@ -69,11 +75,13 @@ export async function withTx<T>(
   opts: { bulk?: boolean } = {},
 ): Promise<T> {
   const client = await db.connect();
+  const state = pools.get(db);
   let broken: Error | undefined;
   try {
     await client.query('BEGIN');
     if (opts.bulk) {
-      const ms = pools.get(db)?.timeouts.bulkStatementMs ?? DB_TIMEOUTS.bulkStatementMs;
+      state?.bulk.add(client);
+      const ms = state?.timeouts.bulkStatementMs ?? DB_TIMEOUTS.bulkStatementMs;
       await client.query(`SET LOCAL statement_timeout = ${Math.trunc(ms)}`);
     }
     const result = await fn(client);
@@ -86,6 +94,7 @@ export async function withTx<T>(
     });
     throw err;
   } finally {
+    state?.bulk.delete(client);
     client.release(broken);
   }
 }

@@ -40,7 +40,7 @@ async function bounded<T>(work: Promise<T>, ms: number): Promise<T> {
 
 /**
  * Pings the database once a second on a connection of its own (so a busy pool cannot delay it).
- * When a ping fails or takes longer than `timeoutMs`, the database is marked down and every pool
+ * When two pings in a row fail or take longer than `timeoutMs`, the database is marked down and every pool
  * connection is cut, so the requests waiting on a stalled server fail at once instead of hanging;
  * requests then answer 503 until a ping succeeds again, which needs nothing but the server's return.
  */
@@ -72,16 +72,20 @@ export function watchDatabase(
     await bounded(client.query('SELECT 1'), opts.timeoutMs);
   };
 
+  let misses = 0;
   const round = async () => {
     let ok = true;
     try {
       await ping();
+      misses = 0;
     } catch {
       ok = false;
+      misses++;
       discard();
     }
     if (stopped) return;
-    if (!ok && up) {
+    // Two pings in a row: one slow answer from a busy server is not an outage.
+    if (!ok && up && misses >= 2) {
       up = false;
       dropConnections(db);
       opts.log?.('database not answering: requests answer 503 until it returns');
