@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { DB_TIMEOUTS, type DbTimeouts } from './db/client.ts';
 import { type PriceTable, parsePriceTable } from './messaging/pricing.ts';
 
 /** Typed service configuration, read from the environment once at start-up. */
@@ -43,6 +44,8 @@ export interface Config {
   anonymousTextsPerHour: { form: number; booking: number };
   /** TRUST_PROXY, as Fastify's trustProxy: false, true (any peer), or the proxies' addresses/CIDRs. */
   trustProxy: boolean | string;
+  /** Database timeouts (DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS, DB_BULK_STATEMENT_TIMEOUT_MS). */
+  db: DbTimeouts;
 }
 
 /** Per-IP budgets (requests a minute) of the public listener's route families. */
@@ -210,5 +213,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       booking: int(env, 'BOOKING_TEXTS_PER_HOUR', 100, 0),
     },
     trustProxy: trustProxy(env),
+    db: {
+      connectMs: int(env, 'DB_CONNECT_TIMEOUT_MS', DB_TIMEOUTS.connectMs, 100, 600_000),
+      statementMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', DB_TIMEOUTS.statementMs, 0, 86_400_000),
+      bulkStatementMs: int(env, 'DB_BULK_STATEMENT_TIMEOUT_MS', DB_TIMEOUTS.bulkStatementMs, 0, 86_400_000),
+    },
   };
 }

@@ -67,8 +67,8 @@ export async function startService(role: Role, config: Config = loadConfig()) {
     database = await openDatabase(config, log);
     step(database);
     log(database.embedded ? `embedded PostgreSQL ready in ${config.dataDir}` : 'connected to DATABASE_URL');
-    db = createPool(database.url, role === 'worker' ? 10 : 20);
-    ctx = createContext(config, db);
+    db = createPool(database.url, role === 'worker' ? 10 : 20, config.db);
+    ctx = createContext(config, db, log);
     if (role !== 'worker') {
       const boot = step(await bootstrap(db, config));
       const api = await buildApiApp(ctx, { logger: true });

@@ -9,27 +9,99 @@ export type Db = pg.Pool;
 /** A client inside a transaction (or the pool itself when no transaction is needed). */
 export type Queryable = pg.Pool | pg.PoolClient;
 
-export function createPool(connectionString: string, max = 10): Db {
-  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
+/** How long to wait for a connection, and how long one statement may run (0: no limit). */
+export interface DbTimeouts {
+  /** Opening a connection, or waiting for a free one in the pool. */
+  connectMs: number;
+  /** Any statement, unless its transaction is marked bulk. */
+  statementMs: number;
+  /** A statement of a bulk transaction (`withTx(…, { bulk: true })`): a send's accept statement. */
+  bulkStatementMs: number;
+}
+
+/**
+ * The defaults. A request's statements take milliseconds; 30 s stops a runaway one. A send's
+ * accept statement is one INSERT … SELECT over every recipient: 47–57 s at 1,000,000 recipients on
+ * the 2-core reference machine, so bulk transactions get 10 minutes (about ten million).
+ */
+export const DB_TIMEOUTS: DbTimeouts = { connectMs: 5_000, statementMs: 30_000, bulkStatementMs: 600_000 };
+
+interface PoolState {
+  timeouts: DbTimeouts;
+  clients: Set<pg.Client>;
+  /** Clients inside a bulk transaction: never cut (see dropConnections). */
+  bulk: Set<pg.PoolClient>;
+}
+const pools = new WeakMap<pg.Pool, PoolState>();
+
+export function createPool(connectionString: string, max = 10, timeouts: DbTimeouts = DB_TIMEOUTS): Db {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: timeouts.connectMs,
+    // Enforced by the server: a statement past it fails with 57014 (answered 503).
+    ...(timeouts.statementMs > 0 ? { statement_timeout: timeouts.statementMs } : {}),
+  });
+  const state: PoolState = { timeouts, clients: new Set(), bulk: new Set() };
+  pools.set(pool, state);
+  pool.on('connect', (client) => state.clients.add(client as pg.Client));
+  pool.on('remove', (client) => state.clients.delete(client as pg.Client));
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   return pool;
 }
 
-/** Runs fn in one transaction: committed if it returns, rolled back if it throws. */
-export async function withTx<T>(db: Db, fn: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
+/**
+ * Cuts every connection of the pool: the statements waiting on them fail at once ("Connection
+ * terminated") and the pool opens new connections when asked. Used when the database stops
+ * answering, since a stalled server never ends a statement by itself. A bulk transaction is spared:
+ * a minute-long accept statement must not die because a busy server was slow to answer a ping;
+ * it waits for the server like the server's own statement timeout does.
+ */
+export function dropConnections(db: Db): void {
+  const state = pools.get(db);
+  for (const client of state?.clients ?? [])
+    if (!state?.bulk.has(client as unknown as pg.PoolClient)) client.connection.stream.destroy();
+}
+
+/**
+ * Runs fn in one transaction: committed if it returns, rolled back if it throws. A `bulk`
+ * transaction's statements may run up to the bulk statement timeout instead of the usual one.
+ */
+export async function withTx<T>(
+  db: Db,
+  fn: (tx: pg.PoolClient) => Promise<T>,
+  opts: { bulk?: boolean } = {},
+): Promise<T> {
   const client = await db.connect();
+  const state = pools.get(db);
+  let broken: Error | undefined;
   try {
     await client.query('BEGIN');
+    if (opts.bulk) {
+      state?.bulk.add(client);
+      const ms = state?.timeouts.bulkStatementMs ?? DB_TIMEOUTS.bulkStatementMs;
+      await client.query(`SET LOCAL statement_timeout = ${Math.trunc(ms)}`);
+    }
     const result = await fn(client);
     await client.query('COMMIT');
     return result;
   } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
+    // A connection that cannot even roll back is not given back to the pool.
+    await client.query('ROLLBACK').catch((e: Error) => {
+      broken = e;
+    });
     throw err;
   } finally {
-    client.release();
+    state?.bulk.delete(client);
+    client.release(broken);
   }
+}
+
+/** withTx for a bulk transaction: its statements may run up to DB_BULK_STATEMENT_TIMEOUT_MS. */
+export function withBulkTx<T>(db: Db, fn: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
+  return withTx(db, fn, { bulk: true });
 }
 
 /**

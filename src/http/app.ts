@@ -8,6 +8,7 @@ import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerPublicRateLimit } from './plugins/public-rate-limit.ts';
 import { registerSimulatorRoutes } from './plugins/simulator-gate.ts';
+import { registerStrictQueryIntegers } from './plugins/strict-query.ts';
 import { type LogDestination, loggerOptions } from './request-log.ts';
 import { healthRoutes } from './routes/health.ts';
 import { apiRoutes, externalRoutes, simulatorRoutes } from './routes/index.ts';
@@ -46,12 +47,21 @@ function base(ctx: AppContext, logger: LoggerOption): FastifyInstance {
   });
   app.decorate('ctx', ctx);
   registerErrorHandling(app);
+  // While the database does not answer (the watchdog in db/health.ts), everything but the health
+  // probes answers 503 at once rather than waiting on it.
+  app.addHook('onRequest', async (request, reply) => {
+    const path = request.url.split('?', 1)[0];
+    if (ctx.dbHealth.up || path === '/healthz' || path === '/readyz') return;
+    reply.header('Retry-After', '5');
+    return sendError(reply, 'SYS-503');
+  });
   // PostgreSQL text cannot hold U+0000: a query string or path that spells one is refused up front.
   app.addHook('onRequest', async (request, reply) => {
     if (/%00/.test(request.url))
       return sendError(reply, 'VAL-001', 'The URL contains a NUL character (%00).');
   });
   registerContentTypes(app);
+  registerStrictQueryIntegers(app);
   return app;
 }
 
@@ -64,7 +74,7 @@ export async function buildApiApp(
   registerAuth(app);
   registerIdempotency(app);
   await registerOpenApi(app, ctx.config.publicUrl);
-  await app.register(healthRoutes, { db: ctx.db });
+  await app.register(healthRoutes, { db: ctx.db, dbHealth: ctx.dbHealth });
   for (const routes of apiRoutes) await app.register(routes);
   await app.ready();
   return app;
@@ -84,7 +94,7 @@ export async function buildExternalsApp(
     setProtectiveHeaders(reply);
   });
   registerPublicRateLimit(app);
-  await app.register(healthRoutes, { db: ctx.db });
+  await app.register(healthRoutes, { db: ctx.db, dbHealth: ctx.dbHealth });
   for (const routes of externalRoutes) await app.register(routes);
   await registerSimulatorRoutes(app, simulatorRoutes);
   await app.ready();

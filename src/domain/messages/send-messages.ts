@@ -1,4 +1,4 @@
-import { type Db, withTx } from '../../db/client.ts';
+import { type Db, withBulkTx } from '../../db/client.ts';
 import { adjustBalance, findAccount } from '../../db/queries/accounts.ts';
 import { contactIdsByMobile, findContacts } from '../../db/queries/contacts.ts';
 import { fieldsToRecord, type UpsertRecord, upsertContactsSet } from '../../db/queries/contacts-merge.ts';
@@ -93,7 +93,8 @@ export async function sendMessages(
   if (listId !== undefined && !isId(listId)) fail('LIST-001');
 
   const jobId = newId();
-  return withTx(db, async (tx) => {
+  // The accept statement covers every recipient: a million take about a minute.
+  return withBulkTx(db, async (tx) => {
     const text = input.shortenLinks
       ? await shortenLinks(tx, accountId, template, { jobId, campaignId: input.campaignId })
       : template;

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import sjson from 'secure-json-parse';
 import { AppError } from '../../errors.ts';
 
@@ -16,6 +16,34 @@ function rejectNul(key: string, value: unknown): unknown {
   return value;
 }
 
+// Nor can jsonb hold a lone UTF-16 surrogate (`"\ud800"`): only a \u escape can spell one in UTF-8 text.
+const LONE_SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+function rejectLoneSurrogate(key: string, value: unknown): unknown {
+  if (LONE_SURROGATE.test(key) || (typeof value === 'string' && LONE_SURROGATE.test(value)))
+    throw new AppError(
+      'VAL-001',
+      'The request body contains an unpaired UTF-16 surrogate (\\ud800–\\udfff).',
+    );
+  return value;
+}
+
+// `1e309` (a JSON number, or a string the validator coerces, as "Infinity" is) is Infinity, which
+// passes an integer schema and fails in the database. Bodies that could spell one are walked after
+// validation (the preHandler below).
+const MAY_BE_INFINITE = /Infinity|[0-9][eE]\+?[0-9]{3}|[0-9]{309}/;
+const mayHoldInfinity = new WeakSet<FastifyRequest>();
+
+function nonFinitePath(value: unknown, path: string, depth = 0): string | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : path || '/';
+  if (!value || typeof value !== 'object' || depth > 64) return undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const found = nonFinitePath(v, `${path}/${k}`, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** Parsers for JSON, form-encoded (the OAuth token endpoint, carrier callbacks) and CSV (contact uploads). */
 export function registerContentTypes(app: FastifyInstance) {
   // JSON as Fastify parses it (prototype-poisoning safe), except that an empty body is no body: clients
@@ -24,13 +52,15 @@ export function registerContentTypes(app: FastifyInstance) {
   app.addContentTypeParser(
     'application/json',
     { parseAs: 'string', bodyLimit: JSON_BODY_LIMIT },
-    (_req, body, done) => {
+    (req, body, done) => {
       const text = (body as string).trim();
       if (text === '') return done(null, undefined);
       try {
         const parsed = sjson.parse(text, null, { protoAction: 'error', constructorAction: 'error' });
         // Only a body that spells a NUL (raw or as \u0000) pays for the walk.
         if (text.includes('\\u0000') || text.includes('\0')) JSON.parse(text, rejectNul);
+        if (LONE_SURROGATE_ESCAPE.test(text)) JSON.parse(text, rejectLoneSurrogate);
+        if (MAY_BE_INFINITE.test(text)) mayHoldInfinity.add(req);
         done(null, parsed);
       } catch (err) {
         if (err instanceof AppError) return done(err, undefined);
@@ -44,13 +74,14 @@ export function registerContentTypes(app: FastifyInstance) {
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: JSON_BODY_LIMIT },
-    (_req, body, done) => {
+    (req, body, done) => {
       const fields = Object.fromEntries(new URLSearchParams(body as string));
       try {
         for (const [k, v] of Object.entries(fields)) rejectNul(k, v);
       } catch (err) {
         return done(err as Error, undefined);
       }
+      if (MAY_BE_INFINITE.test(body as string)) mayHoldInfinity.add(req);
       done(null, fields);
     },
   );
@@ -62,4 +93,10 @@ export function registerContentTypes(app: FastifyInstance) {
       done(null, body);
     },
   );
+  app.addHook('preHandler', async (request) => {
+    if (!mayHoldInfinity.has(request)) return;
+    const at = nonFinitePath(request.body, '');
+    if (at)
+      throw new AppError('VAL-001', `Invalid body: body${at === '/' ? '' : at} must be a finite number.`);
+  });
 }

@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { classifyDbError } from '../../db/errors.ts';
 import { AppError, ERRORS, type ErrorCode } from '../../errors.ts';
+import { PATH_ID_NOT_FOUND } from '../schemas/common.ts';
 
 /** Sends the error envelope: both `message` and `description` carry the text. */
 export function sendError(
@@ -40,6 +42,10 @@ export function registerErrorHandling(app: FastifyInstance) {
       return sendError(reply, err.code, err.message, err.details);
     }
     if (err.validation) {
+      // A malformed path id names no record: the resource's 404, as for an unknown id.
+      const name = err.validationContext === 'params' ? err.validation[0]?.instancePath?.slice(1) : undefined;
+      if (name && name in PATH_ID_NOT_FOUND)
+        return sendError(reply, PATH_ID_NOT_FOUND[name as keyof typeof PATH_ID_NOT_FOUND]);
       const where = err.validationContext ?? 'request';
       return sendError(reply, 'VAL-001', `Invalid ${where}: ${err.message}`, err.validation);
     }
@@ -50,6 +56,17 @@ export function registerErrorHandling(app: FastifyInstance) {
         success: false,
         error: { code, message: err.message, description: err.message },
       });
+    }
+    const db = classifyDbError(err);
+    if (db === 'unavailable') {
+      request.log.warn({ err }, 'database unavailable');
+      reply.header('Retry-After', '5');
+      return sendError(reply, 'SYS-503');
+    }
+    if (db === 'bad-input') {
+      // A backstop: values should be refused by their schema before any query; log what got through.
+      request.log.warn({ err }, 'a request value was refused by the database');
+      return sendError(reply, 'VAL-001', 'A value in the request is not valid.');
     }
     request.log.error({ err }, 'unhandled error');
     return sendError(reply, 'SYS-500');

@@ -1,4 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import type { ErrorCode } from '../../errors.ts';
 
 /** Audit stamp `{at, by}` used as `created` and `updated`. */
 export const AuditStamp = Type.Object({
@@ -21,9 +22,24 @@ export const Pagination = Type.Object({
   totalCount: Type.Integer(),
 });
 
-/** Query parameters of every list operation: offset >= 0, limit 1..100. */
+/**
+ * The largest `offset` a list accepts. PostgreSQL takes a bigint, but a value past 2^63 overflows
+ * it, and skipping a billion rows is no page anyone asks for: above this the request is a 400.
+ */
+export const MAX_OFFSET = 1_000_000_000;
+
+/** The `offset` query parameter of every paged operation: an integer 0..MAX_OFFSET. */
+export const OffsetQuery = (description = 'Results to skip.') =>
+  Type.Integer({
+    minimum: 0,
+    maximum: MAX_OFFSET,
+    default: 0,
+    description: `${description} At most ${MAX_OFFSET}.`,
+  });
+
+/** Query parameters of every list operation: offset 0..MAX_OFFSET, limit 1..100. */
 export const PageQuery = {
-  offset: Type.Integer({ minimum: 0, default: 0, description: 'Results to skip.' }),
+  offset: OffsetQuery(),
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Maximum results (1..100).' }),
 };
 
@@ -65,8 +81,42 @@ export const AttributeFilter = Type.Object({
 
 export const ErrorObject = Type.Object({ code: Type.String(), description: Type.String() });
 
+const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
+/** A record id in a request: a UUID, as every id the service makes; anything else never reaches a query. */
+export const Id = (description?: string) =>
+  Type.String({ format: 'uuid', pattern: UUID_PATTERN, ...(description ? { description } : {}) });
+
+/**
+ * The path ids and the 404 each answers when malformed (`""`, `abc`, 100 digits…): a value that
+ * cannot be an id names no record, so it is answered like an unknown one, before any query. Path
+ * parameters not listed here are not UUIDs (`webhookId` takes a URL too, `edgeId` is the client's,
+ * `sourceId` may be `direct`; `accountId` is checked against the token: 403 AUTH-003).
+ */
+export const PATH_ID_NOT_FOUND = {
+  phoneNumberId: 'NUM-001',
+  groupId: 'GRP-001',
+  contactId: 'CONT-002',
+  listId: 'LIST-001',
+  deliveryId: 'HOOK-003',
+  conversationId: 'CONV-002',
+  messageId: 'MSG-001',
+  templateId: 'TMPL-001',
+  campaignId: 'CAMP-001',
+  dripCampaignId: 'DRIP-001',
+  callId: 'CALL-001',
+  meetingEventId: 'MEET-001',
+  meetingId: 'MEET-002',
+  workflowId: 'WF-001',
+  formId: 'FORM-001',
+  linkId: 'LINK-001',
+} as const satisfies Record<string, ErrorCode>;
+
+/** Path parameters: the ids of PATH_ID_NOT_FOUND as UUIDs, any other as a non-empty string. */
 export const IdParam = (...names: string[]) =>
-  Type.Object(Object.fromEntries(names.map((n) => [n, Type.String({ minLength: 1 })])));
+  Type.Object(
+    Object.fromEntries(names.map((n) => [n, n in PATH_ID_NOT_FOUND ? Id() : Type.String({ minLength: 1 })])),
+  );
 
 /** `{success: true, data: T}` */
 export const Envelope = <T extends TSchema>(data: T) => Type.Object({ success: Type.Literal(true), data });

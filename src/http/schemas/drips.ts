@@ -1,5 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
-import { AuditStamp, ErrorObject, IdParam, MediaItem, NamedPageQuery } from './common.ts';
+import { AuditStamp, ErrorObject, IdParam, MediaItem, NamedPageQuery, OffsetQuery } from './common.ts';
 import { Contact } from './contacts.ts';
 import { Group } from './groups.ts';
 import { List } from './lists.ts';
@@ -185,7 +185,7 @@ export const ExecutionResult = Type.Object({
 });
 
 export const ExecutionQuery = Type.Object({
-  offset: Type.Integer({ minimum: 0, default: 0, description: 'Which execution, newest first.' }),
+  offset: OffsetQuery('Which execution, newest first.'),
   versionId: Type.Optional(
     Type.String({ maxLength: 64, description: 'A workflow version: does not apply to drips (ignored).' }),
   ),

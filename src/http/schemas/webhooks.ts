@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { EVENT_DOCS } from '../../domain/events/docs.ts';
 import { EVENT_TYPES } from '../../domain/events/emit.ts';
-import { AuditStamp } from './common.ts';
+import { AuditStamp, Id } from './common.ts';
 
 /** One of the ten event types. */
 export const EventTypeSchema = Type.Union(
@@ -62,7 +62,7 @@ export const WebhookParams = Type.Object({
 export const DeliveryParams = Type.Object({
   accountId: Type.String({ minLength: 1 }),
   webhookId: Type.String({ minLength: 1 }),
-  deliveryId: Type.String({ minLength: 1 }),
+  deliveryId: Id(),
 });
 
 export const Attempt = Type.Object({

@@ -1,0 +1,3 @@
+import { defineSweep } from './hostile-sweep.ts';
+
+defineSweep('bodies');
