@@ -5,6 +5,7 @@ import { JSON_BODY_LIMIT, registerContentTypes } from './plugins/content-types.t
 import { registerErrorHandling, sendError } from './plugins/errors.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
+import { formatSchemaErrors } from './plugins/schema-errors.ts';
 import { healthRoutes } from './routes/health.ts';
 import { apiRoutes, externalRoutes } from './routes/index.ts';
 import './types.ts';
@@ -23,6 +24,7 @@ function base(ctx: AppContext, logger: boolean): FastifyInstance {
     logger: logger ? { level: ctx.config.logLevel } : false,
     bodyLimit: JSON_BODY_LIMIT,
     ajv: AJV,
+    schemaErrorFormatter: formatSchemaErrors,
     trustProxy: false,
     requestTimeout: 60_000,
     return503OnClosing: true,
