@@ -47,10 +47,29 @@ export const Job = Type.Object({
   id: Type.String(),
   submitted: Type.Integer(),
   queued: Type.Integer(),
-  status: Type.String({ description: '`queued`, `sending` or `completed`.' }),
+  status: Type.String({
+    description:
+      '`queued`, `sending` or `completed`; a send with `sendAt`: `scheduled`, then `queued`, or `cancelled` or `failed`.',
+  }),
   price: Type.Number(),
   failures: Type.Integer(),
   invalid: Type.Array(Type.Unknown()),
+  sendAt: Type.Optional(
+    Nullable(
+      Type.String({
+        format: 'date-time',
+        description: 'When a scheduled send runs (POST …/messages `sendAt`).',
+      }),
+    ),
+  ),
+  error: Type.Optional(
+    Nullable(
+      Type.Object(
+        { code: Type.String(), description: Type.String() },
+        { description: 'Why a scheduled send failed.' },
+      ),
+    ),
+  ),
   created: AuditStamp,
 });
 
