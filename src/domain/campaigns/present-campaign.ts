@@ -56,6 +56,7 @@ export function presentCampaign(c: CampaignRow, list: List | null) {
       list,
       attributes: c.filters.attributes ?? [],
       tags: c.filters.tags ?? [],
+      all: c.filters.all === true,
     },
     media: c.media,
     phoneNumberFilter: c.group_id ? { group: { id: c.group_id } } : null,
