@@ -102,9 +102,9 @@ export async function sendMessages(
   const hasFilter = selection !== undefined || listId !== undefined;
   if (contacts.length === 0 && conversations.length === 0 && !hasFilter) fail('MSG-002');
   for (const [i, c] of contacts.entries()) {
-    if (!c.id && !c.mobile) fail('VAL-001', `\`contacts[${i}]\` needs an \`id\` or a \`mobile\`.`);
     if (c.id !== undefined && !isId(c.id))
       fail('VAL-001', `\`contacts[${i}].id\` is not a contact id: ${JSON.stringify(c.id)}.`);
+    if (!c.id && !c.mobile) fail('VAL-001', `\`contacts[${i}]\` needs an \`id\` or a \`mobile\`.`);
   }
   const ids = [...new Set(contacts.filter((c) => c.id).map((c) => c.id as string))];
   const badConv = (input.conversations ?? []).findIndex((id) => !isId(id));
@@ -177,7 +177,6 @@ export async function sendMessages(
     const campaignId = input.campaignId ?? null;
     if (opts.scheduledJobId === undefined)
       await insertSendJob(tx, accountId, { id: jobId, campaignId, template, by });
-    else if (!(await startScheduledJob(tx, accountId, jobId))) fail('MSG-008');
     const account = input.quietHours ? await findAccount(tx, accountId) : undefined;
     const prices = priceTable();
     const counts = await insertJobMessages(tx, accountId, {
