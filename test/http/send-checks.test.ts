@@ -237,6 +237,20 @@ describe('a send does exactly what its sender meant', () => {
         json: { name: 'c', media: [{ url: 'http://192.168.1.1/a.png' }] },
       });
       assert.equal(campaign.statusCode, 400, campaign.body);
+      assert.equal(body(campaign).error.code, 'MSG-009');
+      const template = await call(svc.api, 'POST', `${base(acc)}/templates`, {
+        auth: acc.auth,
+        json: { name: 't', template: 'hi', media: [{ url: 'http://10.1.2.3/a.png' }] },
+      });
+      assert.equal(template.statusCode, 400, template.body);
+      assert.equal(body(template).error.code, 'MSG-009');
+      const ok = await send(acc, {
+        contacts: [{ id: ids[0] }],
+        template: 'hi',
+        type: 'MMS',
+        media: [{ url: 'https://cdn.example.com/a.png' }],
+      });
+      assert.equal(ok.statusCode, 201, ok.body);
     });
   });
 });
