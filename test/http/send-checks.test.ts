@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { runDueWorkflows } from '../../src/domain/workflows/run-due-workflows.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 
 describe('a send does exactly what its sender meant', () => {
@@ -205,6 +206,52 @@ describe('a send does exactly what its sender meant', () => {
       const exact = await send(acc, { contacts: [{ id: short.id }], template: 'z'.repeat(1600) });
       assert.equal(exact.statusCode, 201, exact.body);
       assert.equal(body(exact).data.queued, 1);
+    });
+  });
+
+  describe('one-off messages (workflow actions, drips, confirmations)', () => {
+    it('fails a workflow text that renders empty with MSG-004, uncharged, and stops the run', async () => {
+      const { acc } = await accountWith(0);
+      const contact = await newContact(acc);
+      const wf = await call(svc.api, 'POST', `${base(acc)}/workflows`, {
+        auth: acc.auth,
+        json: {
+          name: 'Empty',
+          versions: [
+            {
+              activate: true,
+              definition: {
+                nodes: [
+                  { id: 'start', type: { id: 'trigger.manual' } },
+                  { id: 'send', type: { id: 'action.send-message' }, config: { message: '{{{nickname}}}' } },
+                  { id: 'end', type: { id: 'action.end' } },
+                ],
+                edges: [
+                  { id: 'e1', source: 'start', target: 'send' },
+                  { id: 'e2', source: 'send', target: 'end' },
+                ],
+              },
+            },
+          ],
+        },
+      });
+      assert.equal(wf.statusCode, 201, wf.body);
+      const workflowId = body(wf).data.id;
+      const before = await balance(acc);
+      const enrolled = await call(svc.api, 'POST', `${base(acc)}/workflows/${workflowId}/enrollments`, {
+        auth: acc.auth,
+        json: { contactId: contact.id },
+      });
+      assert.equal(enrolled.statusCode, 201, enrolled.body);
+      while ((await runDueWorkflows(svc.db, 10)) > 0);
+      const messages = body(
+        await call(svc.api, 'GET', `${base(acc)}/messages?contactId=${contact.id}`, { auth: acc.auth }),
+      ).data;
+      assert.equal(messages.length, 1);
+      assert.equal(messages[0].status, 'failed');
+      assert.equal(messages[0].error.code, 'MSG-004');
+      assert.equal(messages[0].price, 0);
+      assert.equal(await balance(acc), before);
     });
   });
 
