@@ -20,6 +20,13 @@ describe('POST /v1/accounts/:accountId/messages with sendAt', () => {
     body(await call(svc.api, 'GET', `${base(acc)}/messages?jobId=${jobId}`, { auth: acc.auth })).data as {
       status: string;
     }[];
+  const sendDebits = async (acc: TestAccount) =>
+    (
+      body(await call(svc.api, 'GET', `${base(acc)}/billing/transactions?type=send`, { auth: acc.auth }))
+        .data as {
+        reference: string;
+      }[]
+    ).map((t) => t.reference);
   const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
   /** Moves a scheduled job's time into the past, as if its sendAt had come. */
   const makeDue = (acc: TestAccount, jobId: string) =>
@@ -63,6 +70,7 @@ describe('POST /v1/accounts/:accountId/messages with sendAt', () => {
     assert.equal(shown.sendAt, sendAt);
     assert.equal(shown.submitted, 1);
     assert.equal(shown.price, data.estimatedPrice);
+    assert.deepEqual(await sendDebits(acc), [], 'an estimate is not a debit');
   });
 
   it('sends and charges at sendAt', async () => {
@@ -81,6 +89,7 @@ describe('POST /v1/accounts/:accountId/messages with sendAt', () => {
     const messages = await jobMessages(acc, jobId);
     assert.equal(messages.length, 1);
     assert.equal(Math.round((before - (await balance(acc))) * 1e4), Math.round(estimatedPrice * 1e4));
+    assert.deepEqual(await sendDebits(acc), [jobId]);
   });
 
   it('fails the job with ACCT-002 when the balance no longer covers it at sendAt, and sends nothing', async () => {
