@@ -80,9 +80,13 @@ const FIRST_MESSAGES = 100;
  * Sends one text to many recipients in one transaction: creates the send job, inserts every
  * message set-based (insertJobMessages), charges the account the total price (402 ACCT-002 and
  * nothing queued when the balance cannot cover it), and answers the counts and the first 100
- * messages. Invalid numbers (CONT-001) and opted-out or blocked contacts (CONT-010) become failed,
- * uncharged messages. Errors: MSG-003 empty text, MSG-002 no recipients, CONV-001 unknown
- * conversation, CONT-002 unknown contact, LIST-001 unknown list, GRP-001/GRP-003 sender group.
+ * messages. Invalid numbers (CONT-001), opted-out or blocked contacts (CONT-010) and texts that
+ * render empty without media (MSG-004) or over MAX_TEXT_LENGTH (MSG-005) become failed, uncharged
+ * messages; invalid numbers named in the request are also answered in `invalid`. Errors: MSG-003
+ * empty text, MSG-002 no recipients, MSG-006 a filter with no condition (recipientSelection),
+ * MSG-009 media URL, VAL-001 a malformed id (named), CONV-001 unknown conversation, CONT-002
+ * unknown contact, LIST-001 unknown list, GRP-001/GRP-003 sender group. `opts.estimate` answers
+ * without effect (scheduleSend); `opts.scheduledJobId` runs a scheduled job (MSG-008 when taken).
  */
 export async function sendMessages(
   db: Db,
