@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { runDueCampaigns } from '../../src/domain/campaigns/run-due-campaigns.ts';
 import { runDueWorkflows } from '../../src/domain/workflows/run-due-workflows.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 
@@ -101,12 +102,21 @@ describe('a send does exactly what its sender meant', () => {
       const empty = await call(svc.api, 'POST', url, { auth: acc.auth, json: { name: 'c', filters: {} } });
       assert.equal(empty.statusCode, 400, empty.body);
       assert.equal(body(empty).error.code, 'MSG-006');
+      const extra = await newContact(acc);
       const all = await call(svc.api, 'POST', url, {
         auth: acc.auth,
-        json: { name: 'c', filters: { all: true }, template: 'hi' },
+        json: { name: 'c', filters: { all: true }, template: 'hi', nextExecution: new Date(0).toISOString() },
       });
       assert.equal(all.statusCode, 201, all.body);
       assert.equal(body(all).data.filters.all, true);
+      while ((await runDueCampaigns(svc.db, 10, false)) > 0);
+      const sent = body(
+        await call(svc.api, 'GET', `${base(acc)}/messages?campaignId=${body(all).data.id}`, {
+          auth: acc.auth,
+        }),
+      );
+      assert.equal(sent.pagination.totalCount, 2, 'every contact of the account');
+      assert.ok(sent.data.some((m: { contact: { id: string } }) => m.contact.id === extra.id));
     });
   });
 
