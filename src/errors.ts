@@ -70,6 +70,15 @@ export const ERRORS = {
   'MSG-001': { status: 404, message: 'Message not found.' },
   'MSG-002': { status: 400, message: 'No recipients: name contacts, conversations or filters.' },
   'MSG-003': { status: 400, message: 'The message text is empty.' },
+  'MSG-004': { status: 400, message: 'The message renders empty and has no media: not sent.' },
+  'MSG-005': { status: 400, message: 'The message text is longer than 1,600 characters.' },
+  'MSG-006': {
+    status: 400,
+    message: 'The filters name no condition: send `"filters": {"all": true}` to reach every contact.',
+  },
+  'MSG-007': { status: 404, message: 'Send job not found.' },
+  'MSG-008': { status: 409, message: 'The send job is no longer scheduled.' },
+  'MSG-009': { status: 400, message: 'The media URL must be an absolute http(s) URL on a public address.' },
   // Recorded on messages by the dispatcher (a message's `error`), not answered by the API.
   'MSG-010': { status: 502, message: 'The provider failed to accept the message.' },
   'MSG-011': { status: 503, message: 'The provider of the sending number is not configured.' },

@@ -7,6 +7,7 @@ import { registerErrorHandling, sendError } from './plugins/errors.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerPublicRateLimit } from './plugins/public-rate-limit.ts';
+import { formatSchemaErrors } from './plugins/schema-errors.ts';
 import { registerSimulatorRoutes } from './plugins/simulator-gate.ts';
 import { registerStrictQueryIntegers } from './plugins/strict-query.ts';
 import { type LogDestination, loggerOptions } from './request-log.ts';
@@ -33,6 +34,7 @@ function base(ctx: AppContext, logger: LoggerOption): FastifyInstance {
       : false,
     bodyLimit: JSON_BODY_LIMIT,
     ajv: AJV,
+    schemaErrorFormatter: formatSchemaErrors,
     // TRUST_PROXY: the client address (rate limits, logs) from X-Forwarded-For, for these proxies only.
     trustProxy: ctx.config.trustProxy,
     requestTimeout: 60_000,

@@ -8,6 +8,7 @@ import { dripRunner } from './drip-runner.ts';
 import { idempotencyPurge } from './idempotency-purge.ts';
 import { type Loop, startLoop } from './loop.ts';
 import { meetingReminders } from './meeting-reminders.ts';
+import { scheduledSends } from './scheduled-sends.ts';
 import { webhookDelivery } from './webhook-delivery.ts';
 import { webhookFanOut } from './webhook-fanout.ts';
 import { workflowEnroll } from './workflow-enroll.ts';
@@ -33,6 +34,7 @@ export const TASKS: WorkerTask[] = [
   workflowEnroll,
   workflowRunner,
   meetingReminders,
+  scheduledSends,
 ];
 
 /** Starts the worker role; `stop` lets every running round finish, then returns. */

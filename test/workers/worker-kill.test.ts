@@ -63,7 +63,7 @@ describe('a worker process killed in the middle of a bulk send', () => {
 
     const send = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/messages`, {
       auth: a.auth,
-      json: { filters: {}, template: 'Hello {{{firstName}}}' },
+      json: { filters: { all: true }, template: 'Hello {{{firstName}}}' },
     });
     assert.equal(send.statusCode, 201);
     assert.equal(body(send).data.queued, N);

@@ -218,7 +218,8 @@ const TRANSACTIONS = `
     FROM billing_transactions WHERE account_id = $1
   UNION ALL
   SELECT id, 'send', -price, NULL, id, 'Send of ' || submitted || ' message(s)', created_at, created_by
-    FROM send_jobs WHERE account_id = $1 AND price > 0
+    -- A scheduled send's price is an estimate until it runs (and never charged if cancelled or failed).
+    FROM send_jobs WHERE account_id = $1 AND price > 0 AND status NOT IN ('scheduled', 'cancelled', 'failed')
   UNION ALL
   SELECT id, 'message', -price, NULL, id, 'Message to ' || coalesce(to_number, 'a contact'), created_at, created_by
     FROM messages WHERE account_id = $1 AND job_id IS NULL AND outgoing AND price > 0`;

@@ -15,6 +15,8 @@ export interface CampaignMedia {
 export interface CampaignFilters {
   attributes?: AttributeCondition[];
   tags?: { tag: string; visible?: boolean }[];
+  /** Every contact (explicit; never beside conditions or a list). */
+  all?: boolean;
 }
 
 /** A campaign as stored, with its last send job (joined) when it has one. */

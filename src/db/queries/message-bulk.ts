@@ -1,6 +1,7 @@
 /** SQL of the bulk send: recipients, merge fields rendered in SQL, and the set-based message insert. */
 import type { TemplatePart } from '../../messaging/render.ts';
 import { countSegments } from '../../messaging/segments.ts';
+import { textErrorSql } from '../../messaging/text-rules.ts';
 import type { Queryable } from '../client.ts';
 import { type AttributeCondition, type ListRow, listMemberCondition } from './lists.ts';
 import { MESSAGE_EVENT_DATA, OPTED_OUT_ERROR } from './messages.ts';
@@ -121,6 +122,9 @@ function recipientsSql(r: RecipientSpec, params: unknown[]): string {
       `SELECT c.id AS contact_id, NULL::uuid AS forced_number_id, 2 AS pri FROM contacts c WHERE ${where.join(' AND ')}`,
     );
   }
+  // No source left (e.g. every number named was invalid): no recipient, and still a valid statement.
+  if (sources.length === 0)
+    return 'SELECT NULL::uuid AS contact_id, NULL::uuid AS forced_number_id, 0 AS pri WHERE false';
   if (sources.length === 1) return sources[0];
   // A contact named by several sources gets one message; a conversation's number wins.
   return `SELECT DISTINCT ON (contact_id) contact_id, forced_number_id, pri
@@ -133,7 +137,8 @@ function recipientsSql(r: RecipientSpec, params: unknown[]): string {
  * country, picks each contact's sender (sticky: its existing conversation with a pool number,
  * else a stable hash of its id over the pool), upserts the (contact, number) conversations with
  * `conversation-started` for new ones, and records contacts with no valid mobile (CONT-001) or that
- * opted out or are blocked (CONT-010) as failed, unpriced messages with a `message-status` event.
+ * opted out or are blocked (CONT-010), and texts that render empty without media (MSG-004) or over
+ * the cap (MSG-005), as failed, unpriced messages with a `message-status` event.
  */
 export async function insertJobMessages(
   db: Queryable,
@@ -156,6 +161,8 @@ export async function insertJobMessages(
   const media = add(JSON.stringify(spec.media));
   const optedOut = add(JSON.stringify(OPTED_OUT_ERROR));
   const invalid = add(JSON.stringify({ code: 'CONT-001', description: 'Invalid mobile number.' }));
+  // A rendered text that is empty (without media) or over the cap is a failed, uncharged message (text-rules.ts).
+  const textError = textErrorSql('x.body', spec.media.length > 0 ? 'true' : 'false', add);
   // Per row, the GSM-7 test and the unit count run once each (sparrow_segments would repeat them).
   const encoding = spec.fixed
     ? `${add(spec.fixed.encoding)}::text`
@@ -218,7 +225,7 @@ export async function insertJobMessages(
      x AS (
        SELECT sparrow_uuidv7() AS id, c.id AS contact_id, c.mobile_number, c.mobile_country,
               CASE WHEN c.mobile_number IS NULL OR NOT c.mobile_valid THEN ${invalid}::jsonb
-                   WHEN c.opted_out_at IS NOT NULL OR c.blocked_at IS NOT NULL THEN ${optedOut}::jsonb END AS error,
+                   WHEN c.opted_out_at IS NOT NULL OR c.blocked_at IS NOT NULL THEN ${optedOut}::jsonb END AS contact_error,
               coalesce(r.forced_number_id, sticky.phone_number_id,
                        (${poolIds}::uuid[])[1 + (abs(hashtext(c.id::text)::bigint) % cardinality(${poolIds}::uuid[]))]) AS number_id,
               ${body} AS body${spec.fixed ? '' : `, ${fields} AS fields`}${quiet.zones}
@@ -228,7 +235,8 @@ export async function insertJobMessages(
        ${quiet.lookup}
      ),
      y AS (
-       SELECT x.*, ${encoding} AS encoding, ${segments} AS segments, pn.provider,
+       SELECT x.*, coalesce(x.contact_error, ${textError}) AS error,
+              ${encoding} AS encoding, ${segments} AS segments, pn.provider,
               coalesce(pn.number, (${poolNumbers}::text[])[array_position(${poolIds}::uuid[], x.number_id)]) AS from_number
        FROM x
        LEFT JOIN phone_numbers pn ON pn.account_id = $1 AND pn.id = x.number_id

@@ -107,12 +107,19 @@ export async function insertOutboundMessage(
     campaignId?: string | null;
     prices: Record<string, number>;
     by: object;
+    /** Not sent for its text (text-rules.ts): recorded failed and uncharged with this error. */
+    textError?: { code: string; description: string } | null;
   },
 ): Promise<MessageRow | undefined> {
   const { rows } = await db.query<MessageRow>(
-    `WITH c AS (
-       SELECT c.*, (NOT $13::boolean AND (c.opted_out_at IS NOT NULL OR c.blocked_at IS NOT NULL)) AS stopped
+    `WITH c0 AS (
+       SELECT c.*, (NOT $13::boolean AND (c.opted_out_at IS NOT NULL OR c.blocked_at IS NOT NULL)) AS opted
        FROM contacts c WHERE c.account_id = $1 AND c.id = $3
+     ),
+     c AS (
+       SELECT c0.*, c0.opted OR $19::jsonb IS NOT NULL AS stopped,
+              CASE WHEN c0.opted THEN $15::jsonb ELSE $19::jsonb END AS stop_error
+       FROM c0
      )
      INSERT INTO messages (account_id, id, contact_id, conversation_id, phone_number_id, from_number, to_number,
                            outgoing, body, template, media, encoding, segments, price, status, error, system,
@@ -122,7 +129,7 @@ export async function insertOutboundMessage(
                  ELSE round($12::int * coalesce(($14::jsonb ->> upper(c.mobile_country))::numeric,
                                            ($14::jsonb ->> 'default')::numeric), 4) END,
             CASE WHEN c.stopped THEN 'failed' ELSE 'queued' END,
-            CASE WHEN c.stopped THEN $15::jsonb END,
+            c.stop_error,
             $13, $16::uuid, $17::uuid, $18::jsonb,
             -- The number's provider, recorded now so the claim does not change an indexed column.
             CASE WHEN NOT c.stopped THEN (SELECT n.provider FROM phone_numbers n WHERE n.account_id = $1 AND n.id = $5::uuid) END
@@ -147,6 +154,7 @@ export async function insertOutboundMessage(
       m.jobId ?? null,
       m.campaignId ?? null,
       m.by,
+      m.textError ? JSON.stringify(m.textError) : null,
     ],
   );
   return rows[0];

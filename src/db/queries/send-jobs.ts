@@ -5,7 +5,10 @@ export interface SendJobRow {
   account_id: string;
   id: string;
   campaign_id: string | null;
-  /** queued (messages waiting) → sending → completed (none left to dispatch). */
+  /**
+   * queued (messages waiting) → sending → completed (none left to dispatch); a send with `sendAt`
+   * starts `scheduled` and becomes queued at send_at, or `cancelled`, or `failed` (see error).
+   */
   status: string;
   submitted: number;
   queued: number;
@@ -16,6 +19,12 @@ export interface SendJobRow {
   invalid: unknown[];
   created_at: Date;
   created_by: Record<string, unknown>;
+  /** When a scheduled send runs (null: sent at once). */
+  send_at: Date | null;
+  /** The request of a scheduled send, run at send_at. */
+  request: Record<string, unknown> | null;
+  /** Why a scheduled send could not run. */
+  error: { code: string; description: string } | null;
 }
 
 export async function insertSendJob(
@@ -78,4 +87,68 @@ export async function findSendJob(
     jobId,
   ]);
   return rows[0];
+}
+
+/** A send with `sendAt`: its job in status `scheduled`, with the request it will run and its estimate. */
+export async function insertScheduledJob(
+  db: Queryable,
+  accountId: string,
+  j: {
+    id: string;
+    template: string;
+    sendAt: Date;
+    request: object;
+    submitted: number;
+    price: number;
+    invalid: unknown[];
+    by: object;
+  },
+): Promise<SendJobRow> {
+  const { rows } = await db.query<SendJobRow>(
+    `INSERT INTO send_jobs (account_id, id, status, template, send_at, request, submitted, price, invalid, created_by)
+     VALUES ($1, $2, 'scheduled', $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+    [accountId, j.id, j.template, j.sendAt, j.request, j.submitted, j.price, JSON.stringify(j.invalid), j.by],
+  );
+  return rows[0];
+}
+
+/**
+ * Turns a scheduled job into a running send, inside the send's transaction: answers false when it
+ * is no longer scheduled (cancelled, or run by another worker — the row lock orders them).
+ */
+export async function startScheduledJob(db: Queryable, accountId: string, jobId: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE send_jobs SET status = 'queued', updated_at = now()
+     WHERE account_id = $1 AND id = $2 AND status = 'scheduled'`,
+    [accountId, jobId],
+  );
+  return rowCount === 1;
+}
+
+/** Ends a scheduled job as `cancelled` or `failed` (with its error); undefined when it was not scheduled. */
+export async function endScheduledJob(
+  db: Queryable,
+  accountId: string,
+  jobId: string,
+  end: { status: 'cancelled' } | { status: 'failed'; error: { code: string; description: string } },
+): Promise<SendJobRow | undefined> {
+  const { rows } = await db.query<SendJobRow>(
+    `UPDATE send_jobs SET status = $3, error = $4, updated_at = now()
+     WHERE account_id = $1 AND id = $2 AND status = 'scheduled' RETURNING *`,
+    [accountId, jobId, end.status, end.status === 'failed' ? end.error : null],
+  );
+  return rows[0];
+}
+
+/** Scheduled jobs whose time has come, oldest first (any account): the worker runs each. */
+export async function dueScheduledJobs(
+  db: Queryable,
+  limit: number,
+): Promise<Pick<SendJobRow, 'account_id' | 'id' | 'request' | 'created_by'>[]> {
+  const { rows } = await db.query(
+    `SELECT account_id, id, request, created_by FROM send_jobs
+     WHERE status = 'scheduled' AND send_at <= now() ORDER BY send_at LIMIT $1`,
+    [limit],
+  );
+  return rows;
 }

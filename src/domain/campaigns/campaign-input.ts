@@ -2,16 +2,18 @@ import type { Queryable } from '../../db/client.ts';
 import type { CampaignFields, CampaignFilters, CampaignMedia } from '../../db/queries/campaigns.ts';
 import { getGroup } from '../../db/queries/groups.ts';
 import { fail } from '../../errors.ts';
+import { checkMediaUrls } from '../../messaging/media-url.ts';
 import { nextCronRun } from '../../messaging/schedule.ts';
 import { isId } from '../../util/ids.ts';
 import { requireList } from '../lists/get-list.ts';
+import { type RecipientConditions, recipientSelection } from '../messages/recipient-filter.ts';
 
 /** What a caller gives to create or update a campaign (the Campaign shape's writable fields). */
 export interface CampaignInput {
   name?: string;
   description?: string | null;
   fieldMappings?: { attribute?: string; column?: string; mandatory?: boolean }[];
-  filters?: { list?: { id: string } | null } & CampaignFilters;
+  filters?: { list?: { id: string } | null } & CampaignFilters & RecipientConditions;
   media?: CampaignMedia[];
   phoneNumberFilter?: { group?: { id: string } } | null;
   schedule?: { frequency?: string; timezone?: string; cron?: string } | null;
@@ -40,17 +42,26 @@ export async function campaignFields(
   const group = input.phoneNumberFilter === null ? null : input.phoneNumberFilter?.group;
   if (group && !(isId(group.id) && (await getGroup(db, accountId, group.id)))) fail('GRP-001');
 
+  checkMediaUrls(input.media);
+
+  // The selector rule of every send (recipientSelection); `{list: null}` alone clears the list.
+  const f = input.filters;
+  const clearsListOnly = f !== undefined && f.list === null && Object.keys(f).length === 1;
+  const selection = f && !clearsListOnly ? recipientSelection(f, 'filters', Boolean(f.list)) : undefined;
   let filters: CampaignFilters | undefined;
-  if (input.filters?.attributes !== undefined || input.filters?.tags !== undefined) {
-    filters = {};
-    if (input.filters.attributes !== undefined) filters.attributes = input.filters.attributes;
-    if (input.filters.tags !== undefined) filters.tags = input.filters.tags;
+  if (selection?.all) {
+    // Everyone: the stored list and conditions go.
+    filters = { all: true, attributes: [], tags: [] };
+  } else if (f && (f.attributes !== undefined || f.tags !== undefined || f.list)) {
+    filters = { all: false };
+    if (f.attributes !== undefined) filters.attributes = f.attributes;
+    if (f.tags !== undefined) filters.tags = f.tags;
   }
   return {
     name: input.name,
     description: input.description,
     fieldMappings: input.fieldMappings,
-    listId: list === undefined ? undefined : (list?.id ?? null),
+    listId: selection?.all ? null : list === undefined ? undefined : (list?.id ?? null),
     filters,
     media: input.media,
     groupId: input.phoneNumberFilter === undefined ? undefined : (group?.id ?? null),

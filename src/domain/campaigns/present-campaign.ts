@@ -8,7 +8,12 @@ import { type List, presentLists } from '../lists/present-list.ts';
 const TRIGGER_NAMES = { M: 'Manual', S: 'Scheduled', FU: 'File upload' } as const;
 
 /** The Job shape: one send of a campaign, with its counts and charge. */
-export function presentJob(j: Omit<SendJobRow, 'created_at'> & { created_at: Date | string }) {
+export function presentJob(
+  j: Omit<SendJobRow, 'created_at' | 'send_at'> & {
+    created_at: Date | string;
+    send_at: Date | string | null;
+  },
+) {
   return {
     id: j.id,
     submitted: j.submitted,
@@ -17,6 +22,8 @@ export function presentJob(j: Omit<SendJobRow, 'created_at'> & { created_at: Dat
     price: Number(j.price),
     failures: j.failures,
     invalid: j.invalid,
+    sendAt: j.send_at ? new Date(j.send_at).toISOString() : null,
+    error: j.error ?? null,
     created: stamp(j.created_at, j.created_by),
   };
 }
@@ -49,6 +56,7 @@ export function presentCampaign(c: CampaignRow, list: List | null) {
       list,
       attributes: c.filters.attributes ?? [],
       tags: c.filters.tags ?? [],
+      all: c.filters.all === true,
     },
     media: c.media,
     phoneNumberFilter: c.group_id ? { group: { id: c.group_id } } : null,

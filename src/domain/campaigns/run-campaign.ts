@@ -30,15 +30,24 @@ export async function runCampaign(db: Db, c: CampaignRow, by: Actor, quietHours:
   }
   const filters = c.filters ?? {};
   const hasConditions = (filters.tags?.length ?? 0) > 0 || (filters.attributes?.length ?? 0) > 0;
+  // Every contact only when stored so explicitly (filters.all); without it a campaign with no list and
+  // no condition has no recipients (MSG-002).
+  const everyone = filters.all === true && !hasConditions && !c.list_id;
   try {
     const { jobId } = await sendMessages(
       db,
       c.account_id,
       {
         listId: c.list_id ?? undefined,
-        filters: hasConditions
-          ? { tags: filters.tags ?? [], attributes: filters.attributes ?? [], listId: c.list_id ?? undefined }
-          : undefined,
+        filters: everyone
+          ? { all: true }
+          : hasConditions
+            ? {
+                tags: filters.tags ?? [],
+                attributes: filters.attributes ?? [],
+                listId: c.list_id ?? undefined,
+              }
+            : undefined,
         phoneNumberFilter: c.group_id ? { group: { id: c.group_id } } : undefined,
         template: c.template,
         media: c.media,

@@ -12,6 +12,7 @@ import { getGroup } from '../../db/queries/groups.ts';
 import { isSmartList } from '../../db/queries/lists.ts';
 import { fail } from '../../errors.ts';
 import { classifyKeyword } from '../../messaging/keywords.ts';
+import { checkMediaUrls } from '../../messaging/media-url.ts';
 import { isId, newId } from '../../util/ids.ts';
 import { requireList } from '../lists/get-list.ts';
 
@@ -126,6 +127,7 @@ export async function dripFields(
 
   let steps: StepInput[] | undefined;
   if (input.messages !== undefined) {
+    for (const [i, m] of input.messages.entries()) checkMediaUrls(m.media, `messages[${i}].media`);
     const keep = new Set(current?.steps.map((s) => s.id));
     steps = input.messages.map((m) => ({
       id: m.id && keep.has(m.id.toLowerCase()) ? m.id.toLowerCase() : newId(),

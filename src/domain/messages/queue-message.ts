@@ -5,6 +5,7 @@ import { emitMessageEvents, insertOutboundMessage, type MessageRow } from '../..
 import { fail } from '../../errors.ts';
 import { priceTable } from '../../messaging/pricing.ts';
 import { countSegments } from '../../messaging/segments.ts';
+import { textError } from '../../messaging/text-rules.ts';
 import { newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import { openConversation } from '../conversations/open-conversation.ts';
@@ -34,7 +35,8 @@ export interface QueueMessageInput {
  * - The price is charged from the account balance here; when the balance cannot cover it this
  *   throws ACCT-002 (402) and the caller's transaction must roll back.
  * - A contact that opted out or is blocked gets a `failed` message with error CONT-010, uncharged
- *   and never dispatched (unless `system`); a `message-status` event announces it.
+ *   and never dispatched (unless `system`); a `message-status` event announces it. So does a text
+ *   that is empty without media (MSG-004) or longer than MAX_TEXT_LENGTH (MSG-005), text-rules.ts.
  * - A queued message emits no event yet: the dispatcher emits `message-sent` when the provider
  *   accepts it and `message-status` on every later change (delivered, undelivered, failed).
  * - Opening a new conversation emits `conversation-started` (see openConversation).
@@ -74,6 +76,8 @@ export async function queueMessage(
     system,
     prices: priceTable(),
     by,
+    // One rule for every send: an empty (media-less) or over-long text is failed, not sent or charged.
+    textError: system ? null : textError(input.body, (input.media?.length ?? 0) > 0),
   });
   if (!row) fail('CONT-002');
   if (row.price > 0) {

@@ -2,12 +2,13 @@ import { type Db, withBulkTx } from '../../db/client.ts';
 import { adjustBalance, findAccount } from '../../db/queries/accounts.ts';
 import { contactIdsByMobile, findContacts } from '../../db/queries/contacts.ts';
 import { fieldsToRecord, type UpsertRecord, upsertContactsSet } from '../../db/queries/contacts-merge.ts';
-import type { AttributeCondition, ListRow } from '../../db/queries/lists.ts';
+import type { ListRow } from '../../db/queries/lists.ts';
 import { findList } from '../../db/queries/lists.ts';
 import { insertInvalidNumberMessages, insertJobMessages } from '../../db/queries/message-bulk.ts';
 import { existingConversationIds, firstJobMessages } from '../../db/queries/messages.ts';
-import { insertSendJob, setSendJobCounts } from '../../db/queries/send-jobs.ts';
+import { insertSendJob, setSendJobCounts, startScheduledJob } from '../../db/queries/send-jobs.ts';
 import { fail } from '../../errors.ts';
+import { checkMediaUrls } from '../../messaging/media-url.ts';
 import { parseMobile } from '../../messaging/phone.ts';
 import { priceTable } from '../../messaging/pricing.ts';
 import { parseTemplate } from '../../messaging/render.ts';
@@ -17,6 +18,7 @@ import type { Actor } from '../actor.ts';
 import { shortenLinks } from '../links/shorten-links.ts';
 import { groupSenderPool, sendersInOrder } from '../numbers/group-sender-pool.ts';
 import { type Message, presentMessage } from './present-message.ts';
+import { type RecipientConditions, recipientSelection } from './recipient-filter.ts';
 
 /** A recipient: an existing contact by id, or a mobile number (the contact is created when new). */
 export interface SendContactInput {
@@ -31,7 +33,7 @@ export interface SendContactInput {
 export interface SendMessagesInput {
   contacts?: SendContactInput[];
   conversations?: string[];
-  filters?: { tags?: (string | { tag: string })[]; attributes?: AttributeCondition[]; listId?: string };
+  filters?: RecipientConditions & { listId?: string };
   listId?: string;
   phoneNumberFilter?: { group?: { id: string } };
   template?: string;
@@ -54,6 +56,21 @@ export interface SendMessagesResult {
   failed: number;
   estimatedPrice: number;
   messages: Message[];
+  /** Numbers named in the request that are not valid mobile numbers (failed, uncharged: CONT-001). */
+  invalid: { mobile: string; error: { code: string; description: string } }[];
+}
+
+/** How sendMessages runs: at once (the default), priced without effect (`estimate`), or a scheduled job's run. */
+export interface SendOptions {
+  /** Run everything, then roll back and answer what the send would do (a scheduled send's check). */
+  estimate?: boolean;
+  /** The scheduled job this send runs (MSG-008 when it is no longer scheduled). */
+  scheduledJobId?: string;
+}
+
+/** Thrown inside the transaction of an estimate to roll it back with its answer. */
+class Estimate {
+  constructor(readonly result: SendMessagesResult) {}
 }
 
 /** Messages returned with the answer; the rest are listed by GET …/messages?jobId=. */
@@ -63,15 +80,20 @@ const FIRST_MESSAGES = 100;
  * Sends one text to many recipients in one transaction: creates the send job, inserts every
  * message set-based (insertJobMessages), charges the account the total price (402 ACCT-002 and
  * nothing queued when the balance cannot cover it), and answers the counts and the first 100
- * messages. Invalid numbers (CONT-001) and opted-out or blocked contacts (CONT-010) become failed,
- * uncharged messages. Errors: MSG-003 empty text, MSG-002 no recipients, CONV-001 unknown
- * conversation, CONT-002 unknown contact, LIST-001 unknown list, GRP-001/GRP-003 sender group.
+ * messages. Invalid numbers (CONT-001), opted-out or blocked contacts (CONT-010) and texts that
+ * render empty without media (MSG-004) or over MAX_TEXT_LENGTH (MSG-005) become failed, uncharged
+ * messages; invalid numbers named in the request are also answered in `invalid`. Errors: MSG-003
+ * empty text, MSG-002 no recipients, MSG-006 a filter with no condition (recipientSelection),
+ * MSG-009 media URL, VAL-001 a malformed id (named), CONV-001 unknown conversation, CONT-002
+ * unknown contact, LIST-001 unknown list, GRP-001/GRP-003 sender group. `opts.estimate` answers
+ * without effect (scheduleSend); `opts.scheduledJobId` runs a scheduled job (MSG-008 when taken).
  */
 export async function sendMessages(
   db: Db,
   accountId: string,
   input: SendMessagesInput,
   by: Actor,
+  opts: SendOptions = {},
 ): Promise<SendMessagesResult> {
   const template = input.template ?? '';
   const media = input.media ?? [];
@@ -80,21 +102,34 @@ export async function sendMessages(
   const contacts = input.contacts ?? [];
   const conversations = [...new Set(input.conversations ?? [])];
   const listId = input.filters?.listId ?? input.listId;
-  const hasFilter = input.filters !== undefined || listId !== undefined;
+  const selection = recipientSelection(input.filters, 'filters', listId !== undefined);
+  const hasFilter = selection !== undefined || listId !== undefined;
   if (contacts.length === 0 && conversations.length === 0 && !hasFilter) fail('MSG-002');
-  for (const c of contacts) {
-    if (!c.id && !c.mobile) fail('VAL-001', 'Each contact needs an `id` or a `mobile`.');
+  for (const [i, c] of contacts.entries()) {
+    if (c.id !== undefined && !isId(c.id))
+      fail('VAL-001', `\`contacts[${i}].id\` is not a contact id: ${JSON.stringify(c.id)}.`);
+    if (!c.id && !c.mobile) fail('VAL-001', `\`contacts[${i}]\` needs an \`id\` or a \`mobile\`.`);
   }
   const ids = [...new Set(contacts.filter((c) => c.id).map((c) => c.id as string))];
-  const bad = ids.find((id) => !isId(id));
-  if (bad) fail('CONT-002', `Contact ${bad} not found.`);
-  const badConv = conversations.find((id) => !isId(id));
-  if (badConv) fail('CONV-001', `Invalid conversation id ${badConv}.`);
-  if (listId !== undefined && !isId(listId)) fail('LIST-001');
+  const badConv = (input.conversations ?? []).findIndex((id) => !isId(id));
+  if (badConv >= 0)
+    fail(
+      'CONV-001',
+      `\`conversations[${badConv}]\` is not a conversation id: ${JSON.stringify(input.conversations?.[badConv])}.`,
+    );
+  if (listId !== undefined && !isId(listId))
+    fail(
+      'VAL-001',
+      `\`${input.filters?.listId !== undefined ? 'filters.listId' : 'listId'}\` is not a list id: ${JSON.stringify(listId)}.`,
+    );
+  checkMediaUrls(media);
 
-  const jobId = newId();
+  const jobId = opts.scheduledJobId ?? newId();
   // The accept statement covers every recipient: a million take about a minute.
-  return withBulkTx(db, async (tx) => {
+  const run = withBulkTx(db, async (tx) => {
+    // A scheduled job's run takes the job first: a second worker (or a cancel) waits on its row and then finds it taken.
+    if (opts.scheduledJobId !== undefined && !(await startScheduledJob(tx, accountId, jobId)))
+      fail('MSG-008');
     const text = input.shortenLinks
       ? await shortenLinks(tx, accountId, template, { jobId, campaignId: input.campaignId })
       : template;
@@ -145,7 +180,8 @@ export async function sendMessages(
     }
 
     const campaignId = input.campaignId ?? null;
-    await insertSendJob(tx, accountId, { id: jobId, campaignId, template, by });
+    if (opts.scheduledJobId === undefined)
+      await insertSendJob(tx, accountId, { id: jobId, campaignId, template, by });
     const account = input.quietHours ? await findAccount(tx, accountId) : undefined;
     const prices = priceTable();
     const counts = await insertJobMessages(tx, accountId, {
@@ -156,8 +192,8 @@ export async function sendMessages(
         conversationIds: conversations,
         filter: hasFilter
           ? {
-              tags: (input.filters?.tags ?? []).map((t) => (typeof t === 'string' ? t : t.tag)),
-              attributes: input.filters?.attributes ?? [],
+              tags: selection?.all === false ? selection.tags : [],
+              attributes: selection?.all === false ? selection.attributes : [],
               list,
             }
           : undefined,
@@ -170,7 +206,7 @@ export async function sendMessages(
       by,
       quiet: account ? { fallbackZone: account.timezone } : undefined,
     });
-    const invalid = await insertInvalidNumberMessages(tx, accountId, {
+    const invalidCount = await insertInvalidNumberMessages(tx, accountId, {
       jobId,
       campaignId,
       from: senders[0].number,
@@ -179,30 +215,41 @@ export async function sendMessages(
       numbers: invalidNumbers,
       by,
     });
-    const failed = counts.failed + invalid;
+    const failed = counts.failed + invalidCount;
     if (counts.queued + failed === 0) fail('MSG-002', 'No contact matches the recipients of this send.');
     if (counts.price > 0) {
       const balance = await adjustBalance(tx, accountId, -counts.price);
       if (balance === undefined || balance < 0) fail('ACCT-002');
     }
+    const invalid = invalidNumbers.map((n) => ({
+      mobile: n,
+      error: { code: 'CONT-001', description: 'Invalid mobile number.' },
+    }));
     await setSendJobCounts(tx, accountId, jobId, {
       holds: counts.holds,
       submitted: counts.queued + failed,
       queued: counts.queued,
       failures: failed,
       price: counts.price,
-      invalid: invalidNumbers.map((n) => ({
-        mobile: n,
-        error: { code: 'CONT-001', description: 'Invalid mobile number.' },
-      })),
+      invalid,
     });
     const first = await firstJobMessages(tx, accountId, jobId, FIRST_MESSAGES);
-    return {
+    const result = {
       jobId,
       queued: counts.queued,
       failed,
       estimatedPrice: counts.price,
       messages: first.map(presentMessage),
+      invalid,
     };
+    if (opts.estimate) throw new Estimate(result);
+    return result;
   });
+  if (!opts.estimate) return run;
+  try {
+    return await run;
+  } catch (err) {
+    if (err instanceof Estimate) return err.result;
+    throw err;
+  }
 }

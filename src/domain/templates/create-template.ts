@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/client.ts';
 import { insertTemplate, type TemplateFields } from '../../db/queries/templates.ts';
+import { checkMediaUrls } from '../../messaging/media-url.ts';
 import { newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import { presentTemplate, type Template } from './present-template.ts';
@@ -14,6 +15,7 @@ export async function createTemplate(
   input: CreateTemplateInput,
   by: Actor,
 ): Promise<Template> {
+  checkMediaUrls(input.media);
   const row = await insertTemplate(db, accountId, {
     id: newId(),
     name: input.name,

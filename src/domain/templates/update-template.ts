@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/client.ts';
 import { type TemplateFields, updateTemplate as updateRow } from '../../db/queries/templates.ts';
 import { fail } from '../../errors.ts';
+import { checkMediaUrls } from '../../messaging/media-url.ts';
 import { isId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import { presentTemplate, type Template } from './present-template.ts';
@@ -13,6 +14,7 @@ export async function updateTemplate(
   input: Partial<TemplateFields>,
   by: Actor,
 ): Promise<Template> {
+  checkMediaUrls(input.media);
   const row = isId(templateId) ? await updateRow(db, accountId, templateId, input, by) : undefined;
   return presentTemplate(row ?? fail('TMPL-001'));
 }

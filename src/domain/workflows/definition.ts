@@ -1,5 +1,6 @@
 import type { StoredDefinition, StoredEdge, StoredNode } from '../../db/queries/workflows.ts';
 import { fail } from '../../errors.ts';
+import { MAX_TEXT_LENGTH } from '../../messaging/text-rules.ts';
 import { newId } from '../../util/ids.ts';
 import { nodeTypeOf, WAITING_TYPES } from './node-types.ts';
 
@@ -79,7 +80,8 @@ function configProblem(typeId: string, c: Record<string, unknown>): string | und
         ? undefined
         : '`keyword` must be one word (letters, digits, - or _; at most 50)';
     case 'action.send-message':
-      if (!text(c, 'message', 1, 1600)) return '`message` (1..1600 characters, not blank) is required';
+      if (!text(c, 'message', 1, MAX_TEXT_LENGTH))
+        return `\`message\` (1..${MAX_TEXT_LENGTH} characters, not blank) is required`;
       return c.id === undefined || text(c, 'id', 1, 100)
         ? undefined
         : '`id` (the sender group) must be a string';

@@ -1,3 +1,4 @@
+import { MAX_TEXT_LENGTH } from '../../messaging/text-rules.ts';
 /** A Node property: one config field of a node type, as an editor would render it. */
 export interface NodeProperty {
   type: string;
@@ -179,7 +180,7 @@ export const NODE_TYPES: readonly NodeType[] = [
     color: '#16a34a',
     supportsReenrollment: true,
     properties: [
-      prop('basictext', 'message', 'Message', true, { min: 1, max: 1600 }),
+      prop('basictext', 'message', 'Message', true, { min: 1, max: MAX_TEXT_LENGTH }),
       prop('group', 'id', 'Sender group', false, { helperText: 'The id of a phone-number group.' }),
     ],
   }),

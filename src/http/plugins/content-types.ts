@@ -44,8 +44,36 @@ function nonFinitePath(value: unknown, path: string, depth = 0): string | undefi
   return undefined;
 }
 
+/** The media type of a request (lower case, parameters dropped), '' when none. */
+function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0].trim().toLowerCase();
+}
+
+/**
+ * The media types a route's body may come in: those of its schema's `content` map; else JSON,
+ * and for routes without a bearer scope (the token endpoint, carrier callbacks) forms as well.
+ */
+function acceptedTypes(body: unknown, scoped: boolean): string[] {
+  const content = (body as { content?: Record<string, unknown> } | undefined)?.content;
+  if (content) return Object.keys(content);
+  return scoped ? ['application/json'] : ['application/json', 'application/x-www-form-urlencoded'];
+}
+
 /** Parsers for JSON, form-encoded (the OAuth token endpoint, carrier callbacks) and CSV (contact uploads). */
 export function registerContentTypes(app: FastifyInstance) {
+  // A body in a type the route does not take is 415, not a 400 from the schema (e.g. text/plain,
+  // which Fastify parses to a string, sent to a JSON route).
+  app.addHook('preValidation', async (req) => {
+    const schema = req.routeOptions.schema?.body;
+    if (!schema || req.body === undefined) return;
+    const type = mediaType(req.headers['content-type']);
+    const accepted = acceptedTypes(schema, req.routeOptions.config.scope !== undefined);
+    if (!accepted.includes(type))
+      throw new AppError(
+        'VAL-004',
+        `Content-Type ${type || '(none)'} is not supported here: send ${accepted.join(' or ')}.`,
+      );
+  });
   // JSON as Fastify parses it (prototype-poisoning safe), except that an empty body is no body: clients
   // send `Content-Type: application/json` on body-less PUTs such as …/close and …/deactivate.
   app.removeContentTypeParser('application/json');

@@ -34,6 +34,8 @@ function frameworkCode(err: FastifyError): ErrorCode | undefined {
   return undefined;
 }
 
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
 /** One error handler for the whole service: 4xx in the envelope, 5xx without internals. */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
@@ -46,8 +48,8 @@ export function registerErrorHandling(app: FastifyInstance) {
       const name = err.validationContext === 'params' ? err.validation[0]?.instancePath?.slice(1) : undefined;
       if (name && name in PATH_ID_NOT_FOUND)
         return sendError(reply, PATH_ID_NOT_FOUND[name as keyof typeof PATH_ID_NOT_FOUND]);
-      const where = err.validationContext ?? 'request';
-      return sendError(reply, 'VAL-001', `Invalid ${where}: ${err.message}`, err.validation);
+      // The message names each field (formatSchemaErrors, set as the schemaErrorFormatter).
+      return sendError(reply, 'VAL-001', err.message, err.validation);
     }
     const code = frameworkCode(err);
     if (code) {
@@ -71,7 +73,18 @@ export function registerErrorHandling(app: FastifyInstance) {
     request.log.error({ err }, 'unhandled error');
     return sendError(reply, 'SYS-500');
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, 'HTTP-404', `No route ${request.method} ${request.url.split('?')[0]}.`),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    // A known path with another method: 405 with the methods it has (RFC 9110 §15.5.6).
+    const allowed = METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      return sendError(
+        reply,
+        'HTTP-405',
+        `${request.method} is not allowed on ${path}: use ${allowed.join(', ')}.`,
+      );
+    }
+    return sendError(reply, 'HTTP-404', `No route ${request.method} ${path}.`);
+  });
 }

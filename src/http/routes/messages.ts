@@ -2,26 +2,35 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { getMessage } from '../../domain/messages/get-message.ts';
 import { listMessages } from '../../domain/messages/list-messages.ts';
-import { sendMessages } from '../../domain/messages/send-messages.ts';
+import { scheduleSend } from '../../domain/messages/schedule-send.ts';
+import { cancelSendJob, getSendJob } from '../../domain/messages/send-jobs.ts';
+import { type SendMessagesInput, sendMessages } from '../../domain/messages/send-messages.ts';
 import { ok, page } from '../respond.ts';
+import { Job } from '../schemas/campaigns.ts';
 import { Collection, Envelope, errorResponses, IdParam } from '../schemas/common.ts';
 import { Message, MessageListQuery, SendMessagesBody, SendMessagesResult } from '../schemas/messages.ts';
 
 type Send = { Params: { accountId: string }; Body: Static<typeof SendMessagesBody> };
 type List = { Params: { accountId: string }; Querystring: Static<typeof MessageListQuery> };
 type One = { Params: { accountId: string; messageId: string } };
+type JobP = { Params: { accountId: string; jobId: string } };
 
 const SEND_DESCRIPTION =
   'Sends one text to many recipients in one call: `contacts` (existing ids, or `mobile` numbers, created as ' +
   'contacts when new), `conversations` (their contact, from their number), `filters` (`tags`: every tag; ' +
-  '`attributes`: every condition; `listId`) or `listId`; an empty `filters` object means every contact. ' +
+  '`attributes`: every condition; `listId`; `all: true` for every contact — unknown keys are refused, and so is ' +
+  'a filter with no condition, MSG-006) or `listId`. ' +
   'Sent from `phoneNumberFilter.group` (the default group if absent); within a group a contact keeps the ' +
   'number of its conversation. Merge fields: `{{{firstName}}}`, `{{{contact.firstName}}}`, any contact field ' +
   '(id, firstName, lastName, email, mobile, country) and any custom attribute by name; missing values render empty. ' +
   'The price (segments × the destination country rate) is charged now; 402 ACCT-002 when the balance cannot cover ' +
   'it, and then nothing is queued. Invalid numbers (CONT-001) and opted-out or blocked contacts (CONT-010) are ' +
-  'recorded as failed, uncharged messages and counted in `failed`. Answers the first 100 messages; list the rest ' +
-  'with GET …/messages?jobId=.';
+  'recorded as failed, uncharged messages and counted in `failed`, as are messages whose text renders empty ' +
+  'without media (MSG-004) or longer than 1,600 characters (MSG-005); numbers that are not valid are listed in ' +
+  '`invalid`. Media URLs must be absolute http(s) on a public host (MSG-009). Answers the first 100 messages; list ' +
+  'the rest with GET …/messages?jobId=. With `sendAt` the send is checked and priced now (402 if the balance cannot ' +
+  'cover it now), stored as a `scheduled` job and charged when it runs; a run the balance no longer covers ends the ' +
+  'job `failed` with ACCT-002.';
 
 /** Messages: bulk send, list and get. */
 export async function messageRoutes(app: FastifyInstance) {
@@ -39,9 +48,60 @@ export async function messageRoutes(app: FastifyInstance) {
       },
     },
     async (req, reply) => {
-      const result = await sendMessages(app.ctx.db, req.params.accountId, req.body, req.actor);
+      const { sendAt, ...fields } = req.body;
+      // Only the body's own fields: a body property named like an internal option is not one.
+      const input: SendMessagesInput = {
+        contacts: fields.contacts,
+        conversations: fields.conversations,
+        filters: fields.filters,
+        listId: fields.listId,
+        phoneNumberFilter: fields.phoneNumberFilter,
+        template: fields.template,
+        type: fields.type,
+        media: fields.media,
+        shortenLinks: fields.shortenLinks,
+      };
+      const { db } = app.ctx;
+      const { accountId } = req.params;
+      const result =
+        sendAt === undefined
+          ? await sendMessages(db, accountId, input, req.actor)
+          : await scheduleSend(db, accountId, input, sendAt, req.actor);
       return reply.code(201).send(ok(result));
     },
+  );
+
+  app.get<JobP>(
+    '/v1/accounts/:accountId/jobs/:jobId',
+    {
+      config: { scope: 'messages:read' },
+      schema: {
+        tags: ['messages'],
+        summary: 'Get a send job',
+        description:
+          'A send’s job (the interface’s Job shape): counts, charge and status — `scheduled` (with `sendAt`), ' +
+          '`queued`, `sending`, `completed`, `cancelled`, or `failed` with its `error`.',
+        params: IdParam('accountId', 'jobId'),
+        response: { 200: Envelope(Job), ...errorResponses() },
+      },
+    },
+    async (req) => ok(await getSendJob(app.ctx.db, req.params.accountId, req.params.jobId)),
+  );
+
+  app.put<JobP>(
+    '/v1/accounts/:accountId/jobs/:jobId/cancel',
+    {
+      config: { scope: 'messages:send' },
+      schema: {
+        tags: ['messages'],
+        summary: 'Cancel a scheduled send',
+        description:
+          'A job in status `scheduled` becomes `cancelled`: nothing is sent or charged. 409 MSG-008 once it has run.',
+        params: IdParam('accountId', 'jobId'),
+        response: { 200: Envelope(Job), ...errorResponses(409) },
+      },
+    },
+    async (req) => ok(await cancelSendJob(app.ctx.db, req.params.accountId, req.params.jobId)),
   );
 
   app.get<List>(

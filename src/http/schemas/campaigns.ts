@@ -1,6 +1,8 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import { MAX_TEXT_LENGTH } from '../../messaging/text-rules.ts';
 import { AttributeFilter, AuditStamp, IdParam, MediaItem, NamedPageQuery } from './common.ts';
 import { List } from './lists.ts';
+import { AllContacts, ClosedObject } from './recipient-filters.ts';
 
 // Null first: with type coercion on, a null tried against a string branch first would become "".
 const Nullable = <T extends TSchema>(t: T) => Type.Union([Type.Null(), t]);
@@ -47,10 +49,29 @@ export const Job = Type.Object({
   id: Type.String(),
   submitted: Type.Integer(),
   queued: Type.Integer(),
-  status: Type.String({ description: '`queued`, `sending` or `completed`.' }),
+  status: Type.String({
+    description:
+      '`queued`, `sending` or `completed`; a send with `sendAt`: `scheduled`, then `queued`, or `cancelled` or `failed`.',
+  }),
   price: Type.Number(),
   failures: Type.Integer(),
   invalid: Type.Array(Type.Unknown()),
+  sendAt: Type.Optional(
+    Nullable(
+      Type.String({
+        format: 'date-time',
+        description: 'When a scheduled send runs (POST …/messages `sendAt`).',
+      }),
+    ),
+  ),
+  error: Type.Optional(
+    Nullable(
+      Type.Object(
+        { code: Type.String(), description: Type.String() },
+        { description: 'Why a scheduled send failed.' },
+      ),
+    ),
+  ),
   created: AuditStamp,
 });
 
@@ -63,6 +84,7 @@ export const Campaign = Type.Object({
     list: Nullable(List),
     attributes: Type.Array(AttributeFilter),
     tags: Type.Array(Tag),
+    all: Type.Boolean({ description: 'Sends to every contact of the account.' }),
   }),
   media: Type.Array(MediaItem),
   phoneNumberFilter: Nullable(Type.Object({ group: Type.Object({ id: Type.String() }) })),
@@ -85,11 +107,19 @@ const campaignFields = {
   description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
   fieldMappings: Type.Optional(Type.Array(FieldMapping, { maxItems: 200 })),
   filters: Type.Optional(
-    Type.Object({
-      list: Type.Optional(Nullable(Type.Object({ id: Type.String({ minLength: 1 }) }))),
-      attributes: Type.Optional(Type.Array(AttributeFilter, { maxItems: 50 })),
-      tags: Type.Optional(Type.Array(Tag, { maxItems: 50 })),
-    }),
+    ClosedObject(
+      {
+        list: Type.Optional(Nullable(Type.Object({ id: Type.String({ minLength: 1 }) }))),
+        attributes: Type.Optional(Type.Array(AttributeFilter, { maxItems: 50 })),
+        tags: Type.Optional(Type.Array(Tag, { maxItems: 50 })),
+        all: AllContacts,
+      },
+      {
+        description:
+          'Who the campaign sends to: the list, narrowed by every condition. Unknown keys are refused; ' +
+          '`{"all": true}` sends to every contact (and clears the list and conditions); a filter naming nothing is MSG-006.',
+      },
+    ),
   ),
   media: Type.Optional(media),
   phoneNumberFilter: Type.Optional(
@@ -102,7 +132,7 @@ const campaignFields = {
     ),
   ),
   reporting: Type.Optional(Nullable(Reporting)),
-  template: Type.Optional(Type.String({ maxLength: 1600 })),
+  template: Type.Optional(Type.String({ maxLength: MAX_TEXT_LENGTH })),
   trigger: Type.Optional(
     Type.Object({ code: TriggerCode, name: Type.Optional(Type.String({ maxLength: 100 })) }),
   ),
@@ -128,7 +158,7 @@ export const QuickCampaignBody = Type.Object({
   groupId: Type.String({ minLength: 1 }),
   listId: Type.String({ minLength: 1 }),
   message: Type.Object({
-    message: Type.String({ minLength: 1, maxLength: 1600 }),
+    message: Type.String({ minLength: 1, maxLength: MAX_TEXT_LENGTH }),
     media: Type.Optional(media),
   }),
   sendAt: Type.Optional(

@@ -1,4 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import { MAX_TEXT_LENGTH } from '../../messaging/text-rules.ts';
 import { AuditStamp, ErrorObject, IdParam, MediaItem, NamedPageQuery, OffsetQuery } from './common.ts';
 import { Contact } from './contacts.ts';
 import { Group } from './groups.ts';
@@ -80,7 +81,7 @@ const StepInput = Type.Object({
   id: Type.Optional(
     Type.String({ maxLength: 64, description: 'Keeps the existing message of this id (and its stats).' }),
   ),
-  message: Type.String({ minLength: 1, maxLength: 1600, description: 'Text with merge fields.' }),
+  message: Type.String({ minLength: 1, maxLength: MAX_TEXT_LENGTH, description: 'Text with merge fields.' }),
   delay: Type.Optional(DelayInput),
   media: Type.Optional(Type.Array(MediaInput, { maxItems: 10 })),
   stats: Type.Optional(Type.Unknown({ description: 'Read-only: ignored.' })),

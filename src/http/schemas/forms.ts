@@ -1,4 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import { MAX_TEXT_LENGTH } from '../../messaging/text-rules.ts';
 import { AuditStamp, IdParam, NamedPageQuery, PageQuery } from './common.ts';
 
 // Null first: with type coercion on, a null tried against a string branch first would become "".
@@ -77,7 +78,7 @@ const formFields = {
   fields: Type.Optional(Type.Array(FormFieldInput, { maxItems: 30 })),
   listId: Type.Optional(Nullable(Type.String({ minLength: 1, description: 'A static list.' }))),
   defaultCountry: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166 alpha-2.' })),
-  confirmationMessage: text(1600),
+  confirmationMessage: text(MAX_TEXT_LENGTH),
   consentText: text(2000),
   submitLabel: text(100),
   successMessage: text(2000),

@@ -1,4 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import { MAX_TEXT_LENGTH } from '../../messaging/text-rules.ts';
 import { AttributeFilter, AuditStamp, PageQuery } from './common.ts';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
@@ -56,11 +57,11 @@ const listFields = {
   doubleOptIn: Type.Optional(
     Type.Object({
       enabled: Type.Optional(Type.Boolean()),
-      prompt: Type.Optional(Nullable(Type.String({ maxLength: 1600 }))),
+      prompt: Type.Optional(Nullable(Type.String({ maxLength: MAX_TEXT_LENGTH }))),
     }),
   ),
   filter: Type.Optional(Nullable(ListFilter)),
-  optInConfirmation: Type.Optional(Nullable(Type.String({ maxLength: 1600 }))),
+  optInConfirmation: Type.Optional(Nullable(Type.String({ maxLength: MAX_TEXT_LENGTH }))),
 };
 
 export const CreateListBody = Type.Object({

@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
+import { MAX_TEXT_LENGTH } from '../../messaging/text-rules.ts';
 import { AttributeFilter, AuditStamp, ErrorObject, MediaItem, PageQuery } from './common.ts';
+import { AllContacts, ClosedObject } from './recipient-filters.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -72,15 +74,23 @@ export const SendMessagesBody = Type.Object({
   contacts: Type.Optional(Type.Array(SendContact, { maxItems: 10_000 })),
   conversations: Type.Optional(Type.Array(Type.String(), { maxItems: 10_000 })),
   filters: Type.Optional(
-    Type.Object({
-      tags: Type.Optional(
-        Type.Array(TagFilter, { description: 'Contacts carrying every one of these tags.' }),
-      ),
-      attributes: Type.Optional(
-        Type.Array(AttributeFilter, { description: 'Contacts matching every condition.' }),
-      ),
-      listId: Type.Optional(Type.String({ description: 'Only members of this list.' })),
-    }),
+    ClosedObject(
+      {
+        tags: Type.Optional(
+          Type.Array(TagFilter, { maxItems: 50, description: 'Contacts carrying every one of these tags.' }),
+        ),
+        attributes: Type.Optional(
+          Type.Array(AttributeFilter, { maxItems: 50, description: 'Contacts matching every condition.' }),
+        ),
+        listId: Type.Optional(Type.String({ description: 'Only members of this list.' })),
+        all: AllContacts,
+      },
+      {
+        description:
+          'Who gets the message: contacts matching every given condition. Unknown keys are refused; ' +
+          '`{"all": true}` sends to every contact, and a filter with no condition is refused.',
+      },
+    ),
   ),
   listId: Type.Optional(Type.String({ description: 'Send to the members of this list (static or smart).' })),
   phoneNumberFilter: Type.Optional(
@@ -90,10 +100,31 @@ export const SendMessagesBody = Type.Object({
     ),
   ),
   template: Type.Optional(
-    Type.String({ maxLength: 10_000, description: 'Text with merge fields such as {{{firstName}}}.' }),
+    Type.String({
+      maxLength: MAX_TEXT_LENGTH,
+      description: `Text with merge fields such as {{{firstName}}}; at most ${MAX_TEXT_LENGTH} characters, rendered too.`,
+    }),
   ),
   type: Type.Optional(Type.Union([Type.Literal('SMS'), Type.Literal('MMS')], { default: 'SMS' })),
-  media: Type.Optional(Type.Array(Type.Object({ url: Type.String({ format: 'uri' }) }), { maxItems: 10 })),
+  media: Type.Optional(
+    Type.Array(
+      Type.Object({
+        url: Type.String({
+          maxLength: 2048,
+          description: 'Absolute http(s) URL on a public host (private addresses are refused, MSG-009).',
+        }),
+      }),
+      { maxItems: 10 },
+    ),
+  ),
+  sendAt: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description:
+        'Schedule the send (a future time, at most 365 days ahead): it is checked and priced now, stored as a ' +
+        'job in status `scheduled` (GET …/jobs/{jobId}, PUT …/jobs/{jobId}/cancel) and charged when it runs.',
+    }),
+  ),
   shortenLinks: Type.Optional(
     Type.Boolean({ description: 'Replace http(s) URLs with tracked short links counted per send job.' }),
   ),
@@ -112,7 +143,9 @@ export const SendMessagesResult = Type.Object({
   jobId: Type.String(),
   queued: Type.Integer({ description: 'Messages queued for dispatch.' }),
   failed: Type.Integer({
-    description: 'Recipients not sent (invalid number CONT-001, opted out or blocked CONT-010).',
+    description:
+      'Recipients not sent, not charged: invalid number CONT-001, opted out or blocked CONT-010, text that ' +
+      'renders empty without media MSG-004 or longer than 1,600 characters MSG-005 (each message carries its `error`).',
   }),
   estimatedPrice: Type.Number({
     description: 'Charged now from the balance; refunded per message that fails to send.',
@@ -120,6 +153,14 @@ export const SendMessagesResult = Type.Object({
   messages: Type.Array(Message, {
     description: 'The first 100 messages; the rest via GET …/messages?jobId=.',
   }),
+  invalid: Type.Array(Type.Object({ mobile: Type.String(), error: ErrorObject }), {
+    description:
+      'Numbers named in `contacts` that are not valid mobile numbers (CONT-001): not sent, not charged.',
+  }),
+  status: Type.Optional(
+    Type.Literal('scheduled', { description: 'A send with `sendAt`: nothing queued yet.' }),
+  ),
+  sendAt: Type.Optional(Type.String({ format: 'date-time', description: 'When a scheduled send runs.' })),
 });
 
 export const MessageListQuery = Type.Object({

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { MAX_TEXT_LENGTH } from '../../messaging/text-rules.ts';
 import { AuditStamp, IdParam, NamedPageQuery } from './common.ts';
 
 /** The kinds of template: an SMS message, or text shown on the web (forms, landing pages). */
@@ -47,7 +48,7 @@ export const Template = Type.Object({
 });
 
 const name = Type.String({ minLength: 1, maxLength: 200 });
-const text = Type.String({ minLength: 1, maxLength: 1600 });
+const text = Type.String({ minLength: 1, maxLength: MAX_TEXT_LENGTH });
 const media = Type.Array(MediaInput, { maxItems: 10 });
 
 export const CreateTemplateBody = Type.Object({

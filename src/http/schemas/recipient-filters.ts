@@ -1,0 +1,18 @@
+import { type ObjectOptions, type TProperties, Type } from '@sinclair/typebox';
+
+/**
+ * An object whose unknown keys are a 400 naming them (`propertyNames`), for the places where a typo
+ * would change what happens — a recipient selector above all. The rest of the API keeps the open
+ * schema (unknown properties ignored).
+ */
+export const ClosedObject = <T extends TProperties>(properties: T, options: ObjectOptions = {}) =>
+  Type.Object(properties, { ...options, propertyNames: { enum: Object.keys(properties) } });
+
+/** `all: true`: the explicit selector for every contact of the account (send and campaign filters). */
+export const AllContacts = Type.Optional(
+  Type.Boolean({
+    description:
+      'true: every contact of the account. Required to send to everyone (a filter with no condition is ' +
+      'refused with MSG-006); cannot be combined with tags, attributes or a list.',
+  }),
+);
