@@ -5,6 +5,7 @@ import { createPool, type Db } from './db/client.ts';
 import { type Database, openDatabase } from './db/setup.ts';
 import { bootstrap } from './domain/accounts/bootstrap.ts';
 import { buildApiApp, buildExternalsApp } from './http/app.ts';
+import { StartupError } from './startup-error.ts';
 import { startWorkers } from './workers/index.ts';
 
 /** Which parts of the service this process runs. */
@@ -13,6 +14,28 @@ export type Role = 'all' | 'api' | 'worker';
 const log = (msg: string) => process.stdout.write(`${new Date().toISOString()} ${msg}\n`);
 
 class Stopped extends Error {}
+
+/** Listens, or fails with one line naming the port and its setting. */
+async function listen(app: FastifyInstance, host: string, port: number, setting: string) {
+  try {
+    await app.listen({ port, host });
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'EADDRINUSE')
+      throw new StartupError(
+        `port ${port} on ${host} is already in use: stop what listens there, or set ${setting} to a free port`,
+      );
+    if (code === 'EACCES')
+      throw new StartupError(
+        `port ${port} on ${host} needs privileges this process lacks: set ${setting} to a port above 1023`,
+      );
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      throw new StartupError(
+        `cannot listen on ${host}: no such local address; set HOST (e.g. 0.0.0.0 or 127.0.0.1)`,
+      );
+    throw err;
+  }
+}
 
 /**
  * Starts the service: database (embedded or DATABASE_URL), migrations, bootstrap account,
@@ -63,7 +86,7 @@ export async function startService(role: Role, config: Config = loadConfig()) {
   };
 
   try {
-    database = await openDatabase(config, log);
+    database = await openDatabase(config, { log, role: 'service' });
     step(database);
     log(database.embedded ? `embedded PostgreSQL ready in ${config.dataDir}` : 'connected to DATABASE_URL');
     db = createPool(database.url, role === 'worker' ? 10 : 20);
@@ -74,8 +97,8 @@ export async function startService(role: Role, config: Config = loadConfig()) {
       const externals = await buildExternalsApp(ctx, { logger: true });
       apps.push(api, externals);
       step(api);
-      await api.listen({ port: config.port, host: config.host });
-      await externals.listen({ port: config.externalsPort, host: config.host });
+      await listen(api, config.host, config.port, 'PORT');
+      await listen(externals, config.host, config.externalsPort, 'EXTERNALS_PORT');
       step(log(`API listening on ${config.publicUrl} (docs at ${config.publicUrl}/docs)`));
       log(`public listener on ${config.externalsUrl}`);
       if (boot.clientSecret) {

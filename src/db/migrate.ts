@@ -10,7 +10,7 @@ const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations'
  * transaction, under an advisory lock so that several processes starting at once apply them once.
  */
 export async function migrate(connectionString: string): Promise<string[]> {
-  const client = new pg.Client({ connectionString });
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 10_000 });
   await client.connect();
   const applied: string[] = [];
   try {
