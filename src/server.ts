@@ -1,12 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { type Config, ConfigError, loadConfig } from './config.ts';
-import { type AppContext, createContext } from './context.ts';
-import { createPool, type Db } from './db/client.ts';
+import type { AppContext } from './context.ts';
+import type { Db } from './db/client.ts';
 import { type Database, openDatabase } from './db/setup.ts';
-import { bootstrap } from './domain/accounts/bootstrap.ts';
-import { buildApiApp, buildExternalsApp } from './http/app.ts';
 import { StartupError } from './startup-error.ts';
-import { startWorkers } from './workers/index.ts';
 
 /** Which parts of the service this process runs. */
 export type Role = 'all' | 'api' | 'worker';
@@ -85,22 +82,42 @@ export async function startService(role: Role, config: Config = loadConfig()) {
     return v;
   };
 
+  // The modules of the listeners and workers load while PostgreSQL starts (most of either is waiting).
+  const modules = Promise.all([
+    import('./context.ts'),
+    import('./db/client.ts'),
+    import('./domain/accounts/bootstrap.ts'),
+    import('./http/app.ts'),
+    import('./http/lazy-schemas.ts'),
+    import('./workers/index.ts'),
+  ]);
+  modules.catch(() => {});
   try {
     database = await openDatabase(config, { log, role: 'service' });
+    const [
+      { createContext },
+      { createPool },
+      { bootstrap },
+      { buildApiApp, buildExternalsApp },
+      lazy,
+      { startWorkers },
+    ] = await modules;
     step(database);
     log(database.embedded ? `embedded PostgreSQL ready in ${config.dataDir}` : 'connected to DATABASE_URL');
     db = createPool(database.url, role === 'worker' ? 10 : 20);
     ctx = createContext(config, db);
     if (role !== 'worker') {
       const boot = step(await bootstrap(db, config));
-      const api = await buildApiApp(ctx, { logger: true });
-      const externals = await buildExternalsApp(ctx, { logger: true });
+      const lazySchemas = lazy.lazySchemaController();
+      const api = await buildApiApp(ctx, { logger: true, lazySchemas });
+      const externals = await buildExternalsApp(ctx, { logger: true, lazySchemas });
       apps.push(api, externals);
       step(api);
       await listen(api, config.host, config.port, 'PORT');
       await listen(externals, config.host, config.externalsPort, 'EXTERNALS_PORT');
       step(log(`API listening on ${config.publicUrl} (docs at ${config.publicUrl}/docs)`));
       log(`public listener on ${config.externalsUrl}`);
+      lazySchemas.warm((err) => log(`a route schema does not compile: ${err.message}`));
       if (boot.clientSecret) {
         log('created a development account; its credentials (shown once, also in the file below):');
         process.stdout.write(

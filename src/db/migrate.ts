@@ -1,9 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { PACKAGE_ROOT } from '../util/package-root.ts';
 
-const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const dir = path.join(PACKAGE_ROOT, 'src', 'db', 'migrations');
 
 /**
  * Applies the numbered SQL files in db/migrations that have not run yet, each in its own

@@ -1,5 +1,6 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from '../context.ts';
+import type { lazySchemaController } from './lazy-schemas.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { JSON_BODY_LIMIT, registerContentTypes } from './plugins/content-types.ts';
 import { registerErrorHandling, sendError } from './plugins/errors.ts';
@@ -18,8 +19,19 @@ const AJV = {
   },
 };
 
-function base(ctx: AppContext, logger: boolean): FastifyInstance {
+/** How an app is built: `lazySchemas` (the service) defers schema compilation to first use. */
+export interface BuildOptions {
+  logger?: boolean;
+  lazySchemas?: ReturnType<typeof lazySchemaController>;
+}
+
+function base(ctx: AppContext, opts: BuildOptions): FastifyInstance {
+  const logger = opts.logger ?? false;
   const app = Fastify({
+    ...(opts.lazySchemas && {
+      schemaController: opts.lazySchemas
+        .schemaController as unknown as FastifyServerOptions['schemaController'],
+    }),
     logger: logger ? { level: ctx.config.logLevel } : false,
     bodyLimit: JSON_BODY_LIMIT,
     ajv: AJV,
@@ -46,11 +58,8 @@ function base(ctx: AppContext, logger: boolean): FastifyInstance {
 }
 
 /** The API listener: OAuth, the /v1 resources, OpenAPI and docs. */
-export async function buildApiApp(
-  ctx: AppContext,
-  opts: { logger?: boolean } = {},
-): Promise<FastifyInstance> {
-  const app = base(ctx, opts.logger ?? false);
+export async function buildApiApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = base(ctx, opts);
   registerAuth(app);
   registerIdempotency(app);
   await registerOpenApi(app, ctx.config.publicUrl);
@@ -61,11 +70,8 @@ export async function buildApiApp(
 }
 
 /** The public listener: carrier callbacks, the simulator's inbound door, hosted pages. */
-export async function buildExternalsApp(
-  ctx: AppContext,
-  opts: { logger?: boolean } = {},
-): Promise<FastifyInstance> {
-  const app = base(ctx, opts.logger ?? false);
+export async function buildExternalsApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = base(ctx, opts);
   await app.register(healthRoutes, { db: ctx.db });
   for (const routes of externalRoutes) await app.register(routes);
   await app.ready();

@@ -1,0 +1,86 @@
+/**
+ * `npm run bench:startup`: time from launching the service to its first 200 from GET /readyz, on a
+ * first start (empty DATA_DIR: initdb, all migrations, the development account) and a warm start
+ * (the same DATA_DIR again), each the median of RUNS (default 3). Measured for `npm start` and for
+ * the command it runs (`node … bin/sparrow.js start`, without npm's own start-up). The bundle in
+ * dist/ is built first, so no run pays for that one-off build.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureBundle } from '../scripts/bundle.js';
+import { freePort } from '../src/db/embedded.ts';
+
+const runs = Number(process.env.RUNS ?? 3);
+
+const commands: Record<string, [string, string[]]> = {
+  'npm start': ['npm', ['start', '--silent']],
+  'node bin/sparrow.js start': [process.execPath, ['--max-old-space-size=256', 'bin/sparrow.js', 'start']],
+};
+
+async function untilReady(port: number, child: ChildProcess): Promise<void> {
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
+  for (;;) {
+    if (exited) throw new Error('the service exited before it was ready');
+    const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
+    if (res?.ok) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** One start: milliseconds from spawn to ready; then a clean stop. */
+async function startOnce(command: [string, string[]], dataDir: string): Promise<number> {
+  const [port, externalsPort] = [await freePort(), await freePort()];
+  const started = performance.now();
+  const child = spawn(command[0], command[1], {
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      EXTERNALS_PORT: String(externalsPort),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: 'ignore',
+    detached: true, // its own process group: npm's child gets the signal too
+  });
+  try {
+    await untilReady(port, child);
+    return performance.now() - started;
+  } finally {
+    const exited = new Promise((r) => child.once('exit', r));
+    process.kill(-child.pid!, 'SIGTERM');
+    await exited;
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (xs: number[]) =>
+  `${(median(xs) / 1000).toFixed(2)} s (runs: ${xs.map((x) => (x / 1000).toFixed(2)).join(', ')})`;
+
+await ensureBundle();
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-bench-startup-'));
+fs.chmodSync(tmp, 0o755);
+try {
+  console.log(
+    `bench:startup — ${runs} runs each, Node ${process.version}, load average ${os.loadavg()[0].toFixed(2)}\n`,
+  );
+  for (const [name, command] of Object.entries(commands)) {
+    const first: number[] = [];
+    const warm: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const dir = path.join(tmp, `${name.replace(/\W+/g, '-')}-${i}`);
+      first.push(await startOnce(command, dir));
+      warm.push(await startOnce(command, dir));
+    }
+    console.log(`${name.padEnd(28)} first start ${fmt(first)}`);
+    console.log(`${''.padEnd(28)} warm start  ${fmt(warm)}`);
+  }
+  console.log('\ntargets: warm < 2 s, first < 3 s');
+} finally {
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
