@@ -140,6 +140,8 @@ export async function startEmbedded(
     port,
     persistent: true,
     createPostgresUser: true,
+    // One syncfs() of the new cluster instead of an fsync per file: as durable, seconds faster on a busy disk.
+    initdbFlags: process.platform === 'linux' ? ['--sync-method=syncfs'] : [],
     postgresFlags: ['-c', 'max_connections=200', '-c', 'unix_socket_directories='],
     onLog: (line) => {
       logLines.push(String(line));

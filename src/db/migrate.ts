@@ -14,6 +14,9 @@ export async function migrate(connectionString: string): Promise<string[]> {
   await client.connect();
   const applied: string[] = [];
   try {
+    // Commits need not wait for their WAL flush: a crash can lose only the last migrations applied,
+    // each with its schema_migrations row (one transaction), and they run again at the next start.
+    await client.query('SET synchronous_commit = off');
     await client.query('SELECT pg_advisory_lock(727274)');
     await client.query(
       'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
