@@ -64,7 +64,7 @@ async function main() {
   const code = await new Promise<number>((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...files],
+      ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=180000', ...files],
       { stdio: 'inherit', env },
     );
     child.on('exit', (c, sig) => resolve(c ?? (sig ? 1 : 0)));
