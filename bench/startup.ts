@@ -4,6 +4,8 @@
  * (the same DATA_DIR again), each the median of RUNS (default 3). Measured for `npm start` and for
  * the command it runs (`node … bin/sparrow.js start`, without npm's own start-up). The bundle in
  * dist/ is built first, so no run pays for that one-off build.
+ * START_COMMAND (run in START_CWD) measures another command instead, e.g. an older checkout's
+ * `node --import tsx src/main.ts start`, for a comparison on the same machine at the same load.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,13 +16,20 @@ import { freePort } from '../src/db/embedded.ts';
 
 const runs = Number(process.env.RUNS ?? 3);
 
-const commands: Record<string, [string, string[]]> = {
-  'npm start': ['npm', ['start', '--silent']],
-  'node bin/sparrow.js start': [process.execPath, ['--max-old-space-size=256', 'bin/sparrow.js', 'start']],
-};
+const cwd = process.env.START_CWD ?? process.cwd();
+const custom = process.env.START_COMMAND?.split(' ');
+const commands: Record<string, [string, string[]]> = custom
+  ? { [custom.join(' ')]: [custom[0], custom.slice(1)] }
+  : {
+      'npm start': ['npm', ['start', '--silent']],
+      'node bin/sparrow.js start': [
+        process.execPath,
+        ['--max-old-space-size=256', 'bin/sparrow.js', 'start'],
+      ],
+    };
 
 async function untilReady(port: number, child: ChildProcess): Promise<void> {
-  let exited = false;
+  let exited = child.exitCode !== null;
   child.once('exit', () => {
     exited = true;
   });
@@ -37,6 +46,7 @@ async function startOnce(command: [string, string[]], dataDir: string): Promise<
   const [port, externalsPort] = [await freePort(), await freePort()];
   const started = performance.now();
   const child = spawn(command[0], command[1], {
+    cwd,
     env: {
       ...process.env,
       DATA_DIR: dataDir,
@@ -45,15 +55,20 @@ async function startOnce(command: [string, string[]], dataDir: string): Promise<
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
     },
-    stdio: 'ignore',
+    stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own process group: npm's child gets the signal too
   });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise((r) => child.once('exit', r));
   try {
     await untilReady(port, child);
     return performance.now() - started;
+  } catch (err) {
+    throw new Error(`${(err as Error).message}:\n${output}`);
   } finally {
-    const exited = new Promise((r) => child.once('exit', r));
-    process.kill(-child.pid!, 'SIGTERM');
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
     await exited;
   }
 }

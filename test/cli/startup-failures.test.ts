@@ -25,14 +25,18 @@ describe('sparrow start: every start-up failure is one line naming its setting',
     await db.drop();
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   });
-  const start = async (env: Record<string, string>) =>
-    sparrow(['start'], {
+  const start = async (env: Record<string, string>) => {
+    const dataDir = tempDataDir();
+    dirs.push(dataDir);
+    return sparrow(['start'], {
+      DATA_DIR: dataDir,
       PORT: String(await freePort()),
       EXTERNALS_PORT: String(await freePort()),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       ...env,
     });
+  };
 
   it('refuses a BOOTSTRAP_ACCOUNT_ID that is not a UUID', async () => {
     const r = await start({
