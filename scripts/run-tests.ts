@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startEmbedded } from '../src/db/embedded.ts';
+import { ensureBundle } from './bundle.js';
 import { migrate } from '../src/db/migrate.ts';
 
 function findTests(dir: string): string[] {
@@ -32,6 +33,8 @@ function withDatabase(url: string, db: string): string {
 
 async function main() {
   const files = process.argv.slice(2).length ? process.argv.slice(2) : findTests('test');
+  // The CLI tests run bin/sparrow.js, which runs the bundle: build it once here, not in each of them.
+  await ensureBundle().catch(() => {});
   const template = `sparrow_tpl_${process.pid}`;
   let adminUrl: string;
   let stop = async () => {};

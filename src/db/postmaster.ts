@@ -50,6 +50,19 @@ export async function processStartTime(pid: number): Promise<string | undefined>
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
 }
 
+/**
+ * The Node process a postmaster was started by, if it still runs: its parent, when that parent is
+ * not init (an orphan is re-parented to pid 1 or a subreaper) and runs `node`.
+ */
+export async function nodeParent(pid: number): Promise<number | undefined> {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  if (stat === undefined) return undefined;
+  const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  if (!(ppid > 1) || !(await processAlive(ppid))) return undefined;
+  const argv0 = (await fs.readFile(`/proc/${ppid}/cmdline`, 'utf8').catch(() => '')).split('\0')[0];
+  return /^node(js)?(\d+)?$/.test(path.basename(argv0)) ? ppid : undefined;
+}
+
 /** Reads `pgdir`/postmaster.pid and decides whether the server it names still runs there. */
 export async function postmasterState(pgdir: string): Promise<PostmasterState> {
   const text = await fs.readFile(path.join(pgdir, 'postmaster.pid'), 'utf8').catch(() => undefined);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { processAlive } from '../../src/db/postmaster.ts';
-import { type Service, sparrow, startService, stopService, tempDataDir } from './processes.ts';
+import { ready, type Service, sparrow, startService, stopService, tempDataDir } from './processes.ts';
 
 const pidFile = (dir: string) => path.join(dir, 'pg', 'postmaster.pid');
 const postmasterPid = (dir: string) => Number(fs.readFileSync(pidFile(dir), 'utf8').split('\n')[0]);
@@ -33,6 +33,17 @@ describe('the embedded PostgreSQL across crashes and one-off commands', () => {
     assert.notEqual(postmasterPid(dir), orphan);
     assert.equal(json(fs.readFileSync(path.join(dir, 'server.json'), 'utf8')).ownerPid, second.child.pid);
     assert.match(second.output(), /left running .* by a process that is gone: stopping it/);
+
+    // While it runs, another start on the same DATA_DIR is refused and leaves it alone.
+    const third = await sparrow(['start'], {
+      DATA_DIR: dir,
+      PORT: '0',
+      EXTERNALS_PORT: '0',
+      HOST: '127.0.0.1',
+    });
+    assert.equal(third.code, 1);
+    assert.match(third.stderr.trim(), /^sparrow: DATA_DIR .* is in use by another Sparrow process \(pid \d+/);
+    assert.ok(await ready(second.port));
     assert.equal(await stopService(second), 0);
   });
 
