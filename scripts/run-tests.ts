@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startEmbedded } from '../src/db/embedded.ts';
-import { ensureBundle } from './bundle.js';
 import { migrate } from '../src/db/migrate.ts';
+import { ensureBundle } from './bundle.js';
 
 function findTests(dir: string): string[] {
   return fs
