@@ -17,6 +17,22 @@ export function tempDataDir(): string {
   return dir;
 }
 
+/**
+ * Services still running when this test process ends (a file-level timeout skips the `after`
+ * hooks): stopped with it, so that no service or PostgreSQL outlives the test run.
+ */
+const live = new Set<ChildProcess>();
+const stopAll = () => {
+  for (const c of live) c.kill('SIGTERM');
+};
+process.once('exit', stopAll);
+for (const sig of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(sig, () => {
+    stopAll();
+    process.exit(1);
+  });
+}
+
 export interface Service {
   child: ChildProcess;
   port: number;
@@ -44,7 +60,13 @@ export async function startService(dataDir: string, env: Record<string, string> 
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  live.add(child);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      live.delete(child);
+      resolve(code);
+    }),
+  );
   let gone = false;
   void exited.then(() => (gone = true));
   await eventually(
