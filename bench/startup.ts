@@ -81,6 +81,8 @@ async function startOnce(command: [string, string[]], dataDir: string): Promise<
   } finally {
     if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
     await exited;
+    // npm exits at the signal without waiting for the service it started: wait for that to stop.
+    while (fs.existsSync(path.join(dataDir, 'server.json'))) await new Promise((r) => setTimeout(r, 50));
   }
 }
 

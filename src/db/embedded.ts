@@ -105,7 +105,9 @@ export async function startEmbedded(
       `DATA_DIR ${dir} holds a PostgreSQL ${version.trim()} data directory (pg/PG_VERSION) but the embedded server is PostgreSQL ${major}: set DATA_DIR to another directory, or upgrade the data with that version's pg_dump and restore it`,
     );
   }
-  for (const waitUntil = Date.now() + 30_000; ; ) {
+  const started = Date.now();
+  let waitNoted = false;
+  for (;;) {
     const pm = await postmasterState(pgdir);
     if (pm.state === 'stale') await fs.rm(path.join(pgdir, 'postmaster.pid'), { force: true });
     if (pm.state !== 'running') break;
@@ -129,8 +131,11 @@ export async function startEmbedded(
       await stopPostmaster(pm.pid);
       continue;
     }
-    // A one-off CLI command holds it for a moment: wait for it to finish.
-    if (record.role === 'cli' && Date.now() < waitUntil) {
+    // A one-off CLI command holds it for a moment, or a service is still shutting down (a restart
+    // that did not wait for the old process): wait for it, 30 s for a command, 10 s for a service.
+    if (Date.now() - started < (record.role === 'cli' ? 30_000 : 10_000)) {
+      if (!waitNoted) log?.(`DATA_DIR ${dir} is in use by pid ${record.ownerPid}: waiting for it to stop`);
+      waitNoted = true;
       await new Promise((r) => setTimeout(r, 100));
       continue;
     }
