@@ -10,6 +10,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { startEmbedded } from '../src/db/embedded.ts';
 import { migrate } from '../src/db/migrate.ts';
+import { ensureBundle } from './bundle.js';
 
 function findTests(dir: string): string[] {
   return fs
@@ -32,6 +33,8 @@ function withDatabase(url: string, db: string): string {
 
 async function main() {
   const files = process.argv.slice(2).length ? process.argv.slice(2) : findTests('test');
+  // The CLI tests run bin/sparrow.js, which runs the bundle: build it once here, not in each of them.
+  await ensureBundle().catch(() => {});
   const template = `sparrow_tpl_${process.pid}`;
   let adminUrl: string;
   let stop = async () => {};
@@ -64,7 +67,7 @@ async function main() {
   const code = await new Promise<number>((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...files],
+      ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=180000', ...files],
       { stdio: 'inherit', env },
     );
     child.on('exit', (c, sig) => resolve(c ?? (sig ? 1 : 0)));

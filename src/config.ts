@@ -159,6 +159,34 @@ function trustProxy(env: NodeJS.ProcessEnv): boolean | string {
   return raw;
 }
 
+/** DATABASE_URL, when set, must be a postgres:// (or postgresql://) URL. */
+function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.DATABASE_URL;
+  if (!raw) return undefined;
+  let ok = false;
+  try {
+    ok = ['postgres:', 'postgresql:'].includes(new URL(raw).protocol);
+  } catch {}
+  if (!ok) {
+    throw new ConfigError(
+      'DATABASE_URL must be a URL such as postgres://user:password@host:5432/database (got a value that is not one)',
+    );
+  }
+  return raw;
+}
+
+/** Account ids are UUIDs (the database column's type): an id of another shape is refused up front. */
+function uuid(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name];
+  if (!raw) return undefined;
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(raw)) {
+    throw new ConfigError(
+      `${name} must be a UUID such as 01937c1e-0000-7000-8000-000000000001 (account ids are UUIDs), got "${raw}"`,
+    );
+  }
+  return raw.toLowerCase();
+}
+
 /** Reads and validates the configuration; throws ConfigError with a readable message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
@@ -169,7 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     externalsPort,
     host: env.HOST || '0.0.0.0',
     dataDir: path.resolve(env.DATA_DIR || './data'),
-    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrl: databaseUrl(env),
     redisUrl: env.REDIS_URL || undefined,
     publicUrl: url(env, 'PUBLIC_URL', `http://localhost:${port}`),
     externalsUrl: url(env, 'EXTERNALS_URL', `http://localhost:${externalsPort}`),
@@ -177,7 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooksAllowPrivate: bool(env, 'WEBHOOKS_ALLOW_PRIVATE', false),
     quietHoursEnabled: bool(env, 'QUIET_HOURS_ENABLED', true),
     bootstrap: {
-      accountId: env.BOOTSTRAP_ACCOUNT_ID || undefined,
+      accountId: uuid(env, 'BOOTSTRAP_ACCOUNT_ID'),
       clientId: env.BOOTSTRAP_CLIENT_ID || undefined,
       clientSecret: env.BOOTSTRAP_CLIENT_SECRET || undefined,
     },

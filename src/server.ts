@@ -1,12 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { type Config, ConfigError, loadConfig } from './config.ts';
-import { type AppContext, createContext } from './context.ts';
-import { createPool, type Db } from './db/client.ts';
+import type { AppContext } from './context.ts';
+import type { Db } from './db/client.ts';
 import { type Database, openDatabase } from './db/setup.ts';
-import { bootstrap } from './domain/accounts/bootstrap.ts';
-import { buildApiApp, buildExternalsApp } from './http/app.ts';
 import { securityNotes } from './security-notes.ts';
-import { startWorkers } from './workers/index.ts';
+import { StartupError } from './startup-error.ts';
 
 /** Which parts of the service this process runs. */
 export type Role = 'all' | 'api' | 'worker';
@@ -14,6 +12,28 @@ export type Role = 'all' | 'api' | 'worker';
 const log = (msg: string) => process.stdout.write(`${new Date().toISOString()} ${msg}\n`);
 
 class Stopped extends Error {}
+
+/** Listens, or fails with one line naming the port and its setting. */
+async function listen(app: FastifyInstance, host: string, port: number, setting: string) {
+  try {
+    await app.listen({ port, host });
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'EADDRINUSE')
+      throw new StartupError(
+        `port ${port} on ${host} is already in use: stop what listens there, or set ${setting} to a free port`,
+      );
+    if (code === 'EACCES')
+      throw new StartupError(
+        `port ${port} on ${host} needs privileges this process lacks: set ${setting} to a port above 1023`,
+      );
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      throw new StartupError(
+        `cannot listen on ${host}: no such local address; set HOST (e.g. 0.0.0.0 or 127.0.0.1)`,
+      );
+    throw err;
+  }
+}
 
 /**
  * Starts the service: database (embedded or DATABASE_URL), migrations, bootstrap account,
@@ -63,23 +83,43 @@ export async function startService(role: Role, config: Config = loadConfig()) {
     return v;
   };
 
+  // The modules of the listeners and workers load while PostgreSQL starts (most of either is waiting).
+  const modules = Promise.all([
+    import('./context.ts'),
+    import('./db/client.ts'),
+    import('./domain/accounts/bootstrap.ts'),
+    import('./http/app.ts'),
+    import('./http/lazy-schemas.ts'),
+    import('./workers/index.ts'),
+  ]);
+  modules.catch(() => {});
   try {
-    database = await openDatabase(config, log);
+    database = await openDatabase(config, { log, role: 'service' });
+    const [
+      { createContext },
+      { createPool },
+      { bootstrap },
+      { buildApiApp, buildExternalsApp },
+      lazy,
+      { startWorkers },
+    ] = await modules;
     step(database);
     log(database.embedded ? `embedded PostgreSQL ready in ${config.dataDir}` : 'connected to DATABASE_URL');
     db = createPool(database.url, role === 'worker' ? 10 : 20, config.db);
     ctx = createContext(config, db, log);
     if (role !== 'worker') {
       const boot = step(await bootstrap(db, config));
-      const api = await buildApiApp(ctx, { logger: true });
-      const externals = await buildExternalsApp(ctx, { logger: true });
+      const lazySchemas = lazy.lazySchemaController();
+      const api = await buildApiApp(ctx, { logger: true, lazySchemas });
+      const externals = await buildExternalsApp(ctx, { logger: true, lazySchemas });
       apps.push(api, externals);
       step(api);
-      await api.listen({ port: config.port, host: config.host });
-      await externals.listen({ port: config.externalsPort, host: config.host });
+      await listen(api, config.host, config.port, 'PORT');
+      await listen(externals, config.host, config.externalsPort, 'EXTERNALS_PORT');
       step(log(`API listening on ${config.publicUrl} (docs at ${config.publicUrl}/docs)`));
       log(`public listener on ${config.externalsUrl}`);
       for (const note of securityNotes(config)) log(note);
+      lazySchemas.warm((err) => log(`a route schema does not compile: ${err.message}`));
       if (boot.clientSecret) {
         log('created a development account; its credentials (shown once, also in the file below):');
         process.stdout.write(

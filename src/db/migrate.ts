@@ -1,19 +1,22 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { PACKAGE_ROOT } from '../util/package-root.ts';
 
-const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const dir = path.join(PACKAGE_ROOT, 'src', 'db', 'migrations');
 
 /**
  * Applies the numbered SQL files in db/migrations that have not run yet, each in its own
  * transaction, under an advisory lock so that several processes starting at once apply them once.
  */
 export async function migrate(connectionString: string): Promise<string[]> {
-  const client = new pg.Client({ connectionString });
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 10_000 });
   await client.connect();
   const applied: string[] = [];
   try {
+    // Commits need not wait for their WAL flush: a crash can lose only the last migrations applied,
+    // each with its schema_migrations row (one transaction), and they run again at the next start.
+    await client.query('SET synchronous_commit = off');
     await client.query('SELECT pg_advisory_lock(727274)');
     await client.query(
       'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',

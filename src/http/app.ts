@@ -1,5 +1,6 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from '../context.ts';
+import type { lazySchemaController } from './lazy-schemas.ts';
 import { setProtectiveHeaders } from './page-headers.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { JSON_BODY_LIMIT, registerContentTypes } from './plugins/content-types.ts';
@@ -27,8 +28,19 @@ const AJV = {
 /** Request logging: off, on (stdout), or into a destination of one's own (tests capture it). */
 export type LoggerOption = boolean | { stream: LogDestination };
 
-function base(ctx: AppContext, logger: LoggerOption): FastifyInstance {
+/** How an app is built: `lazySchemas` (the service) defers schema compilation to first use. */
+export interface BuildOptions {
+  logger?: LoggerOption;
+  lazySchemas?: ReturnType<typeof lazySchemaController>;
+}
+
+function base(ctx: AppContext, opts: BuildOptions): FastifyInstance {
+  const logger = opts.logger ?? false;
   const app = Fastify({
+    ...(opts.lazySchemas && {
+      schemaController: opts.lazySchemas
+        .schemaController as unknown as FastifyServerOptions['schemaController'],
+    }),
     logger: logger
       ? loggerOptions(ctx.config.logLevel, typeof logger === 'object' ? logger.stream : undefined)
       : false,
@@ -68,11 +80,8 @@ function base(ctx: AppContext, logger: LoggerOption): FastifyInstance {
 }
 
 /** The API listener: OAuth, the /v1 resources, OpenAPI and docs. */
-export async function buildApiApp(
-  ctx: AppContext,
-  opts: { logger?: LoggerOption } = {},
-): Promise<FastifyInstance> {
-  const app = base(ctx, opts.logger ?? false);
+export async function buildApiApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = base(ctx, opts);
   registerAuth(app);
   registerIdempotency(app);
   await registerOpenApi(app, ctx.config.publicUrl);
@@ -87,11 +96,8 @@ export async function buildApiApp(
  * doors. Strangers call it: every answer carries the protective headers and every route family
  * has a per-address budget.
  */
-export async function buildExternalsApp(
-  ctx: AppContext,
-  opts: { logger?: LoggerOption } = {},
-): Promise<FastifyInstance> {
-  const app = base(ctx, opts.logger ?? false);
+export async function buildExternalsApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = base(ctx, opts);
   app.addHook('onRequest', async (_request, reply) => {
     setProtectiveHeaders(reply);
   });

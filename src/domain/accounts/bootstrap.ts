@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Config } from '../../config.ts';
+import { type Config, ConfigError } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { anyAccountExists } from '../../db/queries/accounts.ts';
 import { createClient } from '../auth/create-client.ts';
@@ -24,13 +24,18 @@ export async function bootstrap(db: Db, config: Config): Promise<BootstrapResult
   const { accountId, clientId, clientSecret } = config.bootstrap;
   if (accountId || clientId || clientSecret) {
     if (!accountId || !clientId || !clientSecret) {
-      throw new Error('BOOTSTRAP_ACCOUNT_ID, BOOTSTRAP_CLIENT_ID and BOOTSTRAP_CLIENT_SECRET go together');
+      throw new ConfigError(
+        'BOOTSTRAP_ACCOUNT_ID, BOOTSTRAP_CLIENT_ID and BOOTSTRAP_CLIENT_SECRET go together: set all three, or none',
+      );
     }
     const { account, created } = await createAccount(db, { id: accountId, name: 'Bootstrap account' });
     const client = await createClient(db, account.id, {
       id: clientId,
       secret: clientSecret,
       name: 'Bootstrap client',
+    }).catch((err: Error) => {
+      // The client exists for another account, or with another secret.
+      throw new ConfigError(`${err.message}: check BOOTSTRAP_CLIENT_ID and BOOTSTRAP_CLIENT_SECRET`);
     });
     return { accountId, clientId, created: created || client.created };
   }

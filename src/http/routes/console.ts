@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PACKAGE_ROOT } from '../../util/package-root.ts';
 import { sendError } from '../plugins/errors.ts';
 
 /** Where the console's static files live (no build step: they are served as written). */
-export const CONSOLE_ROOT = fileURLToPath(new URL('../../../console/', import.meta.url));
+export const CONSOLE_ROOT = `${path.join(PACKAGE_ROOT, 'console')}${path.sep}`;
 
 /**
  * The console's Content-Security-Policy: only this origin's scripts, styles and API, no inline

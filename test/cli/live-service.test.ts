@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { processAlive } from '../../src/db/postmaster.ts';
+import { ready, type Service, sparrow, startService, stopService, tempDataDir } from './processes.ts';
+
+const pidFile = (dir: string) => path.join(dir, 'pg', 'postmaster.pid');
+const postmasterPid = (dir: string) => Number(fs.readFileSync(pidFile(dir), 'utf8').split('\n')[0]);
+const json = (stdout: string) => JSON.parse(stdout) as Record<string, unknown>;
+
+async function token(svc: Service, clientId: string, clientSecret: string): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${svc.port}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      grant_type: 'client_credentials',
+      client_id: clientId,
+      client_secret: clientSecret,
+    }),
+  });
+  return res.status;
+}
+
+describe('the admin CLI beside a running service (embedded PostgreSQL in DATA_DIR)', () => {
+  const dirs: string[] = [];
+  const running: Service[] = [];
+  after(async () => {
+    for (const s of running) if (s.child.exitCode === null) await stopService(s);
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  it('runs every command on the service’s own server, which still answers /readyz 70 s later', async () => {
+    const dir = tempDataDir();
+    dirs.push(dir);
+    const svc = await startService(dir);
+    running.push(svc);
+    const record = json(fs.readFileSync(path.join(dir, 'server.json'), 'utf8'));
+    assert.equal(fs.statSync(path.join(dir, 'server.json')).mode & 0o777, 0o600);
+    assert.equal(record.ownerPid, svc.child.pid);
+    assert.equal(record.role, 'service');
+    const pm = postmasterPid(dir);
+    assert.equal(record.postmasterPid, pm);
+    const env = { DATA_DIR: dir };
+
+    const created = await sparrow(['accounts', 'create', '--name', 'Beside', '--balance', '10'], env);
+    assert.equal(created.code, 0, created.stderr);
+    const accountId = json(created.stdout).accountId as string;
+    const credited = await sparrow(['accounts', 'credit', accountId, '100'], env);
+    assert.equal(credited.code, 0, credited.stderr);
+    assert.equal(json(credited.stdout).balance, 110);
+
+    const client = await sparrow(['clients', 'create', '--account', accountId], env);
+    assert.equal(client.code, 0, client.stderr);
+    const { clientId, clientSecret } = json(client.stdout) as { clientId: string; clientSecret: string };
+    // The service sees what the CLI wrote: they share one database.
+    assert.equal(await token(svc, clientId, clientSecret), 200);
+    const revoked = await sparrow(['clients', 'revoke', clientId], env);
+    assert.equal(revoked.code, 0, revoked.stderr);
+    assert.equal(await token(svc, clientId, clientSecret), 401);
+
+    // The rest at once: the file, its 70 s wait included, must finish within the runner's per-file timeout.
+    const [rotated, migrated, missing] = await Promise.all([
+      sparrow(['keys', 'rotate'], env),
+      sparrow(['migrate'], env),
+      sparrow(['accounts', 'credit', '01937c1e-0000-7000-8000-00000000dead', '5'], env),
+    ]);
+    assert.equal(rotated.code, 0, rotated.stderr);
+    assert.ok(json(rotated.stdout).kid);
+    assert.equal(migrated.code, 0, migrated.stderr);
+    assert.match(migrated.stdout, /migrations applied/);
+
+    assert.equal(missing.code, 1);
+    assert.equal(missing.stderr.trim(), 'sparrow: no account 01937c1e-0000-7000-8000-00000000dead');
+
+    // The service's server is untouched: same postmaster, same pid file.
+    assert.equal(postmasterPid(dir), pm);
+    assert.ok(await processAlive(pm));
+    // PostgreSQL checks its lock file once a minute and shuts down when it is gone: wait past that.
+    await new Promise((r) => setTimeout(r, 70_000));
+    assert.ok(await ready(svc.port), 'the service answers /readyz 70 s after the CLI commands');
+    const again = await sparrow(['clients', 'create', '--account', accountId], env);
+    const second = json(again.stdout) as { clientId: string; clientSecret: string };
+    assert.equal(await token(svc, second.clientId, second.clientSecret), 200);
+
+    assert.equal(await stopService(svc), 0);
+    assert.ok(!fs.existsSync(path.join(dir, 'server.json')), 'a clean stop removes server.json');
+    assert.ok(!fs.existsSync(pidFile(dir)), 'a clean stop stops PostgreSQL');
+  });
+});

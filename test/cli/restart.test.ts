@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { processAlive } from '../../src/db/postmaster.ts';
+import { ready, type Service, sparrow, startService, stopService, tempDataDir } from './processes.ts';
+
+const pidFile = (dir: string) => path.join(dir, 'pg', 'postmaster.pid');
+const postmasterPid = (dir: string) => Number(fs.readFileSync(pidFile(dir), 'utf8').split('\n')[0]);
+const json = (stdout: string) => JSON.parse(stdout) as Record<string, unknown>;
+
+describe('the embedded PostgreSQL across crashes and one-off commands', () => {
+  const dirs: string[] = [];
+  const running: Service[] = [];
+  after(async () => {
+    for (const s of running) if (s.child.exitCode === null) await stopService(s);
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  it('after kill -9 of the service, the next start stops the orphaned PostgreSQL and comes up ready', async () => {
+    const dir = tempDataDir();
+    dirs.push(dir);
+    const first = await startService(dir);
+    running.push(first);
+    const orphan = postmasterPid(dir);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    assert.ok(await processAlive(orphan), 'the embedded PostgreSQL outlives its killed parent');
+
+    const second = await startService(dir);
+    running.push(second);
+    assert.ok(!(await processAlive(orphan)), 'the orphan was stopped');
+    assert.notEqual(postmasterPid(dir), orphan);
+    assert.equal(json(fs.readFileSync(path.join(dir, 'server.json'), 'utf8')).ownerPid, second.child.pid);
+    assert.match(second.output(), /left running .* by a process that is gone: stopping it/);
+
+    // While it runs, another start on the same DATA_DIR is refused and leaves it alone.
+    const third = await sparrow(['start'], {
+      DATA_DIR: dir,
+      PORT: '0',
+      EXTERNALS_PORT: '0',
+      HOST: '127.0.0.1',
+    });
+    assert.equal(third.code, 1);
+    assert.match(third.stderr.trim(), /^sparrow: DATA_DIR .* is in use by another Sparrow process \(pid \d+/);
+    assert.ok(await ready(second.port));
+    assert.equal(await stopService(second), 0);
+  });
+
+  it('with no service running, a CLI command starts a server of its own and stops it', async () => {
+    const dir = tempDataDir();
+    dirs.push(dir);
+    const env = { DATA_DIR: dir };
+    const created = await sparrow(['accounts', 'create'], env);
+    assert.equal(created.code, 0, created.stderr);
+    assert.ok(!fs.existsSync(pidFile(dir)), 'its server is stopped');
+    assert.ok(!fs.existsSync(path.join(dir, 'server.json')));
+
+    // A pid file naming a live process that is not PostgreSQL on this directory is stale.
+    fs.writeFileSync(pidFile(dir), `${process.pid}\n${path.join(dir, 'pg')}\n0\n5432\n\n`);
+    const again = await sparrow(['accounts', 'credit', json(created.stdout).accountId as string, '1'], env);
+    assert.equal(again.code, 0, again.stderr);
+  });
+});
