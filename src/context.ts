@@ -1,5 +1,6 @@
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
+import { ClientAuthenticator } from './domain/auth/client-authenticator.ts';
 import { TokenService } from './domain/auth/tokens.ts';
 import { createRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
 import { createProviders, type Providers } from './providers/registry.ts';
@@ -9,6 +10,8 @@ export interface AppContext {
   config: Config;
   db: Db;
   tokens: TokenService;
+  /** Client authentication at the token endpoint (failure budgets, verified-secret memory). */
+  clientAuth: ClientAuthenticator;
   rateLimiter: RateLimiter;
   /** Carrier connections by name (a phone number's `provider` column picks one); started by the dispatcher. */
   providers: Providers;
@@ -23,6 +26,7 @@ export function createContext(config: Config, db: Db): AppContext {
     config,
     db,
     tokens,
+    clientAuth: new ClientAuthenticator(db),
     rateLimiter,
     providers,
     close: async () => {

@@ -33,6 +33,8 @@ interface LoadedKey {
 }
 
 const REVOCATION_TTL_MS = 2000;
+/** An unknown `kid` reloads the keys at most this often (it may be a key rotated in by another process). */
+const UNKNOWN_KID_RELOAD_MS = 5000;
 const VERIFIED_CACHE_MAX = 10_000;
 
 /**
@@ -42,6 +44,9 @@ const VERIFIED_CACHE_MAX = 10_000;
 export class TokenService {
   private keys: LoadedKey[] = [];
   private keysLoadedAt = 0;
+  private lastUnknownKidReload = 0;
+  /** Key loads from the database so far (read by tests). */
+  keyLoads = 0;
   private revoked = new Set<string>();
   private revokedLoadedAt = 0;
   private verified = new Map<string, Grant>();
@@ -54,6 +59,7 @@ export class TokenService {
 
   private async loadKeys(force = false): Promise<LoadedKey[]> {
     if (!force && this.keys.length && Date.now() - this.keysLoadedAt < 60_000) return this.keys;
+    this.keyLoads++;
     let rows = await activeSigningKeys(this.db);
     if (!rows.length) {
       await this.rotate();
@@ -127,7 +133,11 @@ export class TokenService {
       return undefined;
     }
     let key = (await this.loadKeys()).find((k) => k.kid === kid);
-    if (!key) key = (await this.loadKeys(true)).find((k) => k.kid === kid);
+    if (!key && Date.now() - this.lastUnknownKidReload >= UNKNOWN_KID_RELOAD_MS) {
+      // Anyone can send a made-up kid: reload at most once per interval, whatever the traffic.
+      this.lastUnknownKidReload = Date.now();
+      key = (await this.loadKeys(true)).find((k) => k.kid === kid);
+    }
     if (!key) return undefined;
     let payload: JWTPayload;
     try {
