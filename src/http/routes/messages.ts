@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { getMessage } from '../../domain/messages/get-message.ts';
+import { hideContactDetails } from '../../domain/messages/hide-contact-details.ts';
 import { listMessages } from '../../domain/messages/list-messages.ts';
 import { sendMessages } from '../../domain/messages/send-messages.ts';
 import { ok, page } from '../respond.ts';
@@ -21,7 +22,8 @@ const SEND_DESCRIPTION =
   'The price (segments × the destination country rate) is charged now; 402 ACCT-002 when the balance cannot cover ' +
   'it, and then nothing is queued. Invalid numbers (CONT-001) and opted-out or blocked contacts (CONT-010) are ' +
   'recorded as failed, uncharged messages and counted in `failed`. Answers the first 100 messages; list the rest ' +
-  'with GET …/messages?jobId=.';
+  "with GET …/messages?jobId=. Without the `contacts:read` scope the messages' `contact` carries only its `id`, " +
+  'and `message` is left out where merge fields were rendered into it.';
 
 /** Messages: bulk send, list and get. */
 export async function messageRoutes(app: FastifyInstance) {
@@ -40,7 +42,9 @@ export async function messageRoutes(app: FastifyInstance) {
     },
     async (req, reply) => {
       const result = await sendMessages(app.ctx.db, req.params.accountId, req.body, req.actor);
-      return reply.code(201).send(ok(result));
+      // Contact details only to a token that may read contacts (messages:send alone may not).
+      if (req.grant?.scopes.has('contacts:read')) return reply.code(201).send(ok(result));
+      return reply.code(201).send(ok({ ...result, messages: result.messages.map(hideContactDetails) }));
     },
   );
 
