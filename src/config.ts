@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseKey } from './crypto/secret-box.ts';
 import { type PriceTable, parsePriceTable } from './messaging/pricing.ts';
 
 /** Typed service configuration, read from the environment once at start-up. */
@@ -30,6 +31,9 @@ export interface Config {
   logLevel: string;
   /** Run the background workers in this process. */
   workers: boolean;
+  /** SECRETS_KEY: encrypts signing keys and webhook secrets at rest; SECRETS_KEY_PREVIOUS still opens old ones. */
+  secretsKey?: Buffer;
+  secretsKeyPrevious?: Buffer;
 }
 
 export class ConfigError extends Error {}
@@ -101,6 +105,18 @@ function prices(env: NodeJS.ProcessEnv): PriceTable {
   }
 }
 
+function key32(env: NodeJS.ProcessEnv, name: string): Buffer | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const key = parseKey(raw);
+  if (!key) {
+    throw new ConfigError(
+      `${name} must be 32 bytes as 64 hex digits or base64 (e.g. \`openssl rand -base64 32\`), got ${raw.length} characters`,
+    );
+  }
+  return key;
+}
+
 /** Reads and validates the configuration; throws ConfigError with a readable message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
@@ -140,5 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     payments: payments(env),
     logLevel: env.LOG_LEVEL || 'info',
     workers: bool(env, 'WORKERS', true),
+    secretsKey: key32(env, 'SECRETS_KEY'),
+    secretsKeyPrevious: key32(env, 'SECRETS_KEY_PREVIOUS'),
   };
 }

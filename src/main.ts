@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';
+import { secretBoxFor } from './context.ts';
 import { createPool } from './db/client.ts';
 import { adjustBalance } from './db/queries/accounts.ts';
 import { openDatabase } from './db/setup.ts';
@@ -7,6 +8,7 @@ import { createAccount } from './domain/accounts/create-account.ts';
 import { createClient } from './domain/auth/create-client.ts';
 import { revokeClient } from './domain/auth/revoke-client.ts';
 import { TokenService } from './domain/auth/tokens.ts';
+import { sealSecretsAtRest } from './domain/secrets/seal-secrets-at-rest.ts';
 import { startService } from './server.ts';
 
 const USAGE = `usage: sparrow <command>
@@ -18,7 +20,8 @@ const USAGE = `usage: sparrow <command>
   accounts credit ID AMOUNT     add credit to an account's balance
   clients create --account ID [--name N]   prints the new client's secret once
   clients revoke CLIENT_ID
-  keys rotate                   new token signing key (the previous one keeps verifying)`;
+  keys rotate                   new token signing key (the previous one keeps verifying)
+  secrets seal                  seal secrets at rest under SECRETS_KEY (what start-up does)`;
 
 /** Runs a one-off command against the database, then lets it go. */
 async function withDb<T>(fn: (db: ReturnType<typeof createPool>) => Promise<T>): Promise<T> {
@@ -87,9 +90,16 @@ async function main(argv: string[]) {
       if (sub === 'rotate') {
         const config = loadConfig();
         const kid = await withDb((db) =>
-          new TokenService(db, config.publicUrl, config.tokenTtlSeconds).rotate(),
+          new TokenService(db, config.publicUrl, config.tokenTtlSeconds, secretBoxFor(config)).rotate(),
         );
         console.log(JSON.stringify({ kid }));
+        return;
+      }
+      break;
+    case 'secrets':
+      if (sub === 'seal') {
+        const report = await withDb((db) => sealSecretsAtRest(db, secretBoxFor(loadConfig())));
+        console.log(JSON.stringify({ ...report, encrypted: Boolean(loadConfig().secretsKey) }));
         return;
       }
       break;

@@ -4,6 +4,7 @@ import { type AppContext, createContext } from './context.ts';
 import { createPool, type Db } from './db/client.ts';
 import { type Database, openDatabase } from './db/setup.ts';
 import { bootstrap } from './domain/accounts/bootstrap.ts';
+import { sealSecretsAtRest } from './domain/secrets/seal-secrets-at-rest.ts';
 import { buildApiApp, buildExternalsApp } from './http/app.ts';
 import { startWorkers } from './workers/index.ts';
 
@@ -68,6 +69,15 @@ export async function startService(role: Role, config: Config = loadConfig()) {
     log(database.embedded ? `embedded PostgreSQL ready in ${config.dataDir}` : 'connected to DATABASE_URL');
     db = createPool(database.url, role === 'worker' ? 10 : 20);
     ctx = createContext(config, db);
+    const sealed = step(await sealSecretsAtRest(db, ctx.secrets));
+    if (!config.secretsKey) {
+      log('warning: SECRETS_KEY is not set: token-signing keys and webhook secrets are stored in plain text');
+    }
+    if (sealed.signingKeys + sealed.webhooks > 0) {
+      log(
+        `secrets at rest: ${sealed.signingKeys} signing keys and ${sealed.webhooks} webhooks ${config.secretsKey ? 'sealed under SECRETS_KEY' : 'opened to plain text'}`,
+      );
+    }
     if (role !== 'worker') {
       const boot = step(await bootstrap(db, config));
       const api = await buildApiApp(ctx, { logger: true });

@@ -5,13 +5,25 @@ import {
   exportJWK,
   generateKeyPair,
   importJWK,
+  type JWK,
   type JWTPayload,
   jwtVerify,
   SignJWT,
 } from 'jose';
+import { createSecretBox, type SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/client.ts';
 import { revokedClientIds } from '../../db/queries/api-clients.ts';
 import { activeSigningKeys, insertSigningKey, retireOldKeys } from '../../db/queries/signing-keys.ts';
+
+/** The stored form of a private JWK: the object itself, or a sealed string of its JSON. */
+export function sealPrivateJwk(secrets: SecretBox, jwk: object): object | string {
+  return secrets.enabled ? secrets.seal(JSON.stringify(jwk)) : jwk;
+}
+
+/** The private JWK of a stored value (sealed string or plain object). */
+export function openPrivateJwk(secrets: SecretBox, stored: Record<string, unknown> | string): JWK {
+  return typeof stored === 'string' ? (JSON.parse(secrets.open(stored)) as JWK) : (stored as JWK);
+}
 
 /** The one algorithm tokens are signed and verified with (RFC 8725: pinned, never from the token). */
 export const TOKEN_ALG = 'EdDSA';
@@ -55,6 +67,8 @@ export class TokenService {
     private readonly db: Db,
     private readonly issuer: string,
     private readonly ttlSeconds: number,
+    /** Private keys are stored sealed by this box (plain text without SECRETS_KEY). */
+    private readonly secrets: SecretBox = createSecretBox(),
   ) {}
 
   private async loadKeys(force = false): Promise<LoadedKey[]> {
@@ -68,7 +82,7 @@ export class TokenService {
     this.keys = await Promise.all(
       rows.map(async (r) => ({
         kid: r.kid,
-        priv: (await importJWK(r.private_jwk, r.alg)) as CryptoKey,
+        priv: (await importJWK(openPrivateJwk(this.secrets, r.private_jwk), r.alg)) as CryptoKey,
         pub: (await importJWK(r.public_jwk, r.alg)) as CryptoKey,
       })),
     );
@@ -83,7 +97,7 @@ export class TokenService {
     await insertSigningKey(this.db, {
       kid,
       alg: TOKEN_ALG,
-      privateJwk: await exportJWK(privateKey),
+      privateJwk: sealPrivateJwk(this.secrets, await exportJWK(privateKey)),
       publicJwk: await exportJWK(publicKey),
     });
     await retireOldKeys(this.db, keep);
