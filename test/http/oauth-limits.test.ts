@@ -138,6 +138,17 @@ describe('bearer tokens with an unknown kid', () => {
   });
   after(() => svc.close());
 
+  it('still find a key another process rotated in', async () => {
+    const { TokenService } = await import('../../src/domain/auth/tokens.ts');
+    const other = new TokenService(svc.db, svc.config.publicUrl, 3600, svc.ctx.secrets);
+    await other.rotate();
+    const fresh = await other.issue({ id: a.clientId, name: 'x', accountId: a.accountId }, ['account:read']);
+    const res = await call(svc.api, 'GET', `/v1/accounts/${a.accountId}`, {
+      auth: { authorization: `Bearer ${fresh}` },
+    });
+    assert.equal(res.statusCode, 200);
+  });
+
   it('reload the signing keys from the database at most once, however many arrive', async () => {
     const { generateKeyPair } = await import('jose');
     const { privateKey } = await generateKeyPair('EdDSA');
