@@ -71,6 +71,7 @@ async function main() {
     {
       allowPrivate: true,
       by: { id: 'bench' },
+      secrets: ctx.secrets,
     },
   );
 

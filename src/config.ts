@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { parseKey } from './crypto/secret-box.ts';
 import { DB_TIMEOUTS, type DbTimeouts } from './db/client.ts';
 import { type PriceTable, parsePriceTable } from './messaging/pricing.ts';
 
@@ -46,6 +47,9 @@ export interface Config {
   trustProxy: boolean | string;
   /** Database timeouts (DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS, DB_BULK_STATEMENT_TIMEOUT_MS). */
   db: DbTimeouts;
+  /** SECRETS_KEY: encrypts signing keys and webhook secrets at rest; SECRETS_KEY_PREVIOUS still opens old ones. */
+  secretsKey?: Buffer;
+  secretsKeyPrevious?: Buffer;
 }
 
 /** Per-IP budgets (requests a minute) of the public listener's route families. */
@@ -187,6 +191,18 @@ function uuid(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return raw.toLowerCase();
 }
 
+function key32(env: NodeJS.ProcessEnv, name: string): Buffer | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const key = parseKey(raw);
+  if (!key) {
+    throw new ConfigError(
+      `${name} must be 32 bytes as 64 hex digits or base64 (e.g. \`openssl rand -base64 32\`), got ${raw.length} characters`,
+    );
+  }
+  return key;
+}
+
 /** Reads and validates the configuration; throws ConfigError with a readable message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
@@ -246,5 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       statementMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', DB_TIMEOUTS.statementMs, 0, 86_400_000),
       bulkStatementMs: int(env, 'DB_BULK_STATEMENT_TIMEOUT_MS', DB_TIMEOUTS.bulkStatementMs, 0, 86_400_000),
     },
+    secretsKey: key32(env, 'SECRETS_KEY'),
+    secretsKeyPrevious: key32(env, 'SECRETS_KEY_PREVIOUS'),
   };
 }

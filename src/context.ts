@@ -1,6 +1,8 @@
 import type { Config } from './config.ts';
+import { createSecretBox, type SecretBox } from './crypto/secret-box.ts';
 import type { Db } from './db/client.ts';
 import { type DbHealth, watchDatabase } from './db/health.ts';
+import { ClientAuthenticator } from './domain/auth/client-authenticator.ts';
 import { TokenService } from './domain/auth/tokens.ts';
 import { createRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
 import { createProviders, type Providers } from './providers/registry.ts';
@@ -10,6 +12,10 @@ export interface AppContext {
   config: Config;
   db: Db;
   tokens: TokenService;
+  /** Seals and opens secrets at rest (signing keys, webhook secrets) under SECRETS_KEY. */
+  secrets: SecretBox;
+  /** Client authentication at the token endpoint (failure budgets, verified-secret memory). */
+  clientAuth: ClientAuthenticator;
   rateLimiter: RateLimiter;
   /** Carrier connections by name (a phone number's `provider` column picks one); started by the dispatcher. */
   providers: Providers;
@@ -19,7 +25,8 @@ export interface AppContext {
 }
 
 export function createContext(config: Config, db: Db, log?: (msg: string) => void): AppContext {
-  const tokens = new TokenService(db, config.publicUrl, config.tokenTtlSeconds);
+  const secrets = secretBoxFor(config);
+  const tokens = new TokenService(db, config.publicUrl, config.tokenTtlSeconds, secrets);
   const rateLimiter = createRateLimiter(config.rateLimitPerMinute, config.redisUrl);
   const providers = createProviders(config);
   const dbHealth = watchDatabase(db, { timeoutMs: Math.min(config.db.connectMs, 3_000), log });
@@ -27,6 +34,8 @@ export function createContext(config: Config, db: Db, log?: (msg: string) => voi
     config,
     db,
     tokens,
+    secrets,
+    clientAuth: new ClientAuthenticator(db),
     rateLimiter,
     providers,
     dbHealth,
@@ -36,4 +45,9 @@ export function createContext(config: Config, db: Db, log?: (msg: string) => voi
       await providers.close();
     },
   };
+}
+
+/** The secret box of a configuration: SECRETS_KEY seals, SECRETS_KEY_PREVIOUS still opens. */
+export function secretBoxFor(config: Pick<Config, 'secretsKey' | 'secretsKeyPrevious'>): SecretBox {
+  return createSecretBox(config.secretsKey, config.secretsKeyPrevious ? [config.secretsKeyPrevious] : []);
 }

@@ -170,6 +170,12 @@ export const ERRORS = {
   'WF-015': { status: 400, message: "A node's edges break its type's rules." },
   'WF-016': { status: 400, message: 'The definition has a cycle without a wait.' },
   'WF-017': { status: 400, message: 'A node refers to a list or group that does not exist.' },
+
+  // Carrier numbers verified with their provider (issue 9)
+  'NUM-010': {
+    status: 400,
+    message: 'The sending phone number is not verified with its provider: it cannot send.',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 /** A registered error code. */

@@ -12,6 +12,7 @@ const USAGE = `usage: sparrow <command> [options]
   clients create --account ACCOUNT_ID [--name N]   prints the new client's secret once
   clients revoke CLIENT_ID
   keys rotate                   new token signing key (the previous one keeps verifying)
+  secrets seal                  seal secrets at rest under SECRETS_KEY (what start-up does)
   help                          this text (also --help, -h, and <command> --help)
 
 The admin commands use DATABASE_URL, or the embedded PostgreSQL in DATA_DIR: the one a running
@@ -127,11 +128,26 @@ async function main(argv: string[]) {
     case 'keys':
       if (sub === 'rotate') {
         const config = loadConfig();
-        const { TokenService } = await import('./domain/auth/tokens.ts');
+        const [{ TokenService }, { secretBoxFor }] = await Promise.all([
+          import('./domain/auth/tokens.ts'),
+          import('./context.ts'),
+        ]);
         const kid = await withDb((db) =>
-          new TokenService(db, config.publicUrl, config.tokenTtlSeconds).rotate(),
+          new TokenService(db, config.publicUrl, config.tokenTtlSeconds, secretBoxFor(config)).rotate(),
         );
         console.log(JSON.stringify({ kid }));
+        return;
+      }
+      break;
+    case 'secrets':
+      if (sub === 'seal') {
+        const [{ secretBoxFor }, { sealSecretsAtRest }] = await Promise.all([
+          import('./context.ts'),
+          import('./domain/secrets/seal-secrets-at-rest.ts'),
+        ]);
+        const config = loadConfig();
+        const report = await withDb((db) => sealSecretsAtRest(db, secretBoxFor(config)));
+        console.log(JSON.stringify({ ...report, encrypted: Boolean(config.secretsKey) }));
         return;
       }
       break;

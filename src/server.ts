@@ -3,6 +3,7 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Db } from './db/client.ts';
 import { type Database, openDatabase } from './db/setup.ts';
+import { sealSecretsAtRest } from './domain/secrets/seal-secrets-at-rest.ts';
 import { securityNotes } from './security-notes.ts';
 import { StartupError } from './startup-error.ts';
 
@@ -107,6 +108,15 @@ export async function startService(role: Role, config: Config = loadConfig()) {
     log(database.embedded ? `embedded PostgreSQL ready in ${config.dataDir}` : 'connected to DATABASE_URL');
     db = createPool(database.url, role === 'worker' ? 10 : 20, config.db);
     ctx = createContext(config, db, log);
+    const sealed = step(await sealSecretsAtRest(db, ctx.secrets));
+    if (!config.secretsKey) {
+      log('warning: SECRETS_KEY is not set: token-signing keys and webhook secrets are stored in plain text');
+    }
+    if (sealed.signingKeys + sealed.webhooks > 0) {
+      log(
+        `secrets at rest: ${sealed.signingKeys} signing keys and ${sealed.webhooks} webhooks ${config.secretsKey ? 'sealed under SECRETS_KEY' : 'opened to plain text'}`,
+      );
+    }
     if (role !== 'worker') {
       const boot = step(await bootstrap(db, config));
       const lazySchemas = lazy.lazySchemaController();

@@ -42,3 +42,25 @@ describe('loadConfig', () => {
     }
   });
 });
+
+describe('SECRETS_KEY', () => {
+  it('accepts 32 bytes as hex or base64, and refuses anything else with one clear line', () => {
+    const bytes = Buffer.alloc(32, 7);
+    assert.deepEqual(loadConfig({ SECRETS_KEY: bytes.toString('hex') }).secretsKey, bytes);
+    assert.deepEqual(loadConfig({ SECRETS_KEY: bytes.toString('base64') }).secretsKey, bytes);
+    assert.deepEqual(
+      loadConfig({ SECRETS_KEY_PREVIOUS: bytes.toString('base64url') }).secretsKeyPrevious,
+      bytes,
+    );
+    assert.equal(loadConfig({}).secretsKey, undefined);
+    for (const bad of ['short', Buffer.alloc(16).toString('base64'), 'z'.repeat(64)]) {
+      assert.throws(
+        () => loadConfig({ SECRETS_KEY: bad }),
+        (err: Error) =>
+          err instanceof ConfigError &&
+          /^SECRETS_KEY must be 32 bytes/.test(err.message) &&
+          !err.message.includes('\n'),
+      );
+    }
+  });
+});

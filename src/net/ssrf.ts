@@ -12,23 +12,52 @@ export class BlockedDestinationError extends Error {
  * Whether an IP address is a public unicast one. Everything else (loopback, RFC 1918, link-local
  * such as the 169.254.169.254 metadata service, carrier-grade NAT such as 100.100.100.200,
  * unique-local such as fd00:ec2::254, multicast, broadcast, reserved, unspecified) is refused.
- * IPv4-mapped and NAT64 IPv6 addresses are judged by the IPv4 address they carry.
+ * IPv6 forms that carry an IPv4 address are judged by it or refused outright (see ipv6Verdict).
  */
 export function isPublicAddress(address: string): boolean {
-  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  const bare = address.replace(/^\[|\]$/g, '');
+  if (net.isIPv6(bare)) return ipv6Verdict(bare);
+  if (!net.isIPv4(bare)) return false;
   try {
-    parsed = ipaddr.parse(address.replace(/^\[|\]$/g, ''));
+    return ipaddr.IPv4.parse(bare).range() === 'unicast';
   } catch {
     return false;
   }
-  if (parsed.kind() === 'ipv6') {
-    const v6 = parsed as ipaddr.IPv6;
-    if (v6.isIPv4MappedAddress()) return isPublicAddress(v6.toIPv4Address().toString());
-    const range = v6.range();
-    if (range === 'rfc6052' || range === '6to4' || range === 'teredo' || range === 'rfc6145') return false;
-    return range === 'unicast';
+}
+
+/**
+ * IPv6 addresses that embed an IPv4 one, each of which a stack or a translator may turn into a
+ * connection to that IPv4 address:
+ * - `::/96` (IPv4-compatible, deprecated; also `::` and `::1`) and `::ffff:0:0:0/96` (SIIT
+ *   translated), `64:ff9b:1::/48` (local-use NAT64), `2002::/16` (6to4) and `2001::/32` (Teredo):
+ *   refused whatever they carry (none is a destination a webhook needs);
+ * - `::ffff:0:0/96` (IPv4-mapped) and `64:ff9b::/96` (the well-known NAT64 prefix): judged by the
+ *   IPv4 address in their last 32 bits;
+ * - ISATAP interface ids (`…:0:5efe:a.b.c.d`, `…:200:5efe:a.b.c.d`): refused when the IPv4 part
+ *   is not public.
+ * The text is first put in canonical form by the WHATWG URL parser, because ipaddr.js reads
+ * `::127.0.0.1` as IPv4-mapped while a socket connects to `::7f00:1`.
+ */
+function ipv6Verdict(address: string): boolean {
+  let parts: number[];
+  try {
+    const canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1);
+    parts = ipaddr.IPv6.parse(canonical).parts;
+  } catch {
+    return false;
   }
-  return parsed.range() === 'unicast';
+  const v4 = () => [parts[6] >> 8, parts[6] & 0xff, parts[7] >> 8, parts[7] & 0xff].join('.');
+  const zero = (from: number, to: number) => parts.slice(from, to).every((p) => p === 0);
+  if (zero(0, 6)) return false;
+  if (zero(0, 5) && parts[5] === 0xffff) return isPublicAddress(v4());
+  if (zero(0, 4) && parts[4] === 0xffff && parts[5] === 0) return false;
+  if (parts[0] === 0x64 && parts[1] === 0xff9b) {
+    return zero(2, 6) ? isPublicAddress(v4()) : false;
+  }
+  if (parts[0] === 0x2002) return false;
+  if (parts[0] === 0x2001 && parts[1] === 0) return false;
+  if ((parts[4] & 0xfdff) === 0 && parts[5] === 0x5efe && !isPublicAddress(v4())) return false;
+  return new ipaddr.IPv6(parts).range() === 'unicast';
 }
 
 function blocked(host: string, address: string) {

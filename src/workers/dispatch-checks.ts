@@ -5,6 +5,7 @@ import type { ProviderName } from '../providers/types.ts';
 
 const NUMBER_GONE = { code: 'NUM-001', description: 'The sending phone number is no longer active.' };
 const NO_PROVIDER = { code: 'MSG-011', description: ERRORS['MSG-011'].message };
+const NOT_VERIFIED = { code: 'NUM-010', description: ERRORS['NUM-010'].message };
 
 /** What a claim knows of a message before it may go to its provider. */
 export interface DispatchCheck {
@@ -12,16 +13,19 @@ export interface DispatchCheck {
   stopped: boolean;
   phone_number_id: string | null;
   number_active: boolean;
+  /** The number's provider confirmed it is the account's (see domain/numbers/verify-with-provider.ts). */
+  number_verified: boolean;
   provider: string | null;
   throughput_mps: number | null;
 }
 
-/** Why a message from this number cannot go (the number is gone, its provider is not configured), or null. */
+/** Why a message from this number cannot go (the number is gone or unverified, its provider is not configured), or null. */
 export function numberBlocker(
   ctx: AppContext,
   c: Omit<DispatchCheck, 'system' | 'stopped'>,
 ): { code: string; description: string } | null {
   if (!c.phone_number_id || !c.number_active || !c.provider || !c.throughput_mps) return NUMBER_GONE;
+  if (!c.number_verified) return NOT_VERIFIED;
   if (!ctx.providers.get(c.provider as ProviderName)) return NO_PROVIDER;
   return null;
 }

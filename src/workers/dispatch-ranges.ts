@@ -73,6 +73,7 @@ export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<R
         numberBlocker(ctx, {
           phone_number_id: id,
           number_active: n?.number_active ?? false,
+          number_verified: n?.number_verified ?? false,
           provider: n?.provider ?? null,
           throughput_mps: n?.throughput_mps ?? null,
         }),

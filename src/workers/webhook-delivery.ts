@@ -214,7 +214,7 @@ export function webhookDelivery(opts: DeliveryOptions = {}): WorkerTask {
   const launch = (ctx: AppContext, p: Poster, hookId: string, d: ClaimedDelivery, token: string) => {
     running++;
     const at = new Date();
-    const { body, headers } = buildRequest(d, at.getTime());
+    const { body, headers } = buildRequest(d, at.getTime(), ctx.secrets.open);
     void p.post(d.destination, body, headers, timeoutMs).then((result) => {
       finished.push({ delivery: d, token, at, result });
       running--;

@@ -53,6 +53,17 @@ describe('webhook destinations when private addresses are not allowed', () => {
       'http://224.0.0.1/',
       'http://0.0.0.0/',
       'http://2130706433/',
+      'http://[::127.0.0.1]/',
+      'http://[::7f00:1]/',
+      'http://[::10.0.0.1]/',
+      'http://[::ffff:0:127.0.0.1]/',
+      'http://[64:ff9b::127.0.0.1]/',
+      'http://[64:ff9b::169.254.169.254]/',
+      'http://[64:ff9b:1::a00:1]/',
+      'http://[2002:7f00:1::1]/',
+      'http://[2002:a9fe:a9fe::]/',
+      'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/',
+      'http://[2001:4860:0:1:0:5efe:10.0.0.1]/',
     ];
     for (const url of refused) {
       it(`refuses ${url} with 400 HOOK-002`, async () => {
@@ -109,6 +120,38 @@ describe('webhook destinations when private addresses are not allowed', () => {
   });
 
   describe('isPublicAddress', () => {
+    it('refuses every IPv6 form that carries a private IPv4 address', () => {
+      const privateV4 = ['127.0.0.1', '10.1.2.3', '192.168.0.1', '169.254.169.254', '100.64.0.1', '0.0.0.0'];
+      for (const v4 of privateV4) {
+        const [a, b, c, d] = v4.split('.').map(Number);
+        const hi = ((a << 8) | b).toString(16);
+        const lo = ((c << 8) | d).toString(16);
+        for (const ip of [
+          `::${v4}`, // IPv4-compatible (::/96)
+          `::${hi}:${lo}`,
+          `::ffff:${v4}`, // IPv4-mapped
+          `::ffff:${hi}:${lo}`,
+          `::ffff:0:${v4}`, // SIIT translated
+          `64:ff9b::${v4}`, // NAT64, well-known prefix
+          `64:ff9b:1::${v4}`, // NAT64, local use
+          `2002:${hi}:${lo}::1`, // 6to4
+          // Teredo: the client address is stored inverted
+          `2001:0:4136:e378:8000:63bf:${(0xffff ^ ((a << 8) | b)).toString(16)}:${(0xffff ^ ((c << 8) | d)).toString(16)}`,
+          `2001:4860:0:1:0:5efe:${v4}`, // ISATAP
+          `2001:4860:0:1:200:5efe:${v4}`,
+        ]) {
+          assert.equal(isPublicAddress(ip), false, ip);
+          assert.equal(isPublicAddress(`[${ip}]`), false, `[${ip}]`);
+        }
+      }
+      // What a public IPv4 address reached by mapping or NAT64 is still is: public.
+      for (const ip of ['::ffff:8.8.8.8', '64:ff9b::8.8.8.8', '2001:4860:0:1:200:5efe:8.8.8.8'])
+        assert.equal(isPublicAddress(ip), true, ip);
+      // IPv4-compatible, 6to4 and Teredo are refused whatever they carry.
+      for (const ip of ['::8.8.8.8', '2002:808:808::1', '2001:0:4136:e378:8000:63bf:f7f7:f7f7'])
+        assert.equal(isPublicAddress(ip), false, ip);
+    });
+
     it('accepts public unicast addresses only', () => {
       for (const ip of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111'])
         assert.equal(isPublicAddress(ip), true, ip);

@@ -66,6 +66,7 @@ export interface RangeMessage {
 export interface RangeNumber {
   id: string;
   number_active: boolean;
+  number_verified: boolean;
   provider: string | null;
   throughput_mps: number | null;
 }
@@ -105,7 +106,7 @@ const RANGE_SELECT = `SELECT m.id, m.attempts, m.price::float8 AS price, m.from_
 export async function rangeNumbers(db: Queryable, accountId: string, ids: string[]): Promise<RangeNumber[]> {
   const { rows } = await db.query<RangeNumber>({
     name: 'dispatch-range-numbers',
-    text: `SELECT id, status = 'active' AS number_active, provider, throughput_mps
+    text: `SELECT id, status = 'active' AS number_active, verified AS number_verified, provider, throughput_mps
            FROM phone_numbers WHERE account_id = $1 AND id = ANY($2::uuid[])`,
     values: [accountId, ids],
   });

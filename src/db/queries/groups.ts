@@ -87,6 +87,7 @@ export interface PoolNumberRow {
   number: string;
   provider: string;
   throughput_mps: number;
+  verified: boolean;
 }
 
 /** The active numbers of one group, oldest first. */
@@ -96,7 +97,7 @@ export async function activeGroupNumbers(
   groupId: string,
 ): Promise<PoolNumberRow[]> {
   const { rows } = await db.query<PoolNumberRow>(
-    `SELECT p.id, p.number, p.provider, p.throughput_mps
+    `SELECT p.id, p.number, p.provider, p.throughput_mps, p.verified
        FROM group_numbers gn
        JOIN phone_numbers p ON p.account_id = gn.account_id AND p.id = gn.phone_number_id
       WHERE gn.account_id = $1 AND gn.group_id = $2 AND p.status = 'active'

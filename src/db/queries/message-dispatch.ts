@@ -148,6 +148,7 @@ export interface DispatchCandidate {
   /** The contact opted out or is blocked since the message was queued. */
   stopped: boolean;
   number_active: boolean;
+  number_verified: boolean;
   provider: string | null;
   throughput_mps: number | null;
 }
@@ -179,7 +180,8 @@ export async function lockDispatchCandidates(
      )
      SELECT q.account_id, q.id, q.phone_number_id, q.system,
             coalesce(c.opted_out_at IS NOT NULL OR c.blocked_at IS NOT NULL, false) AS stopped,
-            coalesce(n.status = 'active', false) AS number_active, n.provider, n.throughput_mps
+            coalesce(n.status = 'active', false) AS number_active, coalesce(n.verified, false) AS number_verified,
+            n.provider, n.throughput_mps
      FROM q
      LEFT JOIN contacts c ON c.account_id = q.account_id AND c.id = q.contact_id
      LEFT JOIN phone_numbers n ON n.account_id = q.account_id AND n.id = q.phone_number_id`,

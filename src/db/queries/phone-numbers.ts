@@ -37,12 +37,14 @@ export async function insertPhoneNumber(
     channels: object;
     supportedDestinations: string[];
     by: object;
+    /** Whether the provider confirmed the number is ours (see domain/numbers/verify-with-provider.ts). */
+    verified?: boolean;
   },
 ): Promise<PhoneNumberRow> {
   const { rows } = await db.query<PhoneNumberRow>(
     `INSERT INTO phone_numbers (account_id, id, number, country, type, provider, name, throughput_mps, channels,
-                                supported_destinations, created_by, updated_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) RETURNING *`,
+                                supported_destinations, created_by, updated_by, verified)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12) RETURNING *`,
     [
       accountId,
       n.id,
@@ -55,6 +57,7 @@ export async function insertPhoneNumber(
       n.channels,
       n.supportedDestinations,
       n.by,
+      n.verified ?? true,
     ],
   );
   return rows[0];
@@ -73,9 +76,11 @@ export async function takenNumbers(db: Queryable, candidates: string[]): Promise
 export async function activeAccountNumbers(
   db: Queryable,
   accountId: string,
-): Promise<Pick<PhoneNumberRow, 'id' | 'number' | 'provider' | 'throughput_mps'>[]> {
-  const { rows } = await db.query<Pick<PhoneNumberRow, 'id' | 'number' | 'provider' | 'throughput_mps'>>(
-    `SELECT id, number, provider, throughput_mps FROM phone_numbers
+): Promise<Pick<PhoneNumberRow, 'id' | 'number' | 'provider' | 'throughput_mps' | 'verified'>[]> {
+  const { rows } = await db.query<
+    Pick<PhoneNumberRow, 'id' | 'number' | 'provider' | 'throughput_mps' | 'verified'>
+  >(
+    `SELECT id, number, provider, throughput_mps, verified FROM phone_numbers
       WHERE account_id = $1 AND status = 'active' ORDER BY created_at, id`,
     [accountId],
   );
@@ -180,4 +185,20 @@ export async function hasPendingMessages(
     [accountId, phoneNumberId],
   );
   return rows.length > 0;
+}
+
+/** Records what the provider answered about a number; answers the row, or undefined when not found. */
+export async function setPhoneNumberVerified(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  verified: boolean,
+  by: object,
+): Promise<PhoneNumberRow | undefined> {
+  const { rows } = await db.query<PhoneNumberRow>(
+    `UPDATE phone_numbers SET verified = $3, updated_at = now(), updated_by = $4
+     WHERE account_id = $1 AND id = $2 AND status <> 'released' RETURNING *`,
+    [accountId, id, verified, by],
+  );
+  return rows[0];
 }

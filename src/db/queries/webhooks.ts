@@ -178,3 +178,29 @@ function formatSpan(ms: number): string {
   if (ms >= 3_600_000) return `${Math.round(ms / 360_000) / 10} hours`;
   return `${Math.round(ms / 100) / 10} seconds`;
 }
+
+/** Every subscription's stored secrets (see domain/secrets); `lock` takes row locks for re-sealing. */
+export async function webhookSecrets(
+  db: Queryable,
+  lock: boolean,
+): Promise<{ account_id: string; id: string; secret: string; previous_secret: string | null }[]> {
+  const { rows } = await db.query(
+    `SELECT account_id, id, secret, previous_secret FROM webhooks ORDER BY account_id, id${lock ? ' FOR UPDATE' : ''}`,
+  );
+  return rows;
+}
+
+export async function setWebhookSecrets(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  secret: string,
+  previousSecret: string | null,
+): Promise<void> {
+  await db.query('UPDATE webhooks SET secret = $3, previous_secret = $4 WHERE account_id = $1 AND id = $2', [
+    accountId,
+    id,
+    secret,
+    previousSecret,
+  ]);
+}

@@ -1,7 +1,5 @@
-import type { Db } from '../../db/client.ts';
-import { findClientById } from '../../db/queries/api-clients.ts';
 import { fail } from '../../errors.ts';
-import { verifySecret } from './secrets.ts';
+import type { ClientAuthenticator } from './client-authenticator.ts';
 import type { TokenService } from './tokens.ts';
 
 /** What the token endpoint was given, from whichever of body or Basic header carried it. */
@@ -10,21 +8,23 @@ export interface TokenRequest {
   clientId?: string;
   clientSecret?: string;
   scope?: string;
+  /** The caller's address: failed attempts are limited per address as well as per client id. */
+  ip: string;
 }
 
-// A dummy hash so an unknown client id costs the same time as a wrong secret.
-const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
-
 /** Client-credentials grant (RFC 6749 §4.4): authenticates the client and issues a bearer token. */
-export async function issueToken(db: Db, tokens: TokenService, ttlSeconds: number, req: TokenRequest) {
+export async function issueToken(
+  clients: ClientAuthenticator,
+  tokens: TokenService,
+  ttlSeconds: number,
+  req: TokenRequest,
+) {
   if (!req.grantType) fail('invalid_request', 'grant_type is required.');
   if (req.grantType !== 'client_credentials') {
     fail('unsupported_grant_type', `grant_type "${req.grantType}" is not supported; use client_credentials.`);
   }
   if (!req.clientId || !req.clientSecret) fail('invalid_client', 'client_id and client_secret are required.');
-  const client = await findClientById(db, req.clientId);
-  const secretOk = await verifySecret(req.clientSecret, client?.secret_hash ?? DUMMY_HASH);
-  if (!client || !secretOk || client.revoked_at) fail('invalid_client');
+  const client = await clients.authenticate(req.clientId, req.clientSecret, req.ip);
 
   let scopes = client.scopes;
   if (req.scope !== undefined && req.scope.trim() !== '') {

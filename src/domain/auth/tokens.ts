@@ -5,13 +5,25 @@ import {
   exportJWK,
   generateKeyPair,
   importJWK,
+  type JWK,
   type JWTPayload,
   jwtVerify,
   SignJWT,
 } from 'jose';
+import { createSecretBox, type SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/client.ts';
 import { revokedClientIds } from '../../db/queries/api-clients.ts';
 import { activeSigningKeys, insertSigningKey, retireOldKeys } from '../../db/queries/signing-keys.ts';
+
+/** The stored form of a private JWK: the object itself, or a sealed string of its JSON. */
+export function sealPrivateJwk(secrets: SecretBox, jwk: object): object | string {
+  return secrets.enabled ? secrets.seal(JSON.stringify(jwk)) : jwk;
+}
+
+/** The private JWK of a stored value (sealed string or plain object). */
+export function openPrivateJwk(secrets: SecretBox, stored: Record<string, unknown> | string): JWK {
+  return typeof stored === 'string' ? (JSON.parse(secrets.open(stored)) as JWK) : (stored as JWK);
+}
 
 /** The one algorithm tokens are signed and verified with (RFC 8725: pinned, never from the token). */
 export const TOKEN_ALG = 'EdDSA';
@@ -33,6 +45,8 @@ interface LoadedKey {
 }
 
 const REVOCATION_TTL_MS = 2000;
+/** An unknown `kid` reloads the keys at most this often (it may be a key rotated in by another process). */
+const UNKNOWN_KID_RELOAD_MS = 5000;
 const VERIFIED_CACHE_MAX = 10_000;
 
 /**
@@ -42,6 +56,9 @@ const VERIFIED_CACHE_MAX = 10_000;
 export class TokenService {
   private keys: LoadedKey[] = [];
   private keysLoadedAt = 0;
+  private lastUnknownKidReload = 0;
+  /** Key loads from the database so far (read by tests). */
+  keyLoads = 0;
   private revoked = new Set<string>();
   private revokedLoadedAt = 0;
   private verified = new Map<string, Grant>();
@@ -50,10 +67,13 @@ export class TokenService {
     private readonly db: Db,
     private readonly issuer: string,
     private readonly ttlSeconds: number,
+    /** Private keys are stored sealed by this box (plain text without SECRETS_KEY). */
+    private readonly secrets: SecretBox = createSecretBox(),
   ) {}
 
   private async loadKeys(force = false): Promise<LoadedKey[]> {
     if (!force && this.keys.length && Date.now() - this.keysLoadedAt < 60_000) return this.keys;
+    this.keyLoads++;
     let rows = await activeSigningKeys(this.db);
     if (!rows.length) {
       await this.rotate();
@@ -62,7 +82,7 @@ export class TokenService {
     this.keys = await Promise.all(
       rows.map(async (r) => ({
         kid: r.kid,
-        priv: (await importJWK(r.private_jwk, r.alg)) as CryptoKey,
+        priv: (await importJWK(openPrivateJwk(this.secrets, r.private_jwk), r.alg)) as CryptoKey,
         pub: (await importJWK(r.public_jwk, r.alg)) as CryptoKey,
       })),
     );
@@ -77,7 +97,7 @@ export class TokenService {
     await insertSigningKey(this.db, {
       kid,
       alg: TOKEN_ALG,
-      privateJwk: await exportJWK(privateKey),
+      privateJwk: sealPrivateJwk(this.secrets, await exportJWK(privateKey)),
       publicJwk: await exportJWK(publicKey),
     });
     await retireOldKeys(this.db, keep);
@@ -127,7 +147,11 @@ export class TokenService {
       return undefined;
     }
     let key = (await this.loadKeys()).find((k) => k.kid === kid);
-    if (!key) key = (await this.loadKeys(true)).find((k) => k.kid === kid);
+    if (!key && Date.now() - this.lastUnknownKidReload >= UNKNOWN_KID_RELOAD_MS) {
+      // Anyone can send a made-up kid: reload at most once per interval, whatever the traffic.
+      this.lastUnknownKidReload = Date.now();
+      key = (await this.loadKeys(true)).find((k) => k.kid === kid);
+    }
     if (!key) return undefined;
     let payload: JWTPayload;
     try {

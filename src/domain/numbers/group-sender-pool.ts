@@ -26,8 +26,9 @@ export interface SenderPool {
 
 /**
  * The senders of a group (the account's default group when no id is given): its active numbers,
- * or every active number of the account when the group uses the shared pool. Unknown group →
- * GRP-001. An empty `numbers` is for the caller to judge (GRP-003 when it must send).
+ * or every active number of the account when the group uses the shared pool, leaving out numbers
+ * their provider has not verified. Unknown group → GRP-001; numbers, but none verified → NUM-010.
+ * An empty `numbers` is for the caller to judge (GRP-003 when it must send).
  */
 export async function groupSenderPool(
   db: Queryable,
@@ -38,9 +39,13 @@ export async function groupSenderPool(
   if (groupId === undefined) group = await getDefaultGroup(db, accountId);
   else if (isId(groupId)) group = await getGroup(db, accountId, groupId);
   if (!group) fail('GRP-001');
-  const rows = group.use_shared_pool
+  const held = group.use_shared_pool
     ? await activeAccountNumbers(db, accountId)
     : await activeGroupNumbers(db, accountId, group.id);
+  const rows = held.filter((r) => r.verified);
+  if (held.length > 0 && rows.length === 0) {
+    fail('NUM-010', `No number of group "${group.name}" is verified with its provider, so none can send.`);
+  }
   return {
     group: {
       id: group.id,

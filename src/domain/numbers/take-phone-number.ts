@@ -9,6 +9,7 @@ import { isId, newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import { channelsFor } from './channels.ts';
 import { presentPhoneNumbers } from './present.ts';
+import type { NumberVerifier } from './verify-with-provider.ts';
 
 /** Providers a number can send through. */
 export type NumberProvider = 'simulator' | 'twilio' | 'smpp';
@@ -44,16 +45,21 @@ function resolve(input: string, provider: NumberProvider) {
 /**
  * Takes a number for the account: from the simulator's inventory (it must be free), or a number
  * the account brings from a carrier (twilio, smpp). The number joins the given group or the
- * default group. Answers the Phone number shape.
+ * default group. A carrier number is `verified` only when its provider confirms it (a Twilio number
+ * must be listed by the account's IncomingPhoneNumbers); an unverified number cannot send (NUM-010).
+ * Answers the Phone number shape.
  */
 export async function takePhoneNumber(
   db: Db,
   accountId: string,
   input: { number: string; name?: string; groupId?: string; provider?: NumberProvider },
   by: Actor,
+  verify: NumberVerifier,
 ) {
   const provider = input.provider ?? 'simulator';
   const n = resolve(input.number, provider);
+  // Asked before the transaction: no row lock is held across a network call.
+  const verified = await verify(provider, n.number);
   return withTx(db, async (tx) => {
     const group =
       input.groupId === undefined
@@ -75,6 +81,7 @@ export async function takePhoneNumber(
         channels: channelsFor(n.features),
         supportedDestinations: [n.country],
         by,
+        verified,
       });
     } catch (err) {
       // The unique index on held numbers: someone (maybe this account) holds it already.

@@ -1,11 +1,16 @@
 import { type Db, withTx } from '../../db/client.ts';
-import { getPhoneNumber, updatePhoneNumber as saveNumber } from '../../db/queries/phone-numbers.ts';
+import {
+  getPhoneNumber,
+  updatePhoneNumber as saveNumber,
+  setPhoneNumberVerified,
+} from '../../db/queries/phone-numbers.ts';
 import { fail } from '../../errors.ts';
 import { inventoryNumber } from '../../providers/simulator/inventory.ts';
 import { isId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import { presentPhoneNumbers } from './present.ts';
 import type { NumberProvider } from './take-phone-number.ts';
+import type { NumberVerifier } from './verify-with-provider.ts';
 
 /** The changes a phone-number update may carry; absent fields stay as they are. */
 export interface PhoneNumberChanges {
@@ -34,15 +39,25 @@ export function mergeDeep(base: Json, patch: Json): Json {
   return out;
 }
 
-/** Updates a held number's settings; a released or unknown number is NUM-001. */
+/**
+ * Updates a held number's settings; a released or unknown number is NUM-001. A change of provider
+ * asks the new provider to verify the number (as taking it does).
+ */
 export async function updatePhoneNumber(
   db: Db,
   accountId: string,
   id: string,
   c: PhoneNumberChanges,
   by: Actor,
+  verify: NumberVerifier,
 ) {
   if (!isId(id)) fail('NUM-001');
+  const before = await getPhoneNumber(db, accountId, id);
+  // Asked before the transaction: no row lock is held across a network call.
+  const verified =
+    before && c.provider !== undefined && c.provider !== before.provider
+      ? await verify(c.provider, before.number)
+      : undefined;
   return withTx(db, async (tx) => {
     const current = await getPhoneNumber(tx, accountId, id);
     if (!current || current.status === 'released') fail('NUM-001');
@@ -65,6 +80,10 @@ export async function updatePhoneNumber(
       by,
     });
     if (!row) fail('NUM-001');
-    return (await presentPhoneNumbers(tx, accountId, [row]))[0];
+    const saved =
+      verified === undefined || row.provider !== c.provider
+        ? row
+        : ((await setPhoneNumberVerified(tx, accountId, id, verified, by)) ?? row);
+    return (await presentPhoneNumbers(tx, accountId, [saved]))[0];
   });
 }

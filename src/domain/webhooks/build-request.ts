@@ -5,10 +5,12 @@ import { signatureHeader } from './signing.ts';
  * The Standard Webhooks request for a claimed delivery: body {type, timestamp, accountId, eventId,
  * data}; webhook-id is the event id (the same on every retry and every subscription, so receivers
  * dedupe on it); webhook-timestamp is the attempt's time; one signature per live secret.
+ * `open` turns a stored secret into the secret (secrets at rest may be sealed).
  */
 export function buildRequest(
   d: ClaimedDelivery,
   now = Date.now(),
+  open: (stored: string) => string = (s) => s,
 ): { body: string; headers: Record<string, string> } {
   const body = JSON.stringify({
     type: d.event_type,
@@ -18,7 +20,7 @@ export function buildRequest(
     data: d.event_data,
   });
   const timestamp = Math.floor(now / 1000);
-  const secrets = d.previous_secret ? [d.secret, d.previous_secret] : [d.secret];
+  const secrets = (d.previous_secret ? [d.secret, d.previous_secret] : [d.secret]).map(open);
   return {
     body,
     headers: {

@@ -1,3 +1,4 @@
+import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Queryable } from '../../db/client.ts';
 import { insertWebhook, type WebhookRow } from '../../db/queries/webhooks.ts';
 import { fail } from '../../errors.ts';
@@ -9,21 +10,23 @@ import { validateDestination } from './validate-destination.ts';
 
 /**
  * Subscribes a destination to event types with a new signing secret. The destination names the
- * subscription, so a second one for the same URL is 409 HOOK-004.
+ * subscription, so a second one for the same URL is 409 HOOK-004. The secret is stored sealed by
+ * `secrets` (with SECRETS_KEY) and answered in clear, once.
  */
 export async function createWebhook(
   db: Queryable,
   accountId: string,
   input: { url: string; eventTypes: EventType[] },
-  opts: { allowPrivate: boolean; by: Actor },
+  opts: { allowPrivate: boolean; by: Actor; secrets: SecretBox },
 ): Promise<WebhookRow> {
   const destination = await validateDestination(input.url, opts.allowPrivate);
+  const secret = generateSecret();
   const row = await insertWebhook(db, accountId, {
     id: newId(),
     destination,
     eventTypes: [...new Set(input.eventTypes)],
-    secret: generateSecret(),
+    secret: opts.secrets.seal(secret),
     by: opts.by,
   });
-  return row ?? fail('HOOK-004');
+  return row ? { ...row, secret } : fail('HOOK-004');
 }

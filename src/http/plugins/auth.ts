@@ -14,7 +14,8 @@ export function registerAuth(app: FastifyInstance) {
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const scope = request.routeOptions.config?.scope;
     if (!scope) {
-      if (request.url.startsWith('/oauth2/')) return limit(app, request, reply, `ip:${request.ip}`);
+      if (request.url.startsWith('/oauth2/') || request.url.startsWith('/v1/oauth2/'))
+        return limit(app, request, reply, `ip:${request.ip}`);
       return;
     }
     const header = request.headers.authorization;

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { getMessage } from '../../domain/messages/get-message.ts';
+import { hideContactDetails } from '../../domain/messages/hide-contact-details.ts';
 import { listMessages } from '../../domain/messages/list-messages.ts';
 import { scheduleSend } from '../../domain/messages/schedule-send.ts';
 import { cancelSendJob, getSendJob } from '../../domain/messages/send-jobs.ts';
@@ -30,7 +31,8 @@ const SEND_DESCRIPTION =
   '`invalid`. Media URLs must be absolute http(s) on a public host (MSG-009). Answers the first 100 messages; list ' +
   'the rest with GET …/messages?jobId=. With `sendAt` the send is checked and priced now (402 if the balance cannot ' +
   'cover it now), stored as a `scheduled` job and charged when it runs; a run the balance no longer covers ends the ' +
-  'job `failed` with ACCT-002.';
+  "job `failed` with ACCT-002. Without the `contacts:read` scope the messages' `contact` carries only its `id`, " +
+  'and `message` is left out where merge fields were rendered into it.';
 
 /** Messages: bulk send, list and get. */
 export async function messageRoutes(app: FastifyInstance) {
@@ -67,7 +69,9 @@ export async function messageRoutes(app: FastifyInstance) {
         sendAt === undefined
           ? await sendMessages(db, accountId, input, req.actor)
           : await scheduleSend(db, accountId, input, sendAt, req.actor);
-      return reply.code(201).send(ok(result));
+      // Contact details only to a token that may read contacts (messages:send alone may not).
+      if (req.grant?.scopes.has('contacts:read')) return reply.code(201).send(ok(result));
+      return reply.code(201).send(ok({ ...result, messages: result.messages.map(hideContactDetails) }));
     },
   );
 

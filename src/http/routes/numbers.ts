@@ -3,9 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { getPhoneNumber } from '../../domain/numbers/get-phone-number.ts';
 import { listPhoneNumbers } from '../../domain/numbers/list-phone-numbers.ts';
 import { releasePhoneNumber } from '../../domain/numbers/release-phone-number.ts';
+import { reverifyPhoneNumber } from '../../domain/numbers/reverify-phone-number.ts';
 import { presentAvailable, searchAvailableNumbers } from '../../domain/numbers/search-available-numbers.ts';
 import { takePhoneNumber } from '../../domain/numbers/take-phone-number.ts';
 import { updatePhoneNumber } from '../../domain/numbers/update-phone-number.ts';
+import { providerVerifier } from '../../domain/numbers/verify-with-provider.ts';
 import { ok, page } from '../respond.ts';
 import { Collection, Envelope, errorResponses, IdParam, Success } from '../schemas/common.ts';
 import {
@@ -21,6 +23,7 @@ type Account = { accountId: string };
 type One = { accountId: string; phoneNumberId: string };
 
 export async function numberRoutes(app: FastifyInstance) {
+  const verifier = providerVerifier(app.ctx.config.twilio);
   app.get<{ Params: Account; Querystring: Static<typeof AvailableNumbersQuery> }>(
     '/v1/accounts/:accountId/availablephonenumbers',
     {
@@ -54,7 +57,9 @@ export async function numberRoutes(app: FastifyInstance) {
         summary: 'Take a phone number',
         description:
           'provider `simulator` (default): a free number of the inventory. `twilio` or `smpp`: a valid E.164 number ' +
-          'the account brings from that carrier. The number joins `groupId`, or the default group.',
+          'the account brings from that carrier. The number joins `groupId`, or the default group. A `twilio` number ' +
+          'is `verified` only when the configured Twilio account lists it (IncomingPhoneNumbers); an unverified number ' +
+          'cannot send (NUM-010) until `POST …/phonenumbers/{id}/verify` confirms it.',
         params: IdParam('accountId'),
         body: TakeNumberBody,
         response: { 201: Envelope(PhoneNumber), ...errorResponses(409) },
@@ -62,8 +67,34 @@ export async function numberRoutes(app: FastifyInstance) {
     },
     async (req, reply) => {
       reply.code(201);
-      return ok(await takePhoneNumber(app.ctx.db, req.params.accountId, req.body, req.actor));
+      return ok(await takePhoneNumber(app.ctx.db, req.params.accountId, req.body, req.actor, verifier));
     },
+  );
+
+  app.post<{ Params: One }>(
+    '/v1/accounts/:accountId/phonenumbers/:phoneNumberId/verify',
+    {
+      config: { scope: 'numbers:write' },
+      schema: {
+        tags: ['phone numbers'],
+        summary: 'Verify a phone number with its provider again',
+        description:
+          'Asks the provider whether the number is the account’s (Twilio: IncomingPhoneNumbers) and records the ' +
+          'answer in `verified`; only a verified number sends.',
+        params: IdParam('accountId', 'phoneNumberId'),
+        response: { 200: Envelope(PhoneNumber), ...errorResponses() },
+      },
+    },
+    async (req) =>
+      ok(
+        await reverifyPhoneNumber(
+          app.ctx.db,
+          req.params.accountId,
+          req.params.phoneNumberId,
+          req.actor,
+          verifier,
+        ),
+      ),
   );
 
   app.get<{ Params: Account; Querystring: Static<typeof PhoneNumbersQuery> }>(
@@ -117,6 +148,7 @@ export async function numberRoutes(app: FastifyInstance) {
           req.params.phoneNumberId,
           req.body,
           req.actor,
+          verifier,
         ),
       ),
   );

@@ -14,34 +14,46 @@ function basicCredentials(header: string | undefined): { id?: string; secret?: s
   return { id: decodeURIComponent(decoded.slice(0, i)), secret: decodeURIComponent(decoded.slice(i + 1)) };
 }
 
-/** POST /oauth2/token: the client-credentials grant, JSON or form body, or HTTP Basic. */
+/** Where the token endpoint answers: SDKs generated for the server `…/v1` post to the second. */
+export const TOKEN_PATHS = ['/oauth2/token', '/v1/oauth2/token'] as const;
+
+/** POST /oauth2/token (and /v1/oauth2/token): the client-credentials grant, JSON or form body, or HTTP Basic. */
 export async function oauthRoutes(app: FastifyInstance) {
-  app.post<{ Body: Static<typeof TokenBody> }>(
-    '/oauth2/token',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'Exchange client credentials for an access token',
-        body: TokenBody,
-        response: { 200: TokenResponse, ...errorResponses() },
+  for (const path of TOKEN_PATHS) {
+    app.post<{ Body: Static<typeof TokenBody> }>(
+      path,
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'Exchange client credentials for an access token',
+          ...(path === '/v1/oauth2/token'
+            ? {
+                description:
+                  'The same endpoint as `POST /oauth2/token`, for clients whose server URL ends in `/v1`.',
+              }
+            : {}),
+          body: TokenBody,
+          response: { 200: TokenResponse, ...errorResponses() },
+        },
       },
-    },
-    async (request, reply) => {
-      const body = request.body ?? {};
-      let basic: { id?: string; secret?: string } = {};
-      try {
-        basic = basicCredentials(request.headers.authorization);
-      } catch {
-        basic = {};
-      }
-      const result = await issueToken(app.ctx.db, app.ctx.tokens, app.ctx.config.tokenTtlSeconds, {
-        grantType: body.grant_type,
-        clientId: basic.id ?? body.client_id,
-        clientSecret: basic.secret ?? body.client_secret,
-        scope: body.scope,
-      });
-      reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
-      return result;
-    },
-  );
+      async (request, reply) => {
+        const body = request.body ?? {};
+        let basic: { id?: string; secret?: string } = {};
+        try {
+          basic = basicCredentials(request.headers.authorization);
+        } catch {
+          basic = {};
+        }
+        const result = await issueToken(app.ctx.clientAuth, app.ctx.tokens, app.ctx.config.tokenTtlSeconds, {
+          grantType: body.grant_type,
+          clientId: basic.id ?? body.client_id,
+          clientSecret: basic.secret ?? body.client_secret,
+          scope: body.scope,
+          ip: request.ip,
+        });
+        reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+        return result;
+      },
+    );
+  }
 }

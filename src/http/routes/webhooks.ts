@@ -68,6 +68,7 @@ export async function webhookRoutes(app: FastifyInstance) {
       const row = await createWebhook(app.ctx.db, req.params.accountId, req.body, {
         allowPrivate: app.ctx.config.webhooksAllowPrivate,
         by: req.actor,
+        secrets: app.ctx.secrets,
       });
       return ok(presentWebhook(row, { withSecret: true }));
     },
@@ -140,7 +141,13 @@ export async function webhookRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const row = await rotateSecret(app.ctx.db, req.params.accountId, req.params.webhookId, req.actor);
+      const row = await rotateSecret(
+        app.ctx.db,
+        req.params.accountId,
+        req.params.webhookId,
+        req.actor,
+        app.ctx.secrets,
+      );
       return ok(presentWebhook(row, { withSecret: true }));
     },
   );

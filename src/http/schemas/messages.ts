@@ -22,17 +22,23 @@ export const Message = Type.Object({
   contact: Nullable(
     Type.Object({
       id: Type.String(),
-      firstName: Nullable(Type.String()),
-      lastName: Nullable(Type.String()),
-      email: Nullable(Type.String()),
-      mobile: Nullable(Type.String({ description: 'E.164.' })),
+      // Optional: a send answer to a token without contacts:read carries only the id.
+      firstName: Type.Optional(Nullable(Type.String())),
+      lastName: Type.Optional(Nullable(Type.String())),
+      email: Type.Optional(Nullable(Type.String())),
+      mobile: Type.Optional(Nullable(Type.String({ description: 'E.164.' }))),
     }),
   ),
   conversation: Nullable(Type.Object({ id: Type.String() })),
   phoneNumber: Nullable(
     Type.String({ description: 'Our number (E.164): the sender of an outgoing message.' }),
   ),
-  message: Type.String({ description: 'The text as sent (merge fields rendered).' }),
+  message: Type.Optional(
+    Type.String({
+      description:
+        'The text as sent (merge fields rendered); left out of a send answer to a token without contacts:read when merge fields were rendered.',
+    }),
+  ),
   template: Nullable(Type.String({ description: 'The source text with merge fields.' })),
   media: Type.Array(MediaItem),
   outgoing: Type.Boolean(),
