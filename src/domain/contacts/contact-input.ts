@@ -1,6 +1,7 @@
 import type { ContactFields, ContactTag } from '../../db/queries/contacts.ts';
 import { AppError, type ErrorCode } from '../../errors.ts';
 import { parseMobile } from '../../messaging/phone.ts';
+import { checkAttributes } from './attribute-limits.ts';
 
 /** A contact as a client sends it (JSON body, or one CSV row once its columns are mapped). */
 export interface ContactInput {
@@ -90,7 +91,10 @@ export function toContactFields(
       bad('VAL-001', `Invalid email address: ${JSON.stringify(email)}.`);
     f.email = email === '' ? null : email;
   }
-  if (input.attributes !== undefined) f.attributes = input.attributes;
+  if (input.attributes !== undefined) {
+    checkAttributes(input.attributes);
+    f.attributes = input.attributes;
+  }
   if (input.tags !== undefined) f.tags = normaliseTags(input.tags);
   f.optIn = timestamp(input.optIn, 'optIn', now);
   f.blocked = timestamp(input.blocked, 'blocked', now);

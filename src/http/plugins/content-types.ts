@@ -11,6 +11,27 @@ export const CSV_BODY_LIMIT = 16 * 1024 * 1024;
 const NUL_MESSAGE = 'The request body contains a NUL character (U+0000), which is not allowed.';
 const nulError = () => new AppError('VAL-001', NUL_MESSAGE);
 
+/** How deep JSON bodies may nest (objects and arrays): deeper ones overflow the stack of recursive code such as JSON.stringify. */
+export const JSON_MAX_DEPTH = 32;
+
+/** Whether JSON text nests objects and arrays deeper than max: one pass, brackets inside strings skipped. */
+export function jsonTooDeep(text: string, max = JSON_MAX_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
 function rejectNul(key: string, value: unknown): unknown {
   if (key.includes('\0') || (typeof value === 'string' && value.includes('\0'))) throw nulError();
   return value;
@@ -27,6 +48,12 @@ export function registerContentTypes(app: FastifyInstance) {
     (_req, body, done) => {
       const text = (body as string).trim();
       if (text === '') return done(null, undefined);
+      // Checked before parsing, so no route ever holds a structure it cannot serialise.
+      if (jsonTooDeep(text))
+        return done(
+          new AppError('VAL-001', `The JSON body nests deeper than ${JSON_MAX_DEPTH} levels.`),
+          undefined,
+        );
       try {
         const parsed = sjson.parse(text, null, { protoAction: 'error', constructorAction: 'error' });
         // Only a body that spells a NUL (raw or as \u0000) pays for the walk.

@@ -1,4 +1,10 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import {
+  MAX_ATTRIBUTE_BYTES,
+  MAX_ATTRIBUTE_KEY_LENGTH,
+  MAX_ATTRIBUTE_VALUE_LENGTH,
+  MAX_ATTRIBUTES,
+} from '../../domain/contacts/attribute-limits.ts';
 import { AuditStamp, ErrorObject, PageQuery } from './common.ts';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
@@ -90,7 +96,11 @@ export const ContactBody = Type.Object({
       {},
       {
         additionalProperties: true,
-        description: 'Custom attributes; in an update a null value removes the key.',
+        description:
+          'Custom attributes; in an update a null value removes the key. Limits (400 CONT-005): ' +
+          `at most ${MAX_ATTRIBUTES} per contact (after merging), names of at most ${MAX_ATTRIBUTE_KEY_LENGTH} characters, ` +
+          `values of at most ${MAX_ATTRIBUTE_VALUE_LENGTH} characters (JSON text for non-strings), ` +
+          `${MAX_ATTRIBUTE_BYTES} bytes in all (names plus values, UTF-8).`,
       },
     ),
   ),
