@@ -18,6 +18,8 @@ export const MAX_ATTRIBUTE_VALUE_LENGTH = 5000;
 export const MAX_ATTRIBUTE_BYTES = 32 * 1024;
 /** Columns of a CSV upload (every column that is not a contact field becomes an attribute). */
 export const MAX_CSV_COLUMNS = 128;
+/** Characters of one CSV row (all its cells): bounds what one row can make the parser hold. */
+export const MAX_CSV_RECORD_CHARS = 64 * 1024;
 
 /** The text of an attribute value as a merge field renders it (and as PostgreSQL's `->>` gives it). */
 function valueText(value: unknown): string {

@@ -4,6 +4,8 @@ import {
   MAX_ATTRIBUTE_KEY_LENGTH,
   MAX_ATTRIBUTE_VALUE_LENGTH,
   MAX_ATTRIBUTES,
+  MAX_CSV_COLUMNS,
+  MAX_CSV_RECORD_CHARS,
 } from '../../domain/contacts/attribute-limits.ts';
 import { AuditStamp, ErrorObject, PageQuery } from './common.ts';
 
@@ -129,10 +131,14 @@ export const MergeStrategy = Type.Union(
 
 export const CreateContactQuery = Type.Object({ mergeStrategy: Type.Optional(MergeStrategy) });
 
-export const CsvUpload = Type.String({
+// No `type`: the body reaches validation as a spooled file (http/spooled-upload.ts), not a string.
+export const CsvUpload = Type.Unsafe<unknown>({
+  contentMediaType: 'text/csv',
   description:
     'CSV with a header row, e.g. `country,firstName,lastName,email,mobile,tags,optIn,blocked,...`: `mobile` is required ' +
-    '(E.164, or national with `country`), `tags` is split on `;`, every other column becomes an attribute. Up to 64 MiB.',
+    '(E.164, or national with `country`), `tags` is split on `;`, every other column becomes an attribute. ' +
+    `Limits: 16 MiB (413), ${MAX_CSV_COLUMNS} columns, ${MAX_CSV_RECORD_CHARS} characters per row, and the attribute ` +
+    'limits of a contact (400, naming the row and column).',
 });
 
 export const UploadError = Type.Object({
@@ -150,8 +156,10 @@ export const UploadResult = Type.Object({
     description: 'The contacts of the first 100 data rows only, to keep the answer small.',
   }),
   errors: Type.Array(UploadError, {
-    description: 'Every row that failed, with its code (CONT-001, CONT-003, VAL-001).',
+    description:
+      'The rows that failed, with their code (CONT-001, CONT-003, VAL-001): the first 1,000 only (see `failed`).',
   }),
+  failed: Type.Integer({ description: 'Rows that failed, all of them (`submitted` − `success`).' }),
 });
 
 export const ContactListQuery = Type.Object({
