@@ -149,3 +149,36 @@ describe('limits of contact attributes in JSON writes', () => {
     assert.equal(Object.keys(body(replaced).data.attributes).length, 63);
   });
 });
+
+describe('limits of contact attributes in hosted form submissions', () => {
+  let svc: TestService;
+  let a: TestAccount;
+  before(async () => {
+    svc = await startTestService({ rateLimitPerMinute: 1_000_000, redisUrl: undefined });
+    a = await svc.newAccount({ balance: 100 });
+  });
+  after(() => svc.close());
+
+  it('answers answers too long in total as an invalid submission, keeping nothing', async () => {
+    const fields = Array.from({ length: 8 }, (_, i) => ({ name: `t${i}`, type: 'textarea' }));
+    const res = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/forms`, {
+      auth: a.auth,
+      json: { name: 'Long answers', active: true, fields },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    const formId = body(res).data.id;
+    const answers = Object.fromEntries(fields.map((f) => [f.name, 'x'.repeat(4500)]));
+    const submit = (values: Record<string, string>) =>
+      call(svc.externals, 'POST', `/f/${formId}`, { json: { mobile: '+12025550160', ...values } });
+    const tooLong = await submit(answers);
+    assert.equal(tooLong.statusCode, 400, tooLong.body.slice(0, 300));
+    assert.equal(body(tooLong).error.code, 'FORM-004');
+    assert.match(body(tooLong).error.details.fields.t0, /too long/);
+    const { rows } = await svc.db.query('SELECT count(*)::int AS n FROM contacts WHERE account_id = $1', [
+      a.accountId,
+    ]);
+    assert.equal(rows[0].n, 0);
+    const fine = await submit({ t0: 'x'.repeat(4500), t1: 'y'.repeat(4500) });
+    assert.equal(fine.statusCode, 200, fine.body.slice(0, 300));
+  });
+});
