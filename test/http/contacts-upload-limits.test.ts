@@ -91,6 +91,28 @@ describe('limits of CSV uploads (POST /v1/accounts/:accountId/contacts, text/csv
     assert.equal(await count(a), 0);
   });
 
+  it('reports an email of 60,000 characters or a name over 200 as a failed row', async () => {
+    const a = await svc.newAccount();
+    const email = `a@${'.'.repeat(60_000)}@`; // quadratic for the email pattern: refused by length first
+    const res = await upload(
+      a,
+      `mobile,email,firstName\n${mobile(0)},${email},A\n${mobile(1)},,${'n'.repeat(201)}\n`,
+    );
+    assert.equal(res.statusCode, 201, res.body.slice(0, 300));
+    const d = body(res).data;
+    assert.deepEqual(
+      d.errors.map((e: { row: number; error: { code: string; description: string } }) => [
+        e.row,
+        e.error.code,
+      ]),
+      [
+        [1, 'VAL-001'],
+        [2, 'VAL-001'],
+      ],
+    );
+    assert.match(d.errors[0].error.description, /at most 320 characters/);
+  });
+
   it('refuses a row longer than 64 Ki characters with 400', async () => {
     const a = await svc.newAccount();
     refused(
