@@ -7,6 +7,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The scope a bearer token needs for this route; routes without one are public. */
     scope?: Scope;
+    /** The route takes CSV uploads: a text/csv body arrives as a SpooledUpload (other routes answer 415). */
+    csvUpload?: boolean;
   }
   interface FastifyRequest {
     grant?: Grant;

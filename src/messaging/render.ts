@@ -29,7 +29,6 @@ export interface RenderContact {
   attributes?: Record<string, unknown> | null;
 }
 
-const MERGE_FIELD = /\{\{\{\s*([^{}]*?)\s*\}\}\}/g;
 const FIELDS = new Set<string>(CONTACT_FIELDS);
 
 function resolve(name: string): TemplatePart {
@@ -39,15 +38,34 @@ function resolve(name: string): TemplatePart {
   return { kind: 'attribute', name: bare };
 }
 
-/** Splits a template into literal text and merge fields. */
+/**
+ * Finds the next merge field at or after `from`: `{{{`, then characters other than `{` and `}`,
+ * then `}}}`; the name is what lies between, without surrounding whitespace. The same matches as
+ * the pattern /\{\{\{\s*([^{}]*?)\s*\}\}\}/g, found in linear time: that pattern backtracks
+ * cubically on `{{{` followed by a long run of spaces (8,000 spaces took about 200 s).
+ */
+function nextField(template: string, from: number): { at: number; end: number; name: string } | undefined {
+  let start = template.indexOf('{{{', from);
+  while (start !== -1) {
+    let i = start + 3;
+    while (i < template.length && template[i] !== '{' && template[i] !== '}') i++;
+    if (template.startsWith('}}}', i))
+      return { at: start, end: i + 3, name: template.slice(start + 3, i).trim() };
+    // No field starts inside the brace-free run just scanned, so each character is scanned at most
+    // twice: the search resumes right after `start` only when a brace follows the opening at once.
+    start = template.indexOf('{{{', i === start + 3 ? start + 1 : i);
+  }
+  return undefined;
+}
+
+/** Splits a template into literal text and merge fields (linear in the template's length). */
 export function parseTemplate(template: string): TemplatePart[] {
   const parts: TemplatePart[] = [];
   let last = 0;
-  for (const m of template.matchAll(MERGE_FIELD)) {
-    const at = m.index ?? 0;
-    if (at > last) parts.push({ kind: 'text', text: template.slice(last, at) });
-    parts.push(resolve(m[1]));
-    last = at + m[0].length;
+  for (let f = nextField(template, 0); f; f = nextField(template, f.end)) {
+    if (f.at > last) parts.push({ kind: 'text', text: template.slice(last, f.at) });
+    parts.push(resolve(f.name));
+    last = f.end;
   }
   if (last < template.length) parts.push({ kind: 'text', text: template.slice(last) });
   return parts;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { HOSTILE_TEMPLATES } from '../messaging/hostile-templates.ts';
 
 // Hostile values for every body property, path id and query parameter the OpenAPI document names.
 const JUNK: unknown[] = [
@@ -92,6 +93,51 @@ describe('no input makes any endpoint answer 5xx', () => {
         if (res.statusCode >= 500) failures.push(`${path} → ${res.statusCode}`);
       }
     }
+    assert.deepEqual(failures, []);
+  });
+});
+
+describe('hostile merge-field templates', () => {
+  let svc: TestService;
+  let a: TestAccount;
+  before(async () => {
+    svc = await startTestService({ rateLimitPerMinute: 1_000_000, redisUrl: undefined });
+    a = await svc.newAccount();
+  });
+  after(() => svc.close());
+
+  it('answers sends and templates made of them with 2xx or 4xx, and lists the stored ones', async () => {
+    const failures: string[] = [];
+    const check = (what: string, res: Awaited<ReturnType<typeof call>>) => {
+      if (res.statusCode >= 500) failures.push(`${what} → ${res.statusCode} ${res.body.slice(0, 120)}`);
+      else if (res.statusCode >= 400 && body(res).success !== false)
+        failures.push(`${what} without envelope`);
+    };
+    let stored = 0;
+    for (const { name, template } of HOSTILE_TEMPLATES) {
+      // Whole (up to 10,003 characters: over the send limit of 10,000 is a 400) and cut to the template limit.
+      for (const text of [template, template.slice(0, 1600)]) {
+        check(
+          `send ${name}`,
+          await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/messages`, {
+            auth: a.auth,
+            json: { contacts: [{ mobile: '+12025550123', firstName: 'Ada' }], template: text },
+          }),
+        );
+        const res = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/templates`, {
+          auth: a.auth,
+          json: { name: name.slice(0, 200), template: text },
+        });
+        check(`template ${name}`, res);
+        if (res.statusCode === 201) stored++;
+      }
+    }
+    const list = await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/templates?limit=100`, {
+      auth: a.auth,
+    });
+    assert.equal(list.statusCode, 200, list.body);
+    assert.ok(stored >= HOSTILE_TEMPLATES.length, `stored ${stored} templates`);
+    assert.equal(body(list).pagination.totalCount, stored);
     assert.deepEqual(failures, []);
   });
 });

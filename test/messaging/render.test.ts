@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { renderForContacts } from '../../src/db/queries/message-bulk.ts';
 import { parseTemplate, renderTemplate } from '../../src/messaging/render.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { HOSTILE_TEMPLATES } from './hostile-templates.ts';
 
 const ADA = {
   id: 'c1',
@@ -138,4 +139,60 @@ describe('renderSql (SQL mirror of renderTemplate)', () => {
       }
     });
   }
+});
+
+/** The pattern the scanner replaced (cubic backtracking), kept as the reference on short texts. */
+const OLD_PATTERN = /\{\{\{\s*([^{}]*?)\s*\}\}\}/g;
+
+/** Renders with the old pattern: firstName is "Ada", any other name renders as `<name>`. */
+function oldRender(template: string): string {
+  return template.replace(OLD_PATTERN, (_all, name: string) => {
+    const bare = name.startsWith('contact.') ? name.slice('contact.'.length) : name;
+    if (bare === 'firstName') return 'Ada';
+    return `<${bare.startsWith('attributes.') ? bare.slice('attributes.'.length) : bare}>`;
+  });
+}
+
+/** A deterministic pseudo-random generator, so a failure names a reproducible text. */
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+describe('parseTemplate on hostile templates', () => {
+  for (const { name, template, rendered } of HOSTILE_TEMPLATES) {
+    it(`renders ${name} as the merge-field syntax says`, () => {
+      assert.equal(renderTemplate(template, { firstName: 'Ada', attributes: {} }), rendered);
+    });
+  }
+
+  it('finds the same fields as the pattern it replaced, on 20,000 random short texts', () => {
+    const pieces = [
+      '{',
+      '}',
+      '{{{',
+      '}}}',
+      ' ',
+      '\t',
+      '\n',
+      'firstName',
+      'contact.firstName',
+      'a',
+      '.',
+      '\u00a0',
+    ];
+    const next = rng(7);
+    for (let n = 0; n < 20_000; n++) {
+      let text = '';
+      const count = Math.floor(next() * 12);
+      for (let k = 0; k < count; k++) text += pieces[Math.floor(next() * pieces.length)];
+      const mine = parseTemplate(text)
+        .map((p) => (p.kind === 'text' ? p.text : p.kind === 'field' ? 'Ada' : `<${p.name}>`))
+        .join('');
+      assert.equal(mine, oldRender(text), `for ${JSON.stringify(text)}`);
+    }
+  });
 });

@@ -336,6 +336,26 @@ describe('workflow engine (workers running)', () => {
     );
   });
 
+  it('an attribute update that would take a contact past 100 attributes ends the run as errored with CONT-005', async () => {
+    const acc = await svc.newAccount();
+    const wf = await h.workflow(acc, {
+      nodes: [
+        node('t', 'trigger.manual'),
+        node('set', 'action.update-attribute', { attribute: 'extra', value: 'x' }),
+      ],
+      edges: [edge('t', 'set')],
+    });
+    const attributes = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`a${i}`, 'v']));
+    const c = await h.contact(acc, { attributes });
+    await h.enroll(acc, wf, c.id);
+    const run = await h.runUntil(acc, wf, c.id, (r) => r.status === 'errored');
+    assert.equal(run.error?.code, 'CONT-005');
+    const contact = body(
+      await call(svc.api, 'GET', `/v1/accounts/${acc.accountId}/contacts/${c.id}`, { auth: acc.auth }),
+    ).data;
+    assert.equal(contact.attributes.extra, undefined);
+  });
+
   it('a retried step (its step key recorded) does not send twice', async () => {
     const acc = await svc.newAccount();
     const wf = await h.workflow(acc, {

@@ -2,6 +2,7 @@
  * The set-based side of contacts: JSON records of contact fields, the column-by-column merge used by
  * updates and CSV uploads, and the bulk upsert that writes contacts and their events in one statement.
  */
+import { MAX_ATTRIBUTE_BYTES, MAX_ATTRIBUTES } from '../../domain/contacts/attribute-limits.ts';
 import type { Queryable } from '../client.ts';
 import type { ContactFields, ContactTag, MergeMode } from './contacts.ts';
 
@@ -73,7 +74,8 @@ export const mergeCte = (json: number, mode: number) => `WITH input AS (
       blocked_at timestamptz, given text[])
   )`;
 
-// Column-by-column merge of input i into contact c, per mode (see updateContact).
+// Column-by-column merge of input i into contact c, per mode (see updateContact). A merge of attributes
+// may not grow a contact past the limits of domain/contacts/attribute-limits.ts (raises SQLSTATE SPA01).
 const g = (f: string) => `(i.given @> ARRAY['${f}'])`;
 const plain = (col: string, field = col) =>
   `${col} = CASE WHEN i.mode = 'remove' OR ${g(field)} AND i.mode <> 'core' THEN i.${col} ELSE c.${col} END`;
@@ -93,8 +95,9 @@ export const mergeSet = (byParam: number) =>
     `attributes = CASE
      WHEN i.mode = 'remove' THEN coalesce(i.attributes, '{}')
      WHEN i.mode = 'core' OR NOT ${g('attributes')} THEN c.attributes
-     ELSE (SELECT coalesce(jsonb_object_agg(e.k, e.v), '{}') FROM jsonb_each(c.attributes || coalesce(i.attributes, '{}')) e(k, v)
-            WHERE e.v <> 'null'::jsonb) END`,
+     ELSE sparrow_limit_attributes((SELECT coalesce(jsonb_object_agg(e.k, e.v), '{}')
+            FROM jsonb_each(c.attributes || coalesce(i.attributes, '{}')) e(k, v) WHERE e.v <> 'null'::jsonb),
+            ${MAX_ATTRIBUTES}, ${MAX_ATTRIBUTE_BYTES}, i."row") END`,
     `tags = CASE
      WHEN i.mode = 'remove' THEN coalesce(i.tags, '[]')
      WHEN i.mode = 'core' OR NOT ${g('tags')} THEN c.tags

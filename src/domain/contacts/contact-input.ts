@@ -1,6 +1,7 @@
 import type { ContactFields, ContactTag } from '../../db/queries/contacts.ts';
 import { AppError, type ErrorCode } from '../../errors.ts';
 import { parseMobile } from '../../messaging/phone.ts';
+import { checkAttributes } from './attribute-limits.ts';
 
 /** A contact as a client sends it (JSON body, or one CSV row once its columns are mapped). */
 export interface ContactInput {
@@ -20,6 +21,10 @@ export interface ContactInput {
 export const DEFAULT_COUNTRY = 'US';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** The longest email address (RFC 5321: 64 + 1 + 255), as the JSON schema allows. */
+const MAX_EMAIL_LENGTH = 320;
+/** The longest first or last name. */
+const MAX_NAME_LENGTH = 200;
 
 function bad(code: ErrorCode, message: string): never {
   throw new AppError(code, message);
@@ -83,14 +88,23 @@ export function toContactFields(
   for (const key of ['firstName', 'lastName'] as const) {
     const v = input[key];
     if (v !== undefined) f[key] = v === null || v.trim() === '' ? null : v.trim();
+    // As the JSON schema says; a CSV cell could otherwise carry 64 Ki characters.
+    if ((f[key]?.length ?? 0) > MAX_NAME_LENGTH)
+      bad('VAL-001', `${key} has at most ${MAX_NAME_LENGTH} characters.`);
   }
   if (input.email !== undefined) {
     const email = input.email === null ? '' : input.email.trim();
+    // The length first: the pattern is quadratic in the text (a CSV cell may hold 64 Ki characters).
+    if (email.length > MAX_EMAIL_LENGTH)
+      bad('VAL-001', `An email address has at most ${MAX_EMAIL_LENGTH} characters.`);
     if (email !== '' && !EMAIL.test(email))
       bad('VAL-001', `Invalid email address: ${JSON.stringify(email)}.`);
     f.email = email === '' ? null : email;
   }
-  if (input.attributes !== undefined) f.attributes = input.attributes;
+  if (input.attributes !== undefined) {
+    checkAttributes(input.attributes);
+    f.attributes = input.attributes;
+  }
   if (input.tags !== undefined) f.tags = normaliseTags(input.tags);
   f.optIn = timestamp(input.optIn, 'optIn', now);
   f.blocked = timestamp(input.blocked, 'blocked', now);

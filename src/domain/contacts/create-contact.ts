@@ -9,6 +9,7 @@ import { fail } from '../../errors.ts';
 import { newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import { emitEvent } from '../events/emit.ts';
+import { rethrowAttributeLimit } from './attribute-limits.ts';
 import { type ContactInput, toContactFields } from './contact-input.ts';
 import { presentContacts } from './get-contact.ts';
 import type { Contact } from './present-contact.ts';
@@ -35,7 +36,9 @@ export async function createContact(
     if (!mergeStrategy) fail('CONT-003');
     const existing = await findContactByMobile(tx, accountId, fields.mobile!.number, { forUpdate: true });
     if (!existing) fail('CONT-003', 'The contact with this mobile number was removed meanwhile; try again.');
-    const row = await updateContact(tx, accountId, existing.id, fields, mergeStrategy, by);
+    const row = await updateContact(tx, accountId, existing.id, fields, mergeStrategy, by).catch(
+      rethrowAttributeLimit,
+    );
     const [contact] = await presentContacts(tx, accountId, [row!]);
     await emitEvent(tx, accountId, 'contact-updated', contact);
     return { contact, created: false };

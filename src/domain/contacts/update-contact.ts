@@ -4,6 +4,7 @@ import { fail } from '../../errors.ts';
 import { isId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import { emitEvent } from '../events/emit.ts';
+import { rethrowAttributeLimit } from './attribute-limits.ts';
 import { type ContactInput, toContactFields } from './contact-input.ts';
 import { presentContacts } from './get-contact.ts';
 import type { Contact } from './present-contact.ts';
@@ -28,7 +29,7 @@ export async function updateContact(
     const row = await updateContactRow(tx, accountId, contactId, fields, 'set', by).catch(
       (err: { code?: string }) => {
         if (err.code === UNIQUE_VIOLATION) fail('CONT-003');
-        throw err;
+        rethrowAttributeLimit(err);
       },
     );
     if (!row) fail('CONT-002');

@@ -7,6 +7,7 @@ import {
 } from '../../db/queries/contacts.ts';
 import { newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
+import { rethrowAttributeLimit } from '../contacts/attribute-limits.ts';
 import { toContactFields } from '../contacts/contact-input.ts';
 import { presentContacts } from '../contacts/get-contact.ts';
 import { emitEvent } from '../events/emit.ts';
@@ -48,7 +49,9 @@ export async function saveFormContact(
   const current =
     existing ?? (await findContactByMobile(tx, accountId, s.mobile.number, { forUpdate: true }));
   if (!current) throw new Error(`contact for ${s.mobile.number} vanished during a form submission`);
-  const row = (await updateContact(tx, accountId, current.id, fields, 'append', by)) ?? current;
+  const row =
+    (await updateContact(tx, accountId, current.id, fields, 'append', by).catch(rethrowAttributeLimit)) ??
+    current;
   const [contact] = await presentContacts(tx, accountId, [row]);
   await emitEvent(tx, accountId, 'contact-updated', contact);
   return { contact: row, created: false };

@@ -2,6 +2,7 @@ import { type Db, withTx } from '../../db/client.ts';
 import { type FormRow, findActiveFormById } from '../../db/queries/forms.ts';
 import { bumpFormStat, insertConversion } from '../../db/queries/forms-activity.ts';
 import { addListMembers, findList, isSmartList } from '../../db/queries/lists.ts';
+import { AppError } from '../../errors.ts';
 import { isId, newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import { HONEYPOT_FIELD } from './form-input.ts';
@@ -46,9 +47,37 @@ export async function submitForm(db: Db, formId: string, input: FormSubmission):
   if (!isId(formId)) return { kind: 'not-found' };
   // Own keys only: a field named like an Object.prototype member must not read the inherited one.
   const values: Record<string, unknown> = Object.assign(Object.create(null), input.values);
+  let found: FormRow | undefined;
+  try {
+    return await accept(db, formId, input, values, (f) => {
+      found = f;
+    });
+  } catch (err) {
+    // Answers too long for the contact's attributes (attribute-limits.ts): the submitter's to shorten.
+    if (!(err instanceof AppError && err.code === 'CONT-005' && found)) throw err;
+    const field =
+      found.fields.find((f) => !STANDARD.has(f.name) && submittedText(values[f.name]))?.name ?? 'mobile';
+    return {
+      kind: 'invalid',
+      form: found,
+      errors: { [field]: 'Your answers are too long to keep: please shorten them.' },
+    };
+  }
+}
+
+const STANDARD = new Set(['mobile', 'firstName', 'lastName', 'email']);
+
+async function accept(
+  db: Db,
+  formId: string,
+  input: FormSubmission,
+  values: Record<string, unknown>,
+  seen: (form: FormRow) => void,
+): Promise<SubmitOutcome> {
   return withTx(db, async (tx) => {
     const form = await findActiveFormById(tx, formId, { lock: true });
     if (!form) return { kind: 'not-found' as const };
+    seen(form);
     if (submittedText(values[HONEYPOT_FIELD]) !== '') return { kind: 'ignored' as const, form };
     const check = checkSubmission(form, values);
     if (!check.ok) return { kind: 'invalid' as const, form, errors: check.errors };

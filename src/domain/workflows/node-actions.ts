@@ -6,6 +6,7 @@ import { fail } from '../../errors.ts';
 import { renderTemplate } from '../../messaging/render.ts';
 import { isId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
+import { checkAttributes, rethrowAttributeLimit } from '../contacts/attribute-limits.ts';
 import { presentContacts } from '../contacts/get-contact.ts';
 import { emitEvent } from '../events/emit.ts';
 import { queueMessage } from '../messages/queue-message.ts';
@@ -129,13 +130,10 @@ export async function runAction(
     case 'action.remove-from-list':
       return listAction(tx, contact, node);
     case 'action.update-attribute': {
-      const row = await updateContact(
-        tx,
-        contact.account_id,
-        contact.id,
-        { attributes: { [String(node.config.attribute)]: String(node.config.value) } },
-        'set',
-        by,
+      const attributes = { [String(node.config.attribute)]: String(node.config.value) };
+      checkAttributes(attributes);
+      const row = await updateContact(tx, contact.account_id, contact.id, { attributes }, 'set', by).catch(
+        rethrowAttributeLimit,
       );
       if (row) {
         const [presented] = await presentContacts(tx, contact.account_id, [row]);

@@ -1,4 +1,6 @@
 import { MAX_TEXT_LENGTH } from '../../messaging/text-rules.ts';
+import { MAX_ATTRIBUTE_KEY_LENGTH } from '../contacts/attribute-limits.ts';
+
 /** A Node property: one config field of a node type, as an editor would render it. */
 export interface NodeProperty {
   type: string;
@@ -229,7 +231,7 @@ export const NODE_TYPES: readonly NodeType[] = [
     color: '#ea580c',
     supportsReenrollment: true,
     properties: [
-      prop('basictext', 'attribute', 'Attribute', true, { min: 1, max: 200 }),
+      prop('basictext', 'attribute', 'Attribute', true, { min: 1, max: MAX_ATTRIBUTE_KEY_LENGTH }),
       prop('select', 'comparator', 'Comparator', true, {
         options: ['=', '!=', '<', '<=', '>', '>='].map((c) => ({ value: c, label: c })),
         defaultValue: '=',
@@ -278,7 +280,7 @@ export const NODE_TYPES: readonly NodeType[] = [
     color: '#16a34a',
     supportsReenrollment: true,
     properties: [
-      prop('basictext', 'attribute', 'Attribute', true, { min: 1, max: 200 }),
+      prop('basictext', 'attribute', 'Attribute', true, { min: 1, max: MAX_ATTRIBUTE_KEY_LENGTH }),
       prop('basictext', 'value', 'Value', true, { max: 500 }),
     ],
   }),

@@ -1,15 +1,40 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import sjson from 'secure-json-parse';
 import { AppError } from '../../errors.ts';
+import { SpooledUpload, spoolUpload } from '../spooled-upload.ts';
 
 /** Bodies up to 1 MiB for JSON and forms. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
-/** CSV uploads up to 16 MiB (about 250,000 contacts): parsed in memory, they must fit the heap (`npm start` caps it at 256 MB). */
+/**
+ * CSV uploads up to 16 MiB (about 650,000 four-column contacts). Spooled to disk and parsed as a
+ * stream, so memory does not grow with the size; the limit bounds the upload's one transaction.
+ */
 export const CSV_BODY_LIMIT = 16 * 1024 * 1024;
 
 // PostgreSQL text and jsonb cannot hold U+0000: refuse it at the door rather than fail in the database.
 const NUL_MESSAGE = 'The request body contains a NUL character (U+0000), which is not allowed.';
 const nulError = () => new AppError('VAL-001', NUL_MESSAGE);
+
+/** How deep JSON bodies may nest (objects and arrays): deeper ones overflow the stack of recursive code such as JSON.stringify. */
+export const JSON_MAX_DEPTH = 32;
+
+/** Whether JSON text nests objects and arrays deeper than max: one pass, brackets inside strings skipped. */
+export function jsonTooDeep(text: string, max = JSON_MAX_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
 
 function rejectNul(key: string, value: unknown): unknown {
   if (key.includes('\0') || (typeof value === 'string' && value.includes('\0'))) throw nulError();
@@ -83,6 +108,12 @@ export function registerContentTypes(app: FastifyInstance) {
     (req, body, done) => {
       const text = (body as string).trim();
       if (text === '') return done(null, undefined);
+      // Checked before parsing, so no route ever holds a structure it cannot serialise.
+      if (jsonTooDeep(text))
+        return done(
+          new AppError('VAL-001', `The JSON body nests deeper than ${JSON_MAX_DEPTH} levels.`),
+          undefined,
+        );
       try {
         const parsed = sjson.parse(text, null, { protoAction: 'error', constructorAction: 'error' });
         // Only a body that spells a NUL (raw or as \u0000) pays for the walk.
@@ -113,18 +144,30 @@ export function registerContentTypes(app: FastifyInstance) {
       done(null, fields);
     },
   );
-  app.addContentTypeParser(
-    ['text/csv', 'application/csv'],
-    { parseAs: 'string', bodyLimit: CSV_BODY_LIMIT },
-    (_req, body, done) => {
-      if ((body as string).includes('\0')) return done(nulError(), undefined);
-      done(null, body);
-    },
-  );
+  // CSV is streamed to a temporary file (bounded memory at any size), only for routes that take uploads.
+  app.addContentTypeParser(['text/csv', 'application/csv'], (req, payload, done) => {
+    if (!req.routeOptions.config.csvUpload)
+      return done(new AppError('VAL-004', 'This operation does not take CSV.'), undefined);
+    if (Number(req.headers['content-length'] ?? 0) > CSV_BODY_LIMIT)
+      return done(
+        new AppError('VAL-003', `The upload is larger than ${CSV_BODY_LIMIT / 1024 / 1024} MiB.`, {
+          headers: { connection: 'close' },
+        }),
+        undefined,
+      );
+    spoolUpload(payload, CSV_BODY_LIMIT).then(
+      (upload) => done(null, upload),
+      (err: Error) => done(err, undefined),
+    );
+  });
   app.addHook('preHandler', async (request) => {
     if (!mayHoldInfinity.has(request)) return;
     const at = nonFinitePath(request.body, '');
     if (at)
       throw new AppError('VAL-001', `Invalid body: body${at === '/' ? '' : at} must be a finite number.`);
+  });
+  // The spooled file lives as long as its request.
+  app.addHook('onResponse', async (request) => {
+    if (request.body instanceof SpooledUpload) await request.body.remove();
   });
 }

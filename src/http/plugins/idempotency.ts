@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { claimKey, completeKey, releaseKey } from '../../db/queries/idempotency-keys.ts';
+import { SpooledUpload } from '../spooled-upload.ts';
 import { sendError } from './errors.ts';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
@@ -20,7 +21,12 @@ export function registerIdempotency(app: FastifyInstance) {
       return sendError(reply, 'IDEM-001', 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
     const accountId = (request.params as { accountId?: string }).accountId ?? request.grant.accounts[0];
     const path = request.url.split('?')[0];
-    const body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? null);
+    const body =
+      typeof request.body === 'string'
+        ? request.body
+        : request.body instanceof SpooledUpload
+          ? `upload sha256 ${request.body.sha256}`
+          : JSON.stringify(request.body ?? null);
     const hash = createHash('sha256').update(`${request.method} ${request.url}\n${body}`).digest('base64url');
     const existing = await claimKey(app.ctx.db, accountId, {
       clientId: request.grant.clientId,

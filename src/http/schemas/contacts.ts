@@ -1,4 +1,12 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import {
+  MAX_ATTRIBUTE_BYTES,
+  MAX_ATTRIBUTE_KEY_LENGTH,
+  MAX_ATTRIBUTE_VALUE_LENGTH,
+  MAX_ATTRIBUTES,
+  MAX_CSV_COLUMNS,
+  MAX_CSV_RECORD_CHARS,
+} from '../../domain/contacts/attribute-limits.ts';
 import { AuditStamp, ErrorObject, PageQuery } from './common.ts';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
@@ -90,7 +98,11 @@ export const ContactBody = Type.Object({
       {},
       {
         additionalProperties: true,
-        description: 'Custom attributes; in an update a null value removes the key.',
+        description:
+          'Custom attributes; in an update a null value removes the key. Limits (400 CONT-005): ' +
+          `at most ${MAX_ATTRIBUTES} per contact (after merging), names of at most ${MAX_ATTRIBUTE_KEY_LENGTH} characters, ` +
+          `values of at most ${MAX_ATTRIBUTE_VALUE_LENGTH} characters (JSON text for non-strings), ` +
+          `${MAX_ATTRIBUTE_BYTES} bytes in all (names plus values, UTF-8).`,
       },
     ),
   ),
@@ -119,10 +131,14 @@ export const MergeStrategy = Type.Union(
 
 export const CreateContactQuery = Type.Object({ mergeStrategy: Type.Optional(MergeStrategy) });
 
-export const CsvUpload = Type.String({
+// No `type`: the body reaches validation as a spooled file (http/spooled-upload.ts), not a string.
+export const CsvUpload = Type.Unsafe<unknown>({
+  contentMediaType: 'text/csv',
   description:
     'CSV with a header row, e.g. `country,firstName,lastName,email,mobile,tags,optIn,blocked,...`: `mobile` is required ' +
-    '(E.164, or national with `country`), `tags` is split on `;`, every other column becomes an attribute. Up to 64 MiB.',
+    '(E.164, or national with `country`), `tags` is split on `;`, every other column becomes an attribute. ' +
+    `Limits: 16 MiB (413), ${MAX_CSV_COLUMNS} columns, ${MAX_CSV_RECORD_CHARS} characters per row, and the attribute ` +
+    'limits of a contact (400, naming the row and column).',
 });
 
 export const UploadError = Type.Object({
@@ -140,8 +156,10 @@ export const UploadResult = Type.Object({
     description: 'The contacts of the first 100 data rows only, to keep the answer small.',
   }),
   errors: Type.Array(UploadError, {
-    description: 'Every row that failed, with its code (CONT-001, CONT-003, VAL-001).',
+    description:
+      'The rows that failed, with their code (CONT-001, CONT-003, VAL-001): the first 1,000 only (see `failed`).',
   }),
+  failed: Type.Integer({ description: 'Rows that failed, all of them (`submitted` − `success`).' }),
 });
 
 export const ContactListQuery = Type.Object({

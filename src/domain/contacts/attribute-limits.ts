@@ -1,0 +1,71 @@
+/**
+ * The limits of a contact's custom attributes, the same for every way attributes are written (JSON
+ * create and update, CSV uploads, hosted form submissions, workflow actions). They bound what one
+ * contact costs to read, render and serialise: before them a contact could carry 60,000 attributes.
+ */
+import { AppError } from '../../errors.ts';
+
+/** Custom attributes one contact may have. */
+export const MAX_ATTRIBUTES = 100;
+/** Characters of an attribute's name. */
+export const MAX_ATTRIBUTE_KEY_LENGTH = 128;
+/**
+ * Characters of an attribute's value (a string's own characters; the JSON text of any other value):
+ * the longest hosted-form field (a textarea) fits.
+ */
+export const MAX_ATTRIBUTE_VALUE_LENGTH = 5000;
+/** Bytes of all of a contact's attributes: the UTF-8 bytes of each name plus its value's text. */
+export const MAX_ATTRIBUTE_BYTES = 32 * 1024;
+/** Columns of a CSV upload (every column that is not a contact field becomes an attribute). */
+export const MAX_CSV_COLUMNS = 128;
+/** Characters of one CSV row (all its cells): bounds what one row can make the parser hold. */
+export const MAX_CSV_RECORD_CHARS = 64 * 1024;
+
+/** The text of an attribute value as a merge field renders it (and as PostgreSQL's `->>` gives it). */
+function valueText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * Checks a set of attributes against the limits; `where` prefixes the message (e.g. an upload row).
+ * Null values (removals in an update) count only for their name.
+ */
+export function checkAttributes(attributes: Record<string, unknown>, where = ''): void {
+  const fail = (message: string) => {
+    throw new AppError('CONT-005', `${where}${message}`);
+  };
+  const keys = Object.keys(attributes);
+  let count = 0;
+  let bytes = 0;
+  for (const key of keys) {
+    if (key.length > MAX_ATTRIBUTE_KEY_LENGTH)
+      fail(
+        `The attribute name ${JSON.stringify(`${key.slice(0, 40)}…`)} is longer than ${MAX_ATTRIBUTE_KEY_LENGTH} characters.`,
+      );
+    const value = attributes[key];
+    if (value === null || value === undefined) continue;
+    if (++count > MAX_ATTRIBUTES)
+      fail(`A contact may have at most ${MAX_ATTRIBUTES} attributes (${keys.length} given).`);
+    const text = valueText(value);
+    if (text.length > MAX_ATTRIBUTE_VALUE_LENGTH)
+      fail(
+        `The value of attribute ${JSON.stringify(key)} is longer than ${MAX_ATTRIBUTE_VALUE_LENGTH} characters.`,
+      );
+    bytes += Buffer.byteLength(key) + Buffer.byteLength(text);
+    if (bytes > MAX_ATTRIBUTE_BYTES)
+      fail(`The attributes of a contact may take at most ${MAX_ATTRIBUTE_BYTES} bytes (names and values).`);
+  }
+}
+
+/** The SQLSTATE sparrow_limit_attributes() raises (migration 0160; used by db/queries/contacts-merge.ts). */
+const OVER_LIMIT_SQLSTATE = 'SPA01';
+
+/** Turns the database's refusal of a merged result into CONT-005; any other error passes through. */
+export function rethrowAttributeLimit(err: unknown): never {
+  const e = err as { code?: string; message?: string; detail?: string };
+  if (e?.code === OVER_LIMIT_SQLSTATE) {
+    const row = e.detail ? `Row ${e.detail}: ` : '';
+    throw new AppError('CONT-005', `${row}${e.message}`);
+  }
+  throw err;
+}
