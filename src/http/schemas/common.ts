@@ -21,10 +21,20 @@ export const Pagination = Type.Object({
   totalCount: Type.Integer(),
 });
 
+/** The most results one page of a list operation can hold (`limit` 1..PAGE_LIMIT_MAX). */
+export const PAGE_LIMIT_MAX = 100;
+/** The page size when `limit` is absent. */
+export const PAGE_LIMIT_DEFAULT = 20;
+
 /** Query parameters of every list operation: offset >= 0, limit 1..100. */
 export const PageQuery = {
   offset: Type.Integer({ minimum: 0, default: 0, description: 'Results to skip.' }),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Maximum results (1..100).' }),
+  limit: Type.Integer({
+    minimum: 1,
+    maximum: PAGE_LIMIT_MAX,
+    default: PAGE_LIMIT_DEFAULT,
+    description: `Maximum results (1..${PAGE_LIMIT_MAX}).`,
+  }),
 };
 
 /** PageQuery plus `name`, a partial, case-insensitive match (list operations of named resources). */
