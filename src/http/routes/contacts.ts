@@ -49,7 +49,7 @@ export async function contactRoutes(app: FastifyInstance) {
         summary: 'Create a contact, or upload contacts as CSV',
         description:
           'JSON: one contact (201; with `mergeStrategy` an existing mobile is merged and answered with 200). ' +
-          '`text/csv`: an upload of up to 64 MiB, written set-based in one transaction (201, counts and failed rows). ' +
+          `\`text/csv\`: an upload of up to ${CSV_BODY_LIMIT / (1024 * 1024)} MiB, written set-based in one transaction (201, counts and failed rows). ` +
           `A mobile already in the account is merged per \`mergeStrategy\`, or is CONT-003 without one. ${CONTACT_EVENTS}`,
         params: IdParam('accountId'),
         querystring: CreateContactQuery,

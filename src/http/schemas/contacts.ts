@@ -1,4 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import { CSV_BODY_LIMIT } from '../plugins/content-types.ts';
 import { AuditStamp, ErrorObject, PageQuery } from './common.ts';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
@@ -122,7 +123,8 @@ export const CreateContactQuery = Type.Object({ mergeStrategy: Type.Optional(Mer
 export const CsvUpload = Type.String({
   description:
     'CSV with a header row, e.g. `country,firstName,lastName,email,mobile,tags,optIn,blocked,...`: `mobile` is required ' +
-    '(E.164, or national with `country`), `tags` is split on `;`, every other column becomes an attribute. Up to 64 MiB.',
+    '(E.164, or national with `country`), `tags` is split on `;`, every other column becomes an attribute. ' +
+    `Up to ${CSV_BODY_LIMIT / (1024 * 1024)} MiB.`,
 });
 
 export const UploadError = Type.Object({
