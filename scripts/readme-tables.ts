@@ -3,6 +3,7 @@
  * (`<!-- generated:NAME -->` … `<!-- /generated:NAME -->`), from the code:
  *   scopes       SCOPES and SCOPE_DESCRIPTIONS (src/domain/auth/scopes.ts) and the scope each route
  *                declares (read from the OpenAPI document the API app builds; no database is touched)
+ *   events       the event payload descriptions EVENT_DOCS (src/domain/events/docs.ts)
  *   error-codes  the registry ERRORS (src/errors.ts)
  *   limits       the named constants listed in LIMITS below
  * Run it as `npm run readme:tables`; test/docs/readme.test.ts fails when README.md differs from what
@@ -17,6 +18,7 @@ import { createContext } from '../src/context.ts';
 import { createPool } from '../src/db/client.ts';
 import { IDEMPOTENCY_TTL_HOURS } from '../src/db/queries/idempotency-keys.ts';
 import { SCOPE_DESCRIPTIONS, SCOPES } from '../src/domain/auth/scopes.ts';
+import { EVENT_DOCS } from '../src/domain/events/docs.ts';
 import { DEFAULT_RETRY_POLICY } from '../src/domain/webhooks/retry-policy.ts';
 import { PREVIOUS_SECRET_GRACE_MS } from '../src/domain/webhooks/rotate-secret.ts';
 import { MAX_URL_LENGTH } from '../src/domain/webhooks/validate-destination.ts';
@@ -40,7 +42,7 @@ export const README = fileURLToPath(new URL('../README.md', import.meta.url));
 export const COMMAND = 'npm run readme:tables';
 
 /** The names of the generated sections, in README order. */
-export const SECTIONS = ['scopes', 'error-codes', 'limits'] as const;
+export const SECTIONS = ['scopes', 'limits', 'events', 'error-codes'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -87,6 +89,16 @@ function scopesTable(ops: Map<string, string[]>): string {
     (ops.get(s) ?? ['(no operation)']).map((o) => `\`${o}\``).join(', '),
   ]);
   return table(['scope', 'grants', 'operations (`…` = `/v1/accounts/{accountId}`)'], rows);
+}
+
+// ---- events --------------------------------------------------------------------------------------
+
+function eventsTable(): string {
+  const docs: Record<string, { summary: string; data: string }> = EVENT_DOCS;
+  return table(
+    ['event', 'when', '`data`'],
+    Object.entries(docs).map(([type, d]) => [`\`${type}\``, cell(d.summary), cell(d.data)]),
+  );
 }
 
 // ---- error codes ---------------------------------------------------------------------------------
@@ -297,8 +309,9 @@ function limitsTable(): string {
 export async function generatedTables(): Promise<Record<Section, string>> {
   return {
     scopes: scopesTable(await operationsByScope()),
-    'error-codes': errorCodesTable(),
     limits: limitsTable(),
+    events: eventsTable(),
+    'error-codes': errorCodesTable(),
   };
 }
 

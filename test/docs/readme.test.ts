@@ -55,7 +55,7 @@ function configRows(text: string): { names: string[]; defaults: string }[] {
 }
 
 describe('README.md', () => {
-  it('has the scope, error-code and limits tables the code generates', async () => {
+  it('has the scope, limits, event and error-code tables the code generates', async () => {
     const current = readme();
     const expected = applyTables(current, await generatedTables());
     const stale = changedSections(current, expected);
@@ -63,7 +63,7 @@ describe('README.md', () => {
       current === expected,
       `README.md is out of date${stale.length ? ` in: ${stale.join(', ')}` : ''}. ` +
         `Run \`${COMMAND}\` and commit README.md (the tables come from src/domain/auth/scopes.ts, the routes' ` +
-        'declared scopes, src/errors.ts and the limits listed in scripts/readme-tables.ts).',
+        'declared scopes, src/domain/events/docs.ts, src/errors.ts and the limits listed in scripts/readme-tables.ts).',
     );
   });
 
