@@ -11,7 +11,7 @@ import {
   operationsByScope,
   README,
 } from '../../scripts/readme-tables.ts';
-import { SCOPES } from '../../src/domain/auth/scopes.ts';
+import { SCOPE_DESCRIPTIONS, SCOPES } from '../../src/domain/auth/scopes.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
@@ -67,10 +67,16 @@ describe('README.md', () => {
     );
   });
 
-  it('lists only scopes that some operation requires, and every scope a route requires', async () => {
+  it('lists only scopes that some operation requires, each described, and every scope a route requires', async () => {
     const ops = await operationsByScope();
     const unused = SCOPES.filter((s) => !ops.has(s));
     assert.deepEqual(unused, [], `scopes in SCOPES that no route declares: ${unused.join(', ')}`);
+    const undescribed = SCOPES.filter((s) => !SCOPE_DESCRIPTIONS[s]?.trim());
+    assert.deepEqual(
+      undescribed,
+      [],
+      `describe in SCOPE_DESCRIPTIONS (src/domain/auth/scopes.ts): ${undescribed}`,
+    );
     const unknown = [...ops.keys()].filter((s) => !(SCOPES as readonly string[]).includes(s));
     assert.deepEqual(unknown, [], `scopes declared by routes but missing from SCOPES: ${unknown.join(', ')}`);
   });
