@@ -17,10 +17,11 @@ export interface RateLimiter {
   close(): Promise<void>;
 }
 
-const WINDOW_MS = 60_000;
+/** Requests are counted in fixed windows of this length. */
+export const RATE_LIMIT_WINDOW_MS = 60_000;
 
 function outcome(limit: number, count: number, windowStart: number): RateLimitHit {
-  const reset = Math.max(1, Math.ceil((windowStart + WINDOW_MS - Date.now()) / 1000));
+  const reset = Math.max(1, Math.ceil((windowStart + RATE_LIMIT_WINDOW_MS - Date.now()) / 1000));
   return { limit, remaining: Math.max(0, limit - count), reset, allowed: count <= limit };
 }
 
@@ -31,8 +32,8 @@ export function memoryRateLimiter(defaultLimit: number): RateLimiter {
   return {
     async hit(key, limit = defaultLimit) {
       const now = Date.now();
-      const start = now - (now % WINDOW_MS);
-      if (now - lastSweep > WINDOW_MS) {
+      const start = now - (now % RATE_LIMIT_WINDOW_MS);
+      if (now - lastSweep > RATE_LIMIT_WINDOW_MS) {
         for (const [k, w] of windows) if (w.start < start) windows.delete(k);
         lastSweep = now;
       }
@@ -57,12 +58,12 @@ export function redisRateLimiter(defaultLimit: number, url: string): RateLimiter
   return {
     async hit(key, limit = defaultLimit) {
       const now = Date.now();
-      const start = now - (now % WINDOW_MS);
+      const start = now - (now % RATE_LIMIT_WINDOW_MS);
       const rkey = `sparrow:rl:${key}:${start}`;
       const [[, count]] = (await redis
         .multi()
         .incr(rkey)
-        .pexpire(rkey, WINDOW_MS + 1000)
+        .pexpire(rkey, RATE_LIMIT_WINDOW_MS + 1000)
         .exec()) as [[Error | null, number]];
       return outcome(limit, count, start);
     },
@@ -79,7 +80,7 @@ export function createRateLimiter(limit: number, redisUrl?: string): RateLimiter
 /** The IETF draft-ietf-httpapi-ratelimit-headers (rev. 11) fields for a hit. */
 export function rateLimitHeaders(h: RateLimitHit, policy = 'default'): Record<string, string> {
   return {
-    'RateLimit-Policy': `"${policy}";q=${h.limit};w=60`,
+    'RateLimit-Policy': `"${policy}";q=${h.limit};w=${RATE_LIMIT_WINDOW_MS / 1000}`,
     RateLimit: `"${policy}";r=${h.remaining};t=${h.reset}`,
   };
 }

@@ -45,6 +45,9 @@ interface Finished {
   result: PostResult;
 }
 
+/** A delivery succeeds only with a 2xx within this many ms. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+
 const defaultLog = (msg: string) => process.stdout.write(`${new Date().toISOString()} ${msg}\n`);
 
 /**
@@ -55,7 +58,7 @@ const defaultLog = (msg: string) => process.stdout.write(`${new Date().toISOStri
  */
 export function webhookDelivery(opts: DeliveryOptions = {}): WorkerTask {
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...opts.policy };
-  const timeoutMs = opts.timeoutMs ?? 10_000;
+  const timeoutMs = opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
   const concurrency = opts.concurrency ?? 64;
   const perDestination = opts.perDestination ?? 16;
   const batchSize = opts.batchSize ?? 200;

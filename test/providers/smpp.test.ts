@@ -476,7 +476,7 @@ describe('SMPP provider', () => {
 });
 
 describe('splitForSmpp', () => {
-  it('follows the segment vectors of standards.md', () => {
+  it('follows the published GSM-7 and UCS-2 segment vectors (docs/interface.md)', () => {
     assert.equal(splitForSmpp(`{${'a'.repeat(158)}`, 'GSM-7').parts.length, 1);
     assert.equal(splitForSmpp(`{${'a'.repeat(159)}`, 'GSM-7').parts.length, 2);
     assert.equal(splitForSmpp('a'.repeat(307), 'GSM-7').parts.length, 3);

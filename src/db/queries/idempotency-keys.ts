@@ -1,5 +1,8 @@
 import type { Queryable } from '../client.ts';
 
+/** How long an Idempotency-Key and its stored answer are kept. */
+export const IDEMPOTENCY_TTL_HOURS = 24;
+
 /** A stored Idempotency-Key and, once complete, the response it produced. */
 export interface IdempotencyRow {
   account_id: string;
@@ -30,7 +33,7 @@ export async function claimKey(
          SET account_id = EXCLUDED.account_id, method = EXCLUDED.method, path = EXCLUDED.path,
              request_hash = EXCLUDED.request_hash, status_code = NULL, response_body = NULL,
              response_type = NULL, created_at = now(), completed_at = NULL
-         WHERE idempotency_keys.created_at < now() - interval '24 hours'
+         WHERE idempotency_keys.created_at < now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'
        RETURNING *, true AS claimed)
      SELECT * FROM ins
      UNION ALL
@@ -63,7 +66,7 @@ export async function releaseKey(db: Queryable, accountId: string, clientId: str
 
 export async function purgeExpiredKeys(db: Queryable): Promise<number> {
   const { rowCount } = await db.query(
-    `DELETE FROM idempotency_keys WHERE created_at < now() - interval '24 hours'`,
+    `DELETE FROM idempotency_keys WHERE created_at < now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'`,
   );
   return rowCount ?? 0;
 }

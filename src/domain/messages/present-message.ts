@@ -2,7 +2,7 @@ import type { MessageView } from '../../db/queries/messages.ts';
 import { stamp } from '../actor.ts';
 
 /**
- * The Message shape of the API (compatibility.md), plus `encoding`, `jobId` and `campaignId`.
+ * The Message shape of the API (docs/interface.md, the compatibility shapes), plus `encoding`, `jobId` and `campaignId`.
  * `phoneNumber` is our number in the exchange: the sender of an outgoing message, the
  * recipient of an incoming one.
  */

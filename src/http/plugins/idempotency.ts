@@ -4,7 +4,9 @@ import { claimKey, completeKey, releaseKey } from '../../db/queries/idempotency-
 import { SpooledUpload } from '../spooled-upload.ts';
 import { sendError } from './errors.ts';
 
-const KEY = /^[\x21-\x7e]{1,255}$/;
+/** An Idempotency-Key is 1 to this many visible ASCII characters. */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+const KEY = new RegExp(`^[\\x21-\\x7e]{1,${IDEMPOTENCY_KEY_MAX_LENGTH}}$`);
 
 /**
  * `Idempotency-Key` on authenticated POSTs: the first response for a key is stored for 24 h and
@@ -18,7 +20,11 @@ export function registerIdempotency(app: FastifyInstance) {
     if (raw === undefined) return;
     const key = Array.isArray(raw) ? raw[0] : raw;
     if (!KEY.test(key))
-      return sendError(reply, 'IDEM-001', 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
+      return sendError(
+        reply,
+        'IDEM-001',
+        `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters.`,
+      );
     const accountId = (request.params as { accountId?: string }).accountId ?? request.grant.accounts[0];
     const path = request.url.split('?')[0];
     const body =

@@ -1,11 +1,16 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { SCOPES } from '../../domain/auth/scopes.ts';
+import { SCOPE_DESCRIPTIONS, SCOPES } from '../../domain/auth/scopes.ts';
 import { webhookEventsOpenApi } from '../schemas/webhooks.ts';
 
 /** OpenAPI 3.1 generated from the route schemas, at /openapi.json, with a reference UI at /docs. */
 export async function registerOpenApi(app: FastifyInstance, publicUrl: string) {
+  // Each operation names the scope its route declares, so the document says what a token needs.
+  app.addHook('onRoute', (route) => {
+    const scope = route.config?.scope;
+    if (scope && route.schema) route.schema.security = [{ oauth2: [scope] }];
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -26,7 +31,7 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string) {
             flows: {
               clientCredentials: {
                 tokenUrl: `${publicUrl}/oauth2/token`,
-                scopes: Object.fromEntries(SCOPES.map((s) => [s, s])),
+                scopes: Object.fromEntries(SCOPES.map((s) => [s, SCOPE_DESCRIPTIONS[s]])),
               },
             },
           },

@@ -22,6 +22,11 @@ export const Pagination = Type.Object({
   totalCount: Type.Integer(),
 });
 
+/** The most results one page of a list operation can hold (`limit` 1..PAGE_LIMIT_MAX). */
+export const PAGE_LIMIT_MAX = 100;
+/** The page size when `limit` is absent. */
+export const PAGE_LIMIT_DEFAULT = 20;
+
 /**
  * The largest `offset` a list accepts. PostgreSQL takes a bigint, but a value past 2^63 overflows
  * it, and skipping a billion rows is no page anyone asks for: above this the request is a 400.
@@ -40,7 +45,12 @@ export const OffsetQuery = (description = 'Results to skip.') =>
 /** Query parameters of every list operation: offset 0..MAX_OFFSET, limit 1..100. */
 export const PageQuery = {
   offset: OffsetQuery(),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Maximum results (1..100).' }),
+  limit: Type.Integer({
+    minimum: 1,
+    maximum: PAGE_LIMIT_MAX,
+    default: PAGE_LIMIT_DEFAULT,
+    description: `Maximum results (1..${PAGE_LIMIT_MAX}).`,
+  }),
 };
 
 /** PageQuery plus `name`, a partial, case-insensitive match (list operations of named resources). */

@@ -7,6 +7,7 @@ import {
   MAX_CSV_COLUMNS,
   MAX_CSV_RECORD_CHARS,
 } from '../../domain/contacts/attribute-limits.ts';
+import { CSV_BODY_LIMIT } from '../plugins/content-types.ts';
 import { AuditStamp, ErrorObject, PageQuery } from './common.ts';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
@@ -137,7 +138,7 @@ export const CsvUpload = Type.Unsafe<unknown>({
   description:
     'CSV with a header row, e.g. `country,firstName,lastName,email,mobile,tags,optIn,blocked,...`: `mobile` is required ' +
     '(E.164, or national with `country`), `tags` is split on `;`, every other column becomes an attribute. ' +
-    `Limits: 16 MiB (413), ${MAX_CSV_COLUMNS} columns, ${MAX_CSV_RECORD_CHARS} characters per row, and the attribute ` +
+    `Limits: ${CSV_BODY_LIMIT / (1024 * 1024)} MiB (413), ${MAX_CSV_COLUMNS} columns, ${MAX_CSV_RECORD_CHARS} characters per row, and the attribute ` +
     'limits of a contact (400, naming the row and column).',
 });
 

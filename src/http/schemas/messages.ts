@@ -16,7 +16,7 @@ export const MESSAGE_STATUSES = [
   'received',
 ] as const;
 
-/** A message, outgoing or incoming (compatibility.md's Message shape, plus encoding, jobId, campaignId). */
+/** A message, outgoing or incoming (the compatibility Message shape of docs/interface.md, plus encoding, jobId, campaignId). */
 export const Message = Type.Object({
   id: Type.String(),
   contact: Nullable(

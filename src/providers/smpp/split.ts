@@ -1,7 +1,7 @@
 /**
  * Per-part encoding for SMPP: the text in GSM 03.38 (one septet per octet, unpacked, as SMPP
  * carries data_coding 0) or UCS-2 (UTF-16BE), split into concatenated parts with a UDH when it
- * does not fit one message. The counts follow standards.md: 160 septets / 70 units in one
+ * does not fit one message. The counts follow docs/interface.md: 160 septets / 70 units in one
  * message, 153 / 67 per part when split; an extension character (two septets) and a surrogate
  * pair (two units) are never cut across parts.
  */

@@ -1,0 +1,371 @@
+/**
+ * Writes the generated tables of README.md, each between its marker comments
+ * (`<!-- generated:NAME -->` … `<!-- /generated:NAME -->`), from the code:
+ *   scopes       SCOPES and SCOPE_DESCRIPTIONS (src/domain/auth/scopes.ts) and the scope each route
+ *                declares (read from the OpenAPI document the API app builds; no database is touched)
+ *   events       the event payload descriptions EVENT_DOCS (src/domain/events/docs.ts)
+ *   error-codes  the registry ERRORS (src/errors.ts)
+ *   limits       the named constants listed in LIMITS below
+ * Run it as `npm run readme:tables`; test/docs/readme.test.ts fails when README.md differs from what
+ * it writes. Everything outside the markers is left as it is.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TSchema } from '@sinclair/typebox';
+import { loadConfig } from '../src/config.ts';
+import { createContext } from '../src/context.ts';
+import { createPool } from '../src/db/client.ts';
+import { IDEMPOTENCY_TTL_HOURS } from '../src/db/queries/idempotency-keys.ts';
+import { SCOPE_DESCRIPTIONS, SCOPES } from '../src/domain/auth/scopes.ts';
+import { EVENT_DOCS } from '../src/domain/events/docs.ts';
+import { DEFAULT_RETRY_POLICY } from '../src/domain/webhooks/retry-policy.ts';
+import { PREVIOUS_SECRET_GRACE_MS } from '../src/domain/webhooks/rotate-secret.ts';
+import { MAX_URL_LENGTH } from '../src/domain/webhooks/validate-destination.ts';
+import { ERRORS } from '../src/errors.ts';
+import { buildApiApp } from '../src/http/app.ts';
+import { CSV_BODY_LIMIT, JSON_BODY_LIMIT } from '../src/http/plugins/content-types.ts';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../src/http/plugins/idempotency.ts';
+import { RATE_LIMIT_WINDOW_MS } from '../src/http/rate-limiter.ts';
+import { CreateCampaignBody, QuickCampaignBody } from '../src/http/schemas/campaigns.ts';
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../src/http/schemas/common.ts';
+import { CreateDripBody } from '../src/http/schemas/drips.ts';
+import { StatsQuery } from '../src/http/schemas/links.ts';
+import { SendMessagesBody } from '../src/http/schemas/messages.ts';
+import { CreateTemplateBody } from '../src/http/schemas/templates.ts';
+import { DEFAULT_THROUGHPUT } from '../src/messaging/throughput.ts';
+import { MAX_ATTEMPTS } from '../src/workers/dispatch.ts';
+import { WEBHOOK_TIMEOUT_MS } from '../src/workers/webhook-delivery.ts';
+
+export const README = fileURLToPath(new URL('../README.md', import.meta.url));
+/** The command that rewrites the tables; the test's failure message names it. */
+export const COMMAND = 'npm run readme:tables';
+
+/** The names of the generated sections, in README order. */
+export const SECTIONS = ['scopes', 'limits', 'events', 'error-codes'] as const;
+export type Section = (typeof SECTIONS)[number];
+
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+const table = (head: string[], rows: string[][]) =>
+  [
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
+
+// ---- scopes --------------------------------------------------------------------------------------
+
+/** `METHOD path` of every operation of the API listener, by the scope its route declares. */
+export async function operationsByScope(): Promise<Map<string, string[]>> {
+  const config = { ...loadConfig({}), redisUrl: undefined };
+  const db = createPool('postgres://unused@127.0.0.1:1/unused', 1);
+  const ctx = createContext(config, db);
+  const app = await buildApiApp(ctx);
+  try {
+    const doc = app.swagger() as {
+      paths?: Record<string, Record<string, { security?: { oauth2?: string[] }[] }>>;
+    };
+    const byScope = new Map<string, string[]>();
+    for (const [p, ops] of Object.entries(doc.paths ?? {})) {
+      for (const [method, op] of Object.entries(ops)) {
+        for (const scope of op.security?.flatMap((s) => s.oauth2 ?? []) ?? []) {
+          const short = p.replace(/^\/v1\/accounts\/\{accountId\}/, '…');
+          byScope.set(scope, [...(byScope.get(scope) ?? []), `${method.toUpperCase()} ${short}`]);
+        }
+      }
+    }
+    return byScope;
+  } finally {
+    await app.close();
+    await ctx.close();
+    await db.end();
+  }
+}
+
+function scopesTable(ops: Map<string, string[]>): string {
+  const rows = SCOPES.map((s) => [
+    `\`${s}\``,
+    cell(SCOPE_DESCRIPTIONS[s] ?? '(no description: add one to SCOPE_DESCRIPTIONS)'),
+    (ops.get(s) ?? ['(no operation)']).map((o) => `\`${o}\``).join(', '),
+  ]);
+  return table(['scope', 'grants', 'operations (`…` = `/v1/accounts/{accountId}`)'], rows);
+}
+
+// ---- events --------------------------------------------------------------------------------------
+
+function eventsTable(): string {
+  const docs: Record<string, { summary: string; data: string }> = EVENT_DOCS;
+  return table(
+    ['event', 'when', '`data`'],
+    Object.entries(docs).map(([type, d]) => [`\`${type}\``, cell(d.summary), cell(d.data)]),
+  );
+}
+
+// ---- error codes ---------------------------------------------------------------------------------
+
+function errorCodesTable(): string {
+  const registry: Record<string, { status: number; message: string }> = ERRORS;
+  return table(
+    ['code', 'HTTP', 'meaning'],
+    Object.entries(registry).map(([code, e]) => [`\`${code}\``, String(e.status), cell(e.message)]),
+  );
+}
+
+// ---- limits --------------------------------------------------------------------------------------
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** 16777216 → "16 MiB". */
+export function bytes(n: number): string {
+  if (n >= MiB && n % (MiB / 4) === 0) return `${n / MiB} MiB`;
+  if (n >= KiB && n % KiB === 0) return `${n / KiB} KiB`;
+  return `${n.toLocaleString('en-US')} bytes`;
+}
+
+/** 432000000 → "5 days", 300000 → "5 min", 0 → "0 s". */
+export function duration(ms: number): string {
+  for (const [unit, size] of [
+    ['days', DAY],
+    ['h', HOUR],
+    ['min', MINUTE],
+    ['s', SECOND],
+  ] as const) {
+    // Days from two on: "24 h" reads better than "1 day".
+    if (ms >= (unit === 'days' ? 2 * size : size) && ms % size === 0) return `${ms / size} ${unit}`;
+  }
+  return ms === 0 ? '0 s' : `${ms} ms`;
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** A keyword of a schema found by its property path (`items` steps into an array), or a clear error. */
+function schemaLimit(
+  schemaName: string,
+  schema: TSchema,
+  at: string[],
+  keyword: 'maxLength' | 'maxItems',
+): number {
+  let s: TSchema | undefined = schema;
+  for (const step of at) s = step === 'items' ? s?.items : s?.properties?.[step];
+  const v = s?.[keyword];
+  if (typeof v !== 'number') {
+    throw new Error(
+      `limits: ${schemaName}.${at.join('.')} has no ${keyword} any more: update LIMITS in scripts/readme-tables.ts`,
+    );
+  }
+  return v;
+}
+
+interface Limit {
+  limit: string;
+  value: string;
+  /** The constant (or schema) the value comes from, and its file. */
+  source: string;
+}
+
+/** The limits the README lists. Each value is read from the code; add a row here for a new limit. */
+export function limits(): Limit[] {
+  const defaults = loadConfig({});
+  const schemas = 'src/http/schemas';
+  const text = (what: string, name: string, schema: TSchema, at: string[], file: string): Limit => ({
+    limit: what,
+    value: `${count(schemaLimit(name, schema, at, 'maxLength'))} characters`,
+    source: `\`${name}\` \`${at.filter((s) => s !== 'items').join('.')}\` (\`${schemas}/${file}\`)`,
+  });
+  const policy = DEFAULT_RETRY_POLICY;
+  return [
+    {
+      limit: 'JSON and form-encoded request body (over it: 413 `VAL-003`)',
+      value: bytes(JSON_BODY_LIMIT),
+      source: '`JSON_BODY_LIMIT` (`src/http/plugins/content-types.ts`)',
+    },
+    {
+      limit: 'CSV contact upload (`POST …/contacts` with `Content-Type: text/csv`)',
+      value: bytes(CSV_BODY_LIMIT),
+      source: '`CSV_BODY_LIMIT` (`src/http/plugins/content-types.ts`)',
+    },
+    {
+      limit: '`limit` of list operations (`offset` ≥ 0)',
+      value: `1..${PAGE_LIMIT_MAX}, default ${PAGE_LIMIT_DEFAULT} (a link source's daily stats: default ${StatsQuery.properties.limit.default} days)`,
+      source:
+        '`PAGE_LIMIT_MAX`, `PAGE_LIMIT_DEFAULT` (`src/http/schemas/common.ts`), `StatsQuery` (`src/http/schemas/links.ts`)',
+    },
+    {
+      limit: 'requests per API client (the token endpoint: per IP address)',
+      value: `${count(defaults.rateLimitPerMinute)} per ${duration(RATE_LIMIT_WINDOW_MS)} window (default)`,
+      source:
+        '`RATE_LIMIT_PER_MINUTE` (`src/config.ts`), `RATE_LIMIT_WINDOW_MS` (`src/http/rate-limiter.ts`)',
+    },
+    {
+      limit: 'access-token lifetime',
+      value: `${duration(defaults.tokenTtlSeconds * SECOND)} (default)`,
+      source: '`TOKEN_TTL_SECONDS` (`src/config.ts`)',
+    },
+    {
+      limit: '`Idempotency-Key` length',
+      value: `1..${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters`,
+      source: '`IDEMPOTENCY_KEY_MAX_LENGTH` (`src/http/plugins/idempotency.ts`)',
+    },
+    {
+      limit: '`Idempotency-Key` and its stored answer kept for',
+      value: duration(IDEMPOTENCY_TTL_HOURS * HOUR),
+      source: '`IDEMPOTENCY_TTL_HOURS` (`src/db/queries/idempotency-keys.ts`)',
+    },
+    text(
+      'text of a send (`POST …/messages` `template`)',
+      'SendMessagesBody',
+      SendMessagesBody,
+      ['template'],
+      'messages.ts',
+    ),
+    text(
+      'text of a message template',
+      'CreateTemplateBody',
+      CreateTemplateBody,
+      ['template'],
+      'templates.ts',
+    ),
+    text('text of a campaign', 'CreateCampaignBody', CreateCampaignBody, ['template'], 'campaigns.ts'),
+    text(
+      'text of a quick campaign',
+      'QuickCampaignBody',
+      QuickCampaignBody,
+      ['message', 'message'],
+      'campaigns.ts',
+    ),
+    text(
+      'text of a drip step',
+      'CreateDripBody',
+      CreateDripBody,
+      ['messages', 'items', 'message'],
+      'drips.ts',
+    ),
+    {
+      limit: 'steps of a drip campaign',
+      value: count(schemaLimit('CreateDripBody', CreateDripBody, ['messages'], 'maxItems')),
+      source: '`CreateDripBody` `messages` (`src/http/schemas/drips.ts`)',
+    },
+    {
+      limit: 'media items of a send',
+      value: count(schemaLimit('SendMessagesBody', SendMessagesBody, ['media'], 'maxItems')),
+      source: '`SendMessagesBody` `media` (`src/http/schemas/messages.ts`)',
+    },
+    {
+      limit: 'provider attempts of a message (retryable failures back off; a final failure is refunded)',
+      value: count(MAX_ATTEMPTS),
+      source: '`MAX_ATTEMPTS` (`src/workers/dispatch.ts`)',
+    },
+    {
+      limit:
+        'default throughput of a new number, by type (`PUT …/phonenumbers/{id} {throughput}` changes it)',
+      value: `${Object.entries(DEFAULT_THROUGHPUT)
+        .map(([type, mps]) => `${type} ${count(mps)}`)
+        .join(', ')} messages/s`,
+      source: '`DEFAULT_THROUGHPUT` (`src/messaging/throughput.ts`)',
+    },
+    {
+      limit: 'webhook destination URL length',
+      value: `${count(MAX_URL_LENGTH)} characters`,
+      source: '`MAX_URL_LENGTH` (`src/domain/webhooks/validate-destination.ts`)',
+    },
+    {
+      limit: 'webhook delivery: a 2xx must arrive within',
+      value: duration(WEBHOOK_TIMEOUT_MS),
+      source: '`WEBHOOK_TIMEOUT_MS` (`src/workers/webhook-delivery.ts`)',
+    },
+    {
+      limit: `webhook delivery attempts, and the wait after each failure (±${policy.jitter * 100} % jitter)`,
+      value: `${policy.schedule.length} in all: the first at once, then after ${policy.schedule.slice(1).map(duration).join(', ')}`,
+      source: '`DEFAULT_RETRY_POLICY` (`src/domain/webhooks/retry-policy.ts`)',
+    },
+    {
+      limit: 'a subscription failing without one success is disabled after',
+      value: duration(policy.disableAfterMs),
+      source: '`DEFAULT_RETRY_POLICY.disableAfterMs` (`src/domain/webhooks/retry-policy.ts`)',
+    },
+    {
+      limit: 'after a secret rotation, the previous secret keeps signing for',
+      value: duration(PREVIOUS_SECRET_GRACE_MS),
+      source: '`PREVIOUS_SECRET_GRACE_MS` (`src/domain/webhooks/rotate-secret.ts`)',
+    },
+  ];
+}
+
+function limitsTable(): string {
+  return table(
+    ['limit', 'value', 'in the code'],
+    limits().map((l) => [cell(l.limit), cell(l.value), cell(l.source)]),
+  );
+}
+
+// ---- the README ----------------------------------------------------------------------------------
+
+/** Every generated table, by section name. */
+export async function generatedTables(): Promise<Record<Section, string>> {
+  return {
+    scopes: scopesTable(await operationsByScope()),
+    limits: limitsTable(),
+    events: eventsTable(),
+    'error-codes': errorCodesTable(),
+  };
+}
+
+const reEscape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The README with each section's content replaced by its table. A section's markers must each
+ * appear once, on a line of their own; whatever lies between them (an old table, a merge's
+ * leftovers) is replaced.
+ */
+export function applyTables(readme: string, tables: Record<Section, string>): string {
+  let out = readme;
+  for (const name of SECTIONS) {
+    const open = `<!-- generated:${name} -->`;
+    const close = `<!-- /generated:${name} -->`;
+    const re = new RegExp(`^${reEscape(open)}[ \\t]*$[\\s\\S]*?^${reEscape(close)}[ \\t]*$`, 'm');
+    const found = out.split('\n').filter((l) => l.trim() === open || l.trim() === close).length;
+    if (found !== 2 || !re.test(out)) {
+      throw new Error(
+        `README.md needs exactly one "${open}" line followed later by one "${close}" line (found ${found} marker lines)`,
+      );
+    }
+    out = out.replace(re, () => `${open}\n\n${tables[name]}\n\n${close}`);
+  }
+  return out;
+}
+
+/** The sections whose content differs between two READMEs. */
+export function changedSections(before: string, after: string): Section[] {
+  const body = (text: string, name: Section) => {
+    const m = new RegExp(
+      `<!-- generated:${reEscape(name)} -->([\\s\\S]*?)<!-- /generated:${reEscape(name)} -->`,
+    ).exec(text);
+    return m?.[1]?.trim();
+  };
+  return SECTIONS.filter((s) => body(before, s) !== body(after, s));
+}
+
+async function main() {
+  const before = fs.readFileSync(README, 'utf8');
+  const after = applyTables(before, await generatedTables());
+  const changed = changedSections(before, after);
+  if (after !== before) fs.writeFileSync(README, after);
+  const where = path.relative(process.cwd(), README) || README;
+  if (after === before) console.log(`${where}: tables up to date`);
+  else
+    console.log(
+      `${where}: rewrote ${changed.length ? changed.join(', ') : 'the blank lines around the tables'}`,
+    );
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((err: Error) => {
+    console.error(err.message);
+    process.exit(1);
+  });
+}
