@@ -30,6 +30,11 @@ export interface Config {
   logLevel: string;
   /** Run the background workers in this process. */
   workers: boolean;
+  /**
+   * DELIVERY_GUARANTEE: what to do with a message whose submission's fate is unknown (its worker
+   * died with it in flight) when the provider cannot be asked: resend it, or fail and refund it.
+   */
+  deliveryGuarantee: 'at-least-once' | 'at-most-once';
 }
 
 export class ConfigError extends Error {}
@@ -101,6 +106,14 @@ function prices(env: NodeJS.ProcessEnv): PriceTable {
   }
 }
 
+function deliveryGuarantee(env: NodeJS.ProcessEnv): Config['deliveryGuarantee'] {
+  const raw = env.DELIVERY_GUARANTEE || 'at-least-once';
+  if (raw !== 'at-least-once' && raw !== 'at-most-once') {
+    throw new ConfigError(`DELIVERY_GUARANTEE must be at-least-once or at-most-once, got "${raw}"`);
+  }
+  return raw;
+}
+
 /** Reads and validates the configuration; throws ConfigError with a readable message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
@@ -140,5 +153,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     payments: payments(env),
     logLevel: env.LOG_LEVEL || 'info',
     workers: bool(env, 'WORKERS', true),
+    deliveryGuarantee: deliveryGuarantee(env),
   };
 }

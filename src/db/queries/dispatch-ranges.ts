@@ -85,12 +85,19 @@ export async function lockOpenJob(db: Queryable): Promise<OpenJob | undefined> {
   return rows[0];
 }
 
-/** Locks one range whose lease has passed, skipping ranges other workers are taking over. */
+/**
+ * Locks one range whose lease has passed, skipping ranges other workers are taking over and ranges
+ * with a group still in flight or not yet reconciled (dispatch_inflight): its messages may have
+ * reached the carrier, and must not be sent again before that is settled.
+ */
 export async function lockExpiredRange(db: Queryable): Promise<ExpiredRange | undefined> {
   const { rows } = await db.query<ExpiredRange>({
     name: 'dispatch-lock-expired-range',
-    text: `SELECT account_id, job_id, not_before::text AS not_before, lo, hi FROM dispatch_ranges
-           WHERE claimed_until < now() ORDER BY claimed_until LIMIT 1 FOR UPDATE SKIP LOCKED`,
+    text: `SELECT account_id, job_id, not_before::text AS not_before, lo, hi FROM dispatch_ranges r
+           WHERE claimed_until < now()
+             AND NOT EXISTS (SELECT 1 FROM dispatch_inflight f WHERE f.range_account_id = r.account_id
+                               AND f.range_job_id = r.job_id AND f.range_lo = r.lo)
+           ORDER BY claimed_until LIMIT 1 FOR UPDATE SKIP LOCKED`,
   });
   return rows[0];
 }
