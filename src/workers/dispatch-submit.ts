@@ -1,9 +1,10 @@
 import type { AppContext } from '../context.ts';
-import { markInflight } from '../db/queries/dispatch-inflight.ts';
+import { dropInflight, markInflight } from '../db/queries/dispatch-inflight.ts';
 import type { RangeRef } from '../db/queries/dispatch-ranges.ts';
 import type { ClaimedMessage, SubmissionOutcome } from '../db/queries/message-dispatch.ts';
 import { ERRORS } from '../errors.ts';
 import type { OutboundMessage, Provider, ProviderName, SendResult } from '../providers/types.ts';
+import type { BatchLease } from './dispatch-lease.ts';
 import type { OutcomeRecorder } from './dispatch-record.ts';
 
 /** Attempts before a retryable failure becomes final. */
@@ -75,24 +76,27 @@ export function outcomeOf(m: Claimed, result: SendResult, provider: Provider | u
   };
 }
 
-/** A counting semaphore, first come first served. */
+/** A counting semaphore: requests for n slots are served whole, first come first served. */
 class Limiter {
   private free: number;
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: { n: number; resolve: () => void }[] = [];
   constructor(size: number) {
     this.free = size;
   }
-  acquire(): Promise<void> {
-    if (this.free > 0) {
-      this.free--;
+  acquire(n: number): Promise<void> {
+    if (this.waiting.length === 0 && this.free >= n) {
+      this.free -= n;
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve) => this.waiting.push({ n, resolve }));
   }
-  release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.free++;
+  release(n = 1): void {
+    this.free += n;
+    while (this.waiting.length > 0 && this.free >= this.waiting[0].n) {
+      const next = this.waiting.shift() as { n: number; resolve: () => void };
+      this.free -= next.n;
+      next.resolve();
+    }
   }
 }
 
@@ -117,13 +121,15 @@ function limiterOf(ctx: AppContext, provider: string): Limiter {
  * by provider and claim kind; before any of them leaves, its group is marked in flight
  * (markInflight: one write per group). A provider that takes a batch (the simulator) is one group
  * and one call; others get groups of GROUP_SIZE, one submission per message, at most
- * SEND_CONCURRENCY in flight per provider in this process. If a mark cannot be written, nothing
- * more is handed over; what is in flight settles, then the error is thrown.
+ * SEND_CONCURRENCY in flight per provider in this process. If a mark cannot be written or the
+ * batch's lease may have run out (LeaseLost), nothing more is handed over; what is in flight
+ * settles, then the error is thrown.
  */
 export async function submitAll(
   ctx: AppContext,
   claimed: Claimed[],
   recorder: OutcomeRecorder,
+  lease: BatchLease,
   range: RangeRef | undefined,
 ): Promise<void> {
   const segments = new Map<string, number[]>();
@@ -133,7 +139,7 @@ export async function submitAll(
     if (list) list.push(i);
     else segments.set(key, [i]);
   }
-  const lease = ctx.config.dispatchLeaseSeconds;
+  const leaseSeconds = ctx.config.dispatchLeaseSeconds;
   const mark = async (name: string, indexes: number[]) => {
     const ranged = claimed[indexes[0]].ranged;
     const id = await markInflight(
@@ -146,9 +152,10 @@ export async function submitAll(
         ids: indexes.map((i) => claimed[i].id),
         attempts: indexes.map((i) => claimed[i].attempts),
       },
-      lease,
+      leaseSeconds,
     );
     recorder.group(id, indexes.length);
+    lease.opened(id);
     return id;
   };
 
@@ -156,7 +163,9 @@ export async function submitAll(
     const name = claimed[indexes[0]].provider;
     const provider = ctx.providers.get(name as ProviderName);
     if (provider?.sendMany) {
+      lease.check();
       const groupId = await mark(name, indexes);
+      lease.check();
       let results: SendResult[];
       try {
         results = provider.sendMany(indexes.map((i) => outbound(claimed[i])));
@@ -174,9 +183,29 @@ export async function submitAll(
     try {
       for (let start = 0; start < indexes.length; start += GROUP_SIZE) {
         const group = indexes.slice(start, start + GROUP_SIZE);
-        const groupId = await mark(name, group);
+        // Slots first, then the mark, then every message of the group at once: a marked message
+        // is one being handed over, and a slot is held until its outcome is recorded, so what a
+        // SIGKILL leaves uncertain is at most SEND_CONCURRENCY messages per provider.
+        await limiter.acquire(group.length);
+        let groupId: string;
+        try {
+          lease.check();
+          groupId = await mark(name, group);
+        } catch (err) {
+          limiter.release(group.length);
+          throw err;
+        }
+        try {
+          lease.check();
+        } catch (err) {
+          // The lease ran out during the mark: nothing of the group left; unmark it if possible.
+          await dropInflight(ctx.db, [groupId]).catch(() => {});
+          lease.closed([groupId]);
+          limiter.release(group.length);
+          throw err;
+        }
+        const id = groupId;
         for (const i of group) {
-          await limiter.acquire();
           inFlight.push(
             (async () => {
               let result: SendResult;
@@ -185,10 +214,8 @@ export async function submitAll(
                 result = await provider.send(outbound(claimed[i]));
               } catch (err) {
                 result = faultResult(err);
-              } finally {
-                limiter.release();
               }
-              recorder.add(outcomeOf(claimed[i], result, provider), groupId);
+              recorder.add(outcomeOf(claimed[i], result, provider), id, () => limiter.release());
             })(),
           );
         }

@@ -11,6 +11,7 @@ import {
 } from '../db/queries/message-dispatch.ts';
 import { exhaustedSenders, grantSends } from '../db/queries/senders.ts';
 import { dispatchBlocker } from './dispatch-checks.ts';
+import { BatchLease } from './dispatch-lease.ts';
 import { claimRangeBatch } from './dispatch-ranges.ts';
 import { reconcileInflight } from './dispatch-reconcile.ts';
 import { OutcomeRecorder } from './dispatch-record.ts';
@@ -104,24 +105,35 @@ async function claimBatch(
  * another worker takes it over.
  */
 export async function dispatchBatch(ctx: AppContext, limit = BATCH_SIZE): Promise<BatchResult> {
+  const claimedAt = Date.now();
   const single = await claimBatch(ctx, limit);
   const range =
     single.claimed.length < limit ? await claimRangeBatch(ctx, limit - single.claimed.length) : undefined;
   const claimed: Claimed[] = single.claimed.map((m) => ({ ...m, ranged: false, submittedSecond: null }));
   if (range) claimed.push(...range.claimed);
   if (claimed.length > 0) {
-    const recorder = new OutcomeRecorder(ctx);
+    const lease = new BatchLease(
+      ctx,
+      range?.range,
+      single.claimed.map((m) => ({ accountId: m.account_id, id: m.id, attempt: m.attempts })),
+      claimedAt,
+    );
+    const recorder = new OutcomeRecorder(ctx, lease);
     try {
-      await submitAll(ctx, claimed, recorder, range?.range);
-    } catch (err) {
-      // Record what was acknowledged; the rest stays claimed (its marks, if any, are reconciled).
-      await recorder.finish().catch(() => {});
-      throw err;
+      try {
+        await submitAll(ctx, claimed, recorder, lease, range?.range);
+      } catch (err) {
+        // Record what was acknowledged; the rest stays claimed (its marks, if any, are reconciled).
+        await recorder.finish().catch(() => {});
+        throw err;
+      }
+      // The last outcomes and the end of the range in one commit: a range never outlives its
+      // recorded outcomes.
+      const done = range?.range;
+      await recorder.finish(done ? (tx) => finishRange(tx, done, range.complete) : undefined);
+    } finally {
+      await lease.stop();
     }
-    // The last outcomes and the end of the range in one commit: a range never outlives its
-    // recorded outcomes.
-    const done = range?.range;
-    await recorder.finish(done ? (tx) => finishRange(tx, done, range.complete) : undefined);
   } else if (range?.range) {
     await finishRange(ctx.db, range.range, range.complete);
   }

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 
 const BIN = path.resolve('bin/sparrow.js');
-const N = 5000;
+const N = 3000;
 const SID = `AC${randomBytes(16).toString('hex')}`;
 
 /** One submission as the carrier recorded it. */
@@ -34,6 +34,12 @@ interface Submission {
  */
 function twilioCarrier(tokens: string[]) {
   const submissions: Submission[] = [];
+  /** Submissions received and not yet answered, by token. */
+  const pending = new Map<string, number>();
+  /** Called as each submission is recorded, before it is answered. */
+  let onSubmission: (s: Submission, pendingOfToken: number) => void = () => {};
+  /** Tokens whose process was killed: what it still waits for is never answered. */
+  const silenced = new Set<string>();
   let lists = 0;
   let seq = 0;
   const resource = (s: Submission) => ({
@@ -96,12 +102,15 @@ function twilioCarrier(tokens: string[]) {
         unanswered: false,
       };
       submissions.push(s);
+      pending.set(token, (pending.get(token) ?? 0) + 1);
       res.on('close', () => {
+        pending.set(token, (pending.get(token) ?? 1) - 1);
         if (!res.writableFinished) s.unanswered = true;
       });
+      onSubmission(s, pending.get(token) ?? 0);
       setTimeout(
         () => {
-          if (!res.destroyed) reply(201, { ...resource(s), status: 'queued' });
+          if (!res.destroyed && !silenced.has(token)) reply(201, { ...resource(s), status: 'queued' });
         },
         5 + Math.random() * 60,
       );
@@ -110,6 +119,10 @@ function twilioCarrier(tokens: string[]) {
   return {
     submissions,
     lists: () => lists,
+    set onSubmission(fn: (s: Submission, pendingOfToken: number) => void) {
+      onSubmission = fn;
+    },
+    silence: (token: string) => silenced.add(token),
     async listen(): Promise<string> {
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
       return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -182,7 +195,7 @@ describe('exactly once at the carrier: a worker killed with SIGKILL in the middl
     ).data[0];
     const put = await call(svc.api, 'PUT', `/v1/accounts/${a.accountId}/phonenumbers/${number.id}`, {
       auth: a.auth,
-      json: { throughput: 600, provider: 'twilio' },
+      json: { throughput: 1000, provider: 'twilio' },
     });
     assert.equal(put.statusCode, 200, put.body);
 
@@ -198,10 +211,22 @@ describe('exactly once at the carrier: a worker killed with SIGKILL in the middl
 
     const victim = worker(tokens[0]);
     worker(tokens[1]);
-    const by = (token: string) => carrier.submissions.filter((s) => s.token === token).length;
-    await eventually(async () => by(tokens[0]) >= 300 && by(tokens[1]) >= 300, 120_000, 10);
-    victim.kill('SIGKILL');
-    await new Promise((r) => victim.once('exit', r));
+    // The kill lands while the victim has submissions in flight: from inside the carrier, as one
+    // of them arrives (after both workers have sent a few hundred), before any answer to it.
+    let seen = 0;
+    let seenOther = 0;
+    const killed = new Promise<void>((resolve) => {
+      carrier.onSubmission = (s, pendingOfToken) => {
+        if (s.token === tokens[1]) seenOther++;
+        if (s.token !== tokens[0]) return;
+        if (++seen < 200 || seenOther < 200 || pendingOfToken < 20 || victim.signalCode) return;
+        carrier.silence(tokens[0]);
+        victim.kill('SIGKILL');
+        victim.once('exit', () => resolve());
+      };
+    });
+    await killed;
+    carrier.onSubmission = () => {};
     assert.ok(carrier.submissions.length < N, 'the kill landed before the send finished');
     worker(tokens[2]);
 

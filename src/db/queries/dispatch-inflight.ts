@@ -126,3 +126,37 @@ export async function knownProviderRefs(
   );
   return new Set(rows.map((r) => r.ref));
 }
+
+/**
+ * Extends the lease of a live batch: its groups in flight, its range, and its one-off claims still
+ * being sent (a message recorded meanwhile is no longer `sending` under the attempt and is left alone).
+ */
+export async function renewBatch(
+  db: Queryable,
+  b: { range?: RangeRef; single: { accountId: string; id: string; attempt: number }[]; groups: string[] },
+  leaseSeconds: number,
+): Promise<void> {
+  await db.query({
+    name: 'dispatch-renew-batch',
+    text: `WITH g AS (
+             UPDATE dispatch_inflight SET claimed_until = greatest(claimed_until, now() + make_interval(secs => $1))
+             WHERE id = ANY($2::bigint[])
+           ), r AS (
+             UPDATE dispatch_ranges SET claimed_until = greatest(claimed_until, now() + make_interval(secs => $1))
+             WHERE account_id = $3 AND job_id = $4 AND lo = $5
+           )
+           UPDATE messages m SET claimed_until = now() + make_interval(secs => $1)
+           FROM unnest($6::uuid[], $7::uuid[], $8::int[]) AS k(account_id, id, attempt)
+           WHERE m.account_id = k.account_id AND m.id = k.id AND m.status = 'sending' AND m.attempts = k.attempt`,
+    values: [
+      leaseSeconds,
+      plainArray(b.groups),
+      b.range?.accountId ?? null,
+      b.range?.jobId ?? null,
+      b.range?.lo ?? null,
+      plainArray(b.single.map((m) => m.accountId)),
+      plainArray(b.single.map((m) => m.id)),
+      plainArray(b.single.map((m) => m.attempt)),
+    ],
+  });
+}
