@@ -28,12 +28,14 @@ interface Submission {
  * A carrier speaking Twilio's Messages resource over HTTP, as Twilio does: every POST creates a
  * message (recorded the moment it arrives, answered after a small random delay, so many are in
  * flight) and nothing is deduplicated. GET lists messages filtered by To, From and DateSent>=,
- * at most two a page, oldest first, with next_page_uri. Each worker process authenticates with a
+ * one a page (so that a lookup must follow next_page_uri), oldest first. Each worker process authenticates with a
  * token of its own (Twilio accounts have a primary and a secondary token), so submissions can be
  * told apart by process.
  */
 function twilioCarrier(tokens: string[]) {
   const submissions: Submission[] = [];
+  /** What the Messages list shows: the submissions and older messages of the account (seed). */
+  const listed: Submission[] = [];
   /** Submissions received and not yet answered, by token. */
   const pending = new Map<string, number>();
   /** Called as each submission is recorded, before it is answered. */
@@ -69,13 +71,13 @@ function twilioCarrier(tokens: string[]) {
       lists++;
       const q = url.searchParams;
       const since = q.get('DateSent>') ? Date.parse(`${q.get('DateSent>')}T00:00:00Z`) : 0;
-      const matching = submissions.filter(
+      const matching = listed.filter(
         (s) =>
           (!q.get('To') || s.to === q.get('To')) &&
           (!q.get('From') || s.from === q.get('From')) &&
           s.dateCreated.getTime() >= since,
       );
-      const size = Math.min(Number(q.get('PageSize') ?? 50), 2);
+      const size = Math.min(Number(q.get('PageSize') ?? 50), 1);
       const page = Number(q.get('Page') ?? 0);
       const next = new URLSearchParams(q);
       next.set('Page', String(page + 1));
@@ -102,6 +104,7 @@ function twilioCarrier(tokens: string[]) {
         unanswered: false,
       };
       submissions.push(s);
+      listed.push(s);
       pending.set(token, (pending.get(token) ?? 0) + 1);
       res.on('close', () => {
         pending.set(token, (pending.get(token) ?? 1) - 1);
@@ -123,6 +126,17 @@ function twilioCarrier(tokens: string[]) {
       onSubmission = fn;
     },
     silence: (token: string) => silenced.add(token),
+    /** An older message of the account, listed but not a submission of this test. */
+    seed: (to: string, from: string, text: string) =>
+      listed.push({
+        sid: `SM${(++seq).toString(16).padStart(32, '0')}`,
+        to,
+        from,
+        body: text,
+        dateCreated: new Date(),
+        token: '',
+        unanswered: false,
+      }),
     async listen(): Promise<string> {
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
       return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -209,6 +223,8 @@ describe('exactly once at the carrier: a worker killed with SIGKILL in the middl
       await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/balance`, { auth: a.auth }),
     ).data.balance;
 
+    // Every recipient already had a text from this number today: a lookup pages past it.
+    for (let i = 0; i < N; i++) carrier.seed(`+1202${String(4_000_000 + i)}`, number.number, 'An older text');
     const victim = worker(tokens[0]);
     worker(tokens[1]);
     // The kill lands while the victim has submissions in flight: from inside the carrier, as one
