@@ -42,7 +42,7 @@ export async function reconcileInflight(
   for (; settled < GROUPS_PER_ROUND; settled++) {
     const more = await withTx(ctx.db, async (tx) => {
       await preferIndexLookups(tx);
-      const group = await lockExpiredInflight(tx);
+      const group = await lockExpiredInflight(tx, ctx.providers.names());
       if (!group) return false;
       const messages = await uncertainMessages(tx, group.id);
       const provider = ctx.providers.get(group.provider as ProviderName);

@@ -172,9 +172,15 @@ export const dispatch: WorkerTask = {
         if (!r.full || r.claimed === 0) return;
       }
     };
-    await reconcileInflight(ctx);
+    // A provider that cannot be asked right now holds back only the messages it may have: the
+    // lanes still run, and the failure is thrown (and logged) after them.
+    let unsettled: unknown;
+    await reconcileInflight(ctx).catch((err: unknown) => {
+      unsettled = err;
+    });
     await Promise.all(Array.from({ length: LANES }, lane));
     await applyEarlyReceipts(ctx);
+    if (unsettled) throw unsettled;
     return throttled ? msToNextSecond() : IDLE_MS;
   },
 };

@@ -68,11 +68,19 @@ export interface ExpiredInflight {
   ranged: boolean;
 }
 
-/** Locks one group whose lease passed, skipping groups another worker is reconciling. */
-export async function lockExpiredInflight(db: Queryable): Promise<ExpiredInflight | undefined> {
+/**
+ * Locks one group whose lease passed, of a provider this process has (a worker without it could
+ * not ask it), skipping groups another worker is reconciling.
+ */
+export async function lockExpiredInflight(
+  db: Queryable,
+  providers: string[],
+): Promise<ExpiredInflight | undefined> {
   const { rows } = await db.query<ExpiredInflight>(
     `SELECT id::text, started_at, provider, ranged FROM dispatch_inflight
-     WHERE claimed_until < now() ORDER BY claimed_until LIMIT 1 FOR UPDATE SKIP LOCKED`,
+     WHERE claimed_until < now() AND provider = ANY($1::text[])
+     ORDER BY claimed_until LIMIT 1 FOR UPDATE SKIP LOCKED`,
+    [providers],
   );
   return rows[0];
 }
