@@ -12,16 +12,13 @@ export class LeaseLost extends Error {
 /**
  * The lease of one dispatch batch while it submits: a heartbeat every third of the lease extends
  * its range, its one-off claims and its groups in flight, so that no other worker reconciles or
- * takes over a live batch however slow the database or the provider is. Before each message goes
- * out, `check` refuses once the lease may have run out (the heartbeat failed for a whole lease):
- * from then on another worker may own the claim, and sending would risk a second submission.
- * The deadline counts from when a renewal was sent, not answered: a renewal that reaches the
- * database late never stretches the lease past what the database granted.
+ * takes over a live batch however slow the database or the provider is. Each group's mark renews
+ * its messages' claim only if it has not lapsed (markInflight); `check` then refuses a group whose
+ * mark took so long to answer that the renewed claim may have run out again. The margin counts
+ * from when the mark was sent, not answered, so a late answer never stretches a lease.
  */
 export class BatchLease {
   private readonly leaseMs: number;
-  /** Local time before which the lease certainly holds (a quarter of a lease of margin). */
-  private deadline: number;
   private readonly open = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private renewing: Promise<void> | undefined;
@@ -30,10 +27,8 @@ export class BatchLease {
     private readonly ctx: AppContext,
     private readonly range: RangeRef | undefined,
     private readonly single: { accountId: string; id: string; attempt: number }[],
-    claimedAt: number,
   ) {
     this.leaseMs = ctx.config.dispatchLeaseSeconds * 1000;
-    this.deadline = claimedAt + this.leaseMs * 0.75;
     this.timer = setInterval(() => this.beat(), this.leaseMs / 3);
     this.timer.unref();
   }
@@ -48,9 +43,12 @@ export class BatchLease {
     for (const id of ids) this.open.delete(id);
   }
 
-  /** Throws LeaseLost when the lease may have run out. */
-  check(): void {
-    if (Date.now() > this.deadline) throw new LeaseLost();
+  /**
+   * Throws LeaseLost when a group's claim, renewed by its mark sent at `markedAt`, may have run out
+   * since (the mark took most of a lease to answer).
+   */
+  check(markedAt: number): void {
+    if (Date.now() > markedAt + this.leaseMs * 0.75) throw new LeaseLost();
   }
 
   async stop(): Promise<void> {
@@ -61,16 +59,12 @@ export class BatchLease {
 
   private beat(): void {
     if (this.renewing) return;
-    const started = Date.now();
     this.renewing = renewBatch(
       this.ctx.db,
       { range: this.range, single: this.single, groups: [...this.open] },
       this.ctx.config.dispatchLeaseSeconds,
     )
-      .then(() => {
-        this.deadline = Math.max(this.deadline, started + this.leaseMs * 0.75);
-      })
-      // A failed renewal is not fatal by itself: check() stops the batch if none succeeds in time.
+      // A failed renewal is not fatal by itself: each group's mark checks its claim again.
       .catch(() => {})
       .finally(() => {
         this.renewing = undefined;

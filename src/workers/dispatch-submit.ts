@@ -4,7 +4,7 @@ import type { RangeRef } from '../db/queries/dispatch-ranges.ts';
 import type { ClaimedMessage, SubmissionOutcome } from '../db/queries/message-dispatch.ts';
 import { ERRORS } from '../errors.ts';
 import type { OutboundMessage, Provider, ProviderName, SendResult } from '../providers/types.ts';
-import type { BatchLease } from './dispatch-lease.ts';
+import { type BatchLease, LeaseLost } from './dispatch-lease.ts';
 import type { OutcomeRecorder } from './dispatch-record.ts';
 
 /** Attempts before a retryable failure becomes final. */
@@ -140,8 +140,10 @@ export async function submitAll(
     else segments.set(key, [i]);
   }
   const leaseSeconds = ctx.config.dispatchLeaseSeconds;
+  /** Marks a group in flight (renewing its claim); throws LeaseLost when the claim has lapsed. */
   const mark = async (name: string, indexes: number[]) => {
     const ranged = claimed[indexes[0]].ranged;
+    const markedAt = Date.now();
     const id = await markInflight(
       ctx.db,
       {
@@ -154,8 +156,17 @@ export async function submitAll(
       },
       leaseSeconds,
     );
+    if (id === undefined) throw new LeaseLost();
     recorder.group(id, indexes.length);
     lease.opened(id);
+    try {
+      lease.check(markedAt);
+    } catch (err) {
+      // The answer came too late to be sure of the claim: nothing of the group leaves; unmark it.
+      await dropInflight(ctx.db, [id]).catch(() => {});
+      lease.closed([id]);
+      throw err;
+    }
     return id;
   };
 
@@ -163,9 +174,7 @@ export async function submitAll(
     const name = claimed[indexes[0]].provider;
     const provider = ctx.providers.get(name as ProviderName);
     if (provider?.sendMany) {
-      lease.check();
       const groupId = await mark(name, indexes);
-      lease.check();
       let results: SendResult[];
       try {
         results = provider.sendMany(indexes.map((i) => outbound(claimed[i])));
@@ -189,18 +198,8 @@ export async function submitAll(
         await limiter.acquire(group.length);
         let groupId: string;
         try {
-          lease.check();
           groupId = await mark(name, group);
         } catch (err) {
-          limiter.release(group.length);
-          throw err;
-        }
-        try {
-          lease.check();
-        } catch (err) {
-          // The lease ran out during the mark: nothing of the group left; unmark it if possible.
-          await dropInflight(ctx.db, [groupId]).catch(() => {});
-          lease.closed([groupId]);
           limiter.release(group.length);
           throw err;
         }

@@ -105,7 +105,6 @@ async function claimBatch(
  * another worker takes it over.
  */
 export async function dispatchBatch(ctx: AppContext, limit = BATCH_SIZE): Promise<BatchResult> {
-  const claimedAt = Date.now();
   const single = await claimBatch(ctx, limit);
   const range =
     single.claimed.length < limit ? await claimRangeBatch(ctx, limit - single.claimed.length) : undefined;
@@ -116,7 +115,6 @@ export async function dispatchBatch(ctx: AppContext, limit = BATCH_SIZE): Promis
       ctx,
       range?.range,
       single.claimed.map((m) => ({ accountId: m.account_id, id: m.id, attempt: m.attempts })),
-      claimedAt,
     );
     const recorder = new OutcomeRecorder(ctx, lease);
     try {

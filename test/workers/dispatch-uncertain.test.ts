@@ -91,6 +91,7 @@ async function workerDiesMidSend(policy: Config['deliveryGuarantee']) {
   void dispatchBatch(first).catch(() => {});
   await eventually(async () => dying.submitted.length === N && (await count(`status = 'sent'`)) === ACKED);
   await pool.end().catch(() => {});
+  await first.close();
 
   // The second worker.
   const second = unaskable(ok);

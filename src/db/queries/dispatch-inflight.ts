@@ -19,20 +19,36 @@ export interface InflightGroup {
 
 /**
  * Records that a group is about to be submitted (its own commit: it must be durable before the
- * first message leaves) and extends its range's lease, so a live worker's range is never taken
- * over between two groups. Answers the row id.
+ * first message leaves), and renews the claim of its messages: its range's lease, or each one-off
+ * message's. Writes nothing and answers undefined when the claim is no longer this batch's (the
+ * range was taken over under another owner token; a one-off message was reclaimed under another
+ * attempt): the group must not be sent. Answers the row id.
  */
-export async function markInflight(db: Queryable, g: InflightGroup, leaseSeconds: number): Promise<string> {
+export async function markInflight(
+  db: Queryable,
+  g: InflightGroup,
+  leaseSeconds: number,
+): Promise<string | undefined> {
   const { rows } = await db.query<{ id: string }>({
     name: 'dispatch-mark-inflight',
-    text: `WITH ins AS (
+    text: `WITH k AS (
+             SELECT * FROM unnest($7::uuid[], $8::uuid[], $9::int[]) AS k(account_id, id, attempt)
+           ), r AS (
+             UPDATE dispatch_ranges SET claimed_until = now() + make_interval(secs => $1)
+             WHERE $3 AND account_id = $4 AND job_id = $5 AND lo = $6 AND owner = $10
+             RETURNING 1
+           ), s AS (
+             UPDATE messages m SET claimed_until = now() + make_interval(secs => $1) FROM k
+             WHERE NOT $3 AND m.account_id = k.account_id AND m.id = k.id AND m.status = 'sending'
+               AND m.attempts = k.attempt
+             RETURNING 1
+           ), ins AS (
              INSERT INTO dispatch_inflight (claimed_until, provider, ranged, range_account_id, range_job_id, range_lo,
                                             account_ids, ids, attempts)
-             VALUES (now() + make_interval(secs => $1), $2, $3, $4, $5, $6, $7::uuid[], $8::uuid[], $9::int[])
+             SELECT now() + make_interval(secs => $1), $2, $3, $4, $5, $6, $7::uuid[], $8::uuid[], $9::int[]
+             WHERE CASE WHEN $3 THEN EXISTS (SELECT 1 FROM r)
+                        ELSE (SELECT count(*) FROM s) = cardinality($8::uuid[]) END
              RETURNING id
-           ), ext AS (
-             UPDATE dispatch_ranges SET claimed_until = greatest(claimed_until, now() + make_interval(secs => $1))
-             WHERE account_id = $4 AND job_id = $5 AND lo = $6
            )
            SELECT id::text FROM ins`,
     values: [
@@ -45,9 +61,10 @@ export async function markInflight(db: Queryable, g: InflightGroup, leaseSeconds
       plainArray(g.accountIds),
       plainArray(g.ids),
       plainArray(g.attempts),
+      g.range?.owner ?? null,
     ],
   });
-  return rows[0].id;
+  return rows[0]?.id;
 }
 
 /** Deletes groups whose every outcome is recorded (in the transaction that records the last ones). */
@@ -151,7 +168,7 @@ export async function renewBatch(
              WHERE id = ANY($2::bigint[])
            ), r AS (
              UPDATE dispatch_ranges SET claimed_until = greatest(claimed_until, now() + make_interval(secs => $1))
-             WHERE account_id = $3 AND job_id = $4 AND lo = $5
+             WHERE account_id = $3 AND job_id = $4 AND lo = $5 AND owner = $9
            )
            UPDATE messages m SET claimed_until = now() + make_interval(secs => $1)
            FROM unnest($6::uuid[], $7::uuid[], $8::int[]) AS k(account_id, id, attempt)
@@ -165,6 +182,7 @@ export async function renewBatch(
       plainArray(b.single.map((m) => m.accountId)),
       plainArray(b.single.map((m) => m.id)),
       plainArray(b.single.map((m) => m.attempt)),
+      b.range?.owner ?? null,
     ],
   });
 }
