@@ -13,7 +13,7 @@ export class LeaseLost extends Error {
  * The lease of one dispatch batch while it submits: a heartbeat every third of the lease extends
  * its range, its one-off claims and its groups in flight, so that no other worker reconciles or
  * takes over a live batch however slow the database or the provider is. Each group's mark renews
- * its messages' claim only if it has not lapsed (markInflight); `check` then refuses a group whose
+ * its messages' claim only while it is still this batch's (markInflight); `check` then refuses a group whose
  * mark took so long to answer that the renewed claim may have run out again. The margin counts
  * from when the mark was sent, not answered, so a late answer never stretches a lease.
  */
