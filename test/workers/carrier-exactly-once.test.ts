@@ -225,20 +225,24 @@ describe('exactly once at the carrier: a worker killed with SIGKILL in the middl
 
     // Every recipient already had a text from this number today: a lookup pages past it.
     for (let i = 0; i < N; i++) carrier.seed(`+1202${String(4_000_000 + i)}`, number.number, 'An older text');
-    const victim = worker(tokens[0]);
-    worker(tokens[1]);
-    // The kill lands while the victim has submissions in flight: from inside the carrier, as one
-    // of them arrives (after both workers have sent a few hundred), before any answer to it.
-    let seen = 0;
-    let seenOther = 0;
+    const workers = new Map([
+      [tokens[0], worker(tokens[0])],
+      [tokens[1], worker(tokens[1])],
+    ]);
+    // The kill lands while a worker has submissions in flight: from inside the carrier, as one of
+    // them arrives (after it has sent a hundred), before any answer to it.
+    const seen = new Map<string, number>();
+    let victim: ChildProcess | undefined;
     const killed = new Promise<void>((resolve) => {
       carrier.onSubmission = (s, pendingOfToken) => {
-        if (s.token === tokens[1]) seenOther++;
-        if (s.token !== tokens[0]) return;
-        if (++seen < 100 || seenOther < 100 || pendingOfToken < 5 || victim.signalCode) return;
-        carrier.silence(tokens[0]);
-        victim.kill('SIGKILL');
-        victim.once('exit', () => resolve());
+        const n = (seen.get(s.token) ?? 0) + 1;
+        seen.set(s.token, n);
+        const child = workers.get(s.token);
+        if (victim || !child || n < 100 || pendingOfToken < 3) return;
+        victim = child;
+        carrier.silence(s.token);
+        child.kill('SIGKILL');
+        child.once('exit', () => resolve());
       };
     });
     const sentWithoutKill = eventually(async () => carrier.submissions.length >= N, 100_000, 50).then(() => {
