@@ -50,6 +50,11 @@ export interface Config {
   /** SECRETS_KEY: encrypts signing keys and webhook secrets at rest; SECRETS_KEY_PREVIOUS still opens old ones. */
   secretsKey?: Buffer;
   secretsKeyPrevious?: Buffer;
+  /**
+   * DELIVERY_GUARANTEE: what to do with a message whose submission's fate is unknown (its worker
+   * died with it in flight) when the provider cannot be asked: resend it, or fail and refund it.
+   */
+  deliveryGuarantee: 'at-least-once' | 'at-most-once';
 }
 
 /** Per-IP budgets (requests a minute) of the public listener's route families. */
@@ -203,6 +208,14 @@ function key32(env: NodeJS.ProcessEnv, name: string): Buffer | undefined {
   return key;
 }
 
+function deliveryGuarantee(env: NodeJS.ProcessEnv): Config['deliveryGuarantee'] {
+  const raw = env.DELIVERY_GUARANTEE || 'at-least-once';
+  if (raw !== 'at-least-once' && raw !== 'at-most-once') {
+    throw new ConfigError(`DELIVERY_GUARANTEE must be at-least-once or at-most-once, got "${raw}"`);
+  }
+  return raw;
+}
+
 /** Reads and validates the configuration; throws ConfigError with a readable message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
@@ -264,5 +277,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     secretsKey: key32(env, 'SECRETS_KEY'),
     secretsKeyPrevious: key32(env, 'SECRETS_KEY_PREVIOUS'),
+    deliveryGuarantee: deliveryGuarantee(env),
   };
 }

@@ -83,6 +83,11 @@ export const ERRORS = {
   // Recorded on messages by the dispatcher (a message's `error`), not answered by the API.
   'MSG-010': { status: 502, message: 'The provider failed to accept the message.' },
   'MSG-011': { status: 503, message: 'The provider of the sending number is not configured.' },
+  'MSG-020': {
+    status: 502,
+    message:
+      'Unknown whether the provider accepted the message (its worker stopped while it was in flight); not resent under DELIVERY_GUARANTEE=at-most-once.',
+  },
   'CONV-001': { status: 400, message: 'Invalid conversation id.' },
   'CONV-002': { status: 404, message: 'Conversation not found.' },
 

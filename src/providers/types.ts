@@ -26,6 +26,14 @@ export type SendResult =
   | { ok: true; providerMessageId: string; status: 'sent' }
   | { ok: false; status: 'failed'; error: ProviderError; retryable: boolean };
 
+/** A submission the provider holds that matches a message whose submission's fate was unknown. */
+export interface LookupMatch {
+  providerMessageId: string;
+  /** The provider's status, mapped: `failed` when it rejected the message after accepting the request. */
+  status: 'sent' | 'failed';
+  error?: ProviderError;
+}
+
 /** A delivery receipt or status callback, already mapped to our statuses. */
 export interface StatusUpdate {
   provider: ProviderName;
@@ -73,6 +81,13 @@ export interface Provider {
    * per message (the in-process simulator): the dispatcher then makes one call per batch.
    */
   sendMany?(messages: OutboundMessage[]): SendResult[];
+  /**
+   * Asks the provider whether it holds this submission (made at or after `since`): answers the
+   * matches, oldest first, or [] when it never received it. Throws when it cannot be asked now
+   * (the reconciler tries again). Absent where the provider cannot be asked (SMPP: query_sm needs
+   * the carrier's id, which an unacknowledged submit_sm never gave us): DELIVERY_GUARANTEE decides.
+   */
+  lookup?(message: OutboundMessage, since: Date): Promise<LookupMatch[]>;
   /** Starts the connection, if any, and delivers receipts and inbound messages to the sink. */
   start(sink: ProviderSink): Promise<void>;
   close(): Promise<void>;

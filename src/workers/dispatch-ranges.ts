@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { preferIndexLookups, withTx } from '../db/client.ts';
 import {
@@ -126,9 +127,10 @@ export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<R
     }
 
     let range: RangeRef | undefined;
+    const owner = randomUUID();
     if (expired) {
-      await renewRange(tx, expired, ctx.config.dispatchLeaseSeconds);
-      range = refOf(expired);
+      await renewRange(tx, expired, ctx.config.dispatchLeaseSeconds, owner);
+      range = refOf(expired, owner);
     } else if (job && last !== undefined) {
       range = {
         accountId: job.account_id,
@@ -136,6 +138,7 @@ export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<R
         notBefore: job.not_before,
         lo: messages[0].id,
         hi: last,
+        owner,
       };
       const exhausted = messages.length < limit && last === messages[messages.length - 1].id;
       await claimRange(tx, { ...range, leaseSeconds: ctx.config.dispatchLeaseSeconds, exhausted });
@@ -154,8 +157,8 @@ export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<R
   });
 }
 
-function refOf(r: ExpiredRange): RangeRef {
-  return { accountId: r.account_id, jobId: r.job_id, notBefore: r.not_before, lo: r.lo, hi: r.hi };
+function refOf(r: ExpiredRange, owner: string): RangeRef {
+  return { accountId: r.account_id, jobId: r.job_id, notBefore: r.not_before, lo: r.lo, hi: r.hi, owner };
 }
 
 function toClaimed(

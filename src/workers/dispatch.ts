@@ -7,32 +7,25 @@ import {
   claimMessages,
   failCandidates,
   lockDispatchCandidates,
-  recordSubmissions,
-  type SubmissionOutcome,
   takeEarlyReceipts,
 } from '../db/queries/message-dispatch.ts';
 import { exhaustedSenders, grantSends } from '../db/queries/senders.ts';
-import { ERRORS } from '../errors.ts';
-import type { OutboundMessage, Provider, ProviderName, SendResult } from '../providers/types.ts';
 import { dispatchBlocker } from './dispatch-checks.ts';
+import { BatchLease } from './dispatch-lease.ts';
 import { claimRangeBatch } from './dispatch-ranges.ts';
+import { reconcileInflight } from './dispatch-reconcile.ts';
+import { OutcomeRecorder } from './dispatch-record.ts';
+import { type Claimed, submitAll } from './dispatch-submit.ts';
 import type { WorkerTask } from './index.ts';
+
+export { MAX_ATTEMPTS, retryDelaySeconds } from './dispatch-submit.ts';
 
 /** Messages claimed per batch. */
 export const BATCH_SIZE = 2000;
 /** Batches in flight at once in one process (one claims while another sends or writes back). */
 const LANES = 4;
-/** Submissions in flight at once per batch (providers with a window queue beyond it). */
-const SEND_CONCURRENCY = 256;
-/** Attempts before a retryable failure becomes final. */
-export const MAX_ATTEMPTS = 5;
 /** Poll interval when the queue is empty. */
 const IDLE_MS = 100;
-
-/** Backoff before retry n (1-based): 2 s, 4 s, 8 s, 16 s … capped at 5 minutes. */
-export function retryDelaySeconds(attempt: number): number {
-  return Math.min(300, 2 ** attempt);
-}
 
 /** The result of one dispatch batch. */
 export interface BatchResult {
@@ -105,113 +98,6 @@ async function claimBatch(
   });
 }
 
-/** A message ready to submit, from either kind of claim. */
-interface Claimed extends ClaimedMessage {
-  /** From a job range: the row is still `queued` and `attempts` is the attempt being made. */
-  ranged: boolean;
-  /** The second (Unix) the rate window counted a ranged claim in. */
-  submittedSecond: number | null;
-}
-
-/** The message a provider is handed for one claim. */
-function outbound(m: Claimed): OutboundMessage {
-  return {
-    id: m.id,
-    accountId: m.account_id,
-    attempt: m.attempts,
-    from: m.from_number,
-    to: m.to_number,
-    body: m.body,
-    encoding: m.encoding,
-    segments: m.segments,
-    media: m.media ?? [],
-  };
-}
-
-/** An unexpected fault (connection lost, timeout, provider missing): retried like a retryable failure. */
-function faultResult(err: unknown): SendResult {
-  return {
-    ok: false,
-    status: 'failed',
-    error: { code: 'MSG-010', description: `${ERRORS['MSG-010'].message} ${(err as Error).message}` },
-    retryable: true,
-  };
-}
-
-/** Maps what the provider answered for one claimed message to the outcome to record. */
-function outcomeOf(m: Claimed, result: SendResult, provider: Provider | undefined): SubmissionOutcome {
-  const retry = !result.ok && result.retryable && m.attempts < MAX_ATTEMPTS;
-  return {
-    accountId: m.account_id,
-    id: m.id,
-    attempt: m.attempts,
-    outcome: result.ok ? 'sent' : retry ? 'retry' : 'failed',
-    provider: m.provider,
-    providerMessageId: result.ok ? result.providerMessageId : null,
-    error: result.ok ? null : result.error,
-    retryAfterSeconds: retry ? retryDelaySeconds(m.attempts) : 0,
-    price: m.price,
-    ranged: m.ranged,
-    submittedSecond: m.submittedSecond,
-    refLookup: !provider?.receiptsNameMessage,
-  };
-}
-
-/**
- * Submits every claimed message: one call per provider that takes a batch (the simulator), else
- * one submission per message with at most SEND_CONCURRENCY in flight. Answers the outcomes in order.
- */
-async function submitAll(ctx: AppContext, claimed: Claimed[]): Promise<SubmissionOutcome[]> {
-  const byProvider = new Map<string, number[]>();
-  for (let i = 0; i < claimed.length; i++) {
-    const name = claimed[i].provider;
-    const list = byProvider.get(name);
-    if (list) list.push(i);
-    else byProvider.set(name, [i]);
-  }
-  const out = new Array<SubmissionOutcome>(claimed.length);
-  for (const [name, indexes] of byProvider) {
-    const provider = ctx.providers.get(name as ProviderName);
-    if (provider?.sendMany) {
-      let results: SendResult[];
-      try {
-        results = provider.sendMany(indexes.map((i) => outbound(claimed[i])));
-      } catch (err) {
-        results = indexes.map(() => faultResult(err));
-      }
-      for (let k = 0; k < indexes.length; k++) {
-        out[indexes[k]] = outcomeOf(claimed[indexes[k]], results[k], provider);
-      }
-      continue;
-    }
-    await mapLimit(indexes, SEND_CONCURRENCY, async (i) => {
-      let result: SendResult;
-      try {
-        if (!provider) throw new Error(`provider ${name} is not configured`);
-        result = await provider.send(outbound(claimed[i]));
-      } catch (err) {
-        result = faultResult(err);
-      }
-      out[i] = outcomeOf(claimed[i], result, provider);
-    });
-  }
-  return out;
-}
-
-/** Runs fn over items with at most `limit` calls in flight; answers the results in order. */
-async function mapLimit<T, U>(items: T[], limit: number, fn: (item: T) => Promise<U>): Promise<U[]> {
-  const out = new Array<U>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
 /**
  * Dispatches one batch: claims one-off messages and retries one by one, fills the rest of the
  * batch with a range of a bulk send, submits concurrently, records the outcomes set-based, then
@@ -225,13 +111,27 @@ export async function dispatchBatch(ctx: AppContext, limit = BATCH_SIZE): Promis
   const claimed: Claimed[] = single.claimed.map((m) => ({ ...m, ranged: false, submittedSecond: null }));
   if (range) claimed.push(...range.claimed);
   if (claimed.length > 0) {
-    const outcomes = await submitAll(ctx, claimed);
-    await withTx(ctx.db, async (tx) => {
-      await preferIndexLookups(tx);
-      await recordSubmissions(tx, outcomes);
-      // In the same commit: one WAL flush per batch, and a range never outlives its recorded outcomes.
-      if (range?.range) await finishRange(tx, range.range, range.complete);
-    });
+    const lease = new BatchLease(
+      ctx,
+      range?.range,
+      single.claimed.map((m) => ({ accountId: m.account_id, id: m.id, attempt: m.attempts })),
+    );
+    const recorder = new OutcomeRecorder(ctx, lease);
+    try {
+      try {
+        await submitAll(ctx, claimed, recorder, lease, range?.range);
+      } catch (err) {
+        // Record what was acknowledged; the rest stays claimed (its marks, if any, are reconciled).
+        await recorder.finish().catch(() => {});
+        throw err;
+      }
+      // The last outcomes and the end of the range in one commit: a range never outlives its
+      // recorded outcomes.
+      const done = range?.range;
+      await recorder.finish(done ? (tx) => finishRange(tx, done, range.complete) : undefined);
+    } finally {
+      await lease.stop();
+    }
   } else if (range?.range) {
     await finishRange(ctx.db, range.range, range.complete);
   }
@@ -270,8 +170,15 @@ export const dispatch: WorkerTask = {
         if (!r.full || r.claimed === 0) return;
       }
     };
+    // A provider that cannot be asked right now holds back only the messages it may have: the
+    // lanes still run, and the failure is thrown (and logged) after them.
+    let unsettled: unknown;
+    await reconcileInflight(ctx).catch((err: unknown) => {
+      unsettled = err;
+    });
     await Promise.all(Array.from({ length: LANES }, lane));
     await applyEarlyReceipts(ctx);
+    if (unsettled) throw unsettled;
     return throttled ? msToNextSecond() : IDLE_MS;
   },
 };

@@ -40,6 +40,8 @@ export interface RangeRef {
   notBefore: Hold;
   lo: string;
   hi: string;
+  /** The token of this claim (migration 0201): renewals and marks hold only while it is the range's. */
+  owner: string;
 }
 
 /**
@@ -86,12 +88,19 @@ export async function lockOpenJob(db: Queryable): Promise<OpenJob | undefined> {
   return rows[0];
 }
 
-/** Locks one range whose lease has passed, skipping ranges other workers are taking over. */
+/**
+ * Locks one range whose lease has passed, skipping ranges other workers are taking over and ranges
+ * with a group still in flight or not yet reconciled (dispatch_inflight): its messages may have
+ * reached the carrier, and must not be sent again before that is settled.
+ */
 export async function lockExpiredRange(db: Queryable): Promise<ExpiredRange | undefined> {
   const { rows } = await db.query<ExpiredRange>({
     name: 'dispatch-lock-expired-range',
-    text: `SELECT account_id, job_id, not_before::text AS not_before, lo, hi FROM dispatch_ranges
-           WHERE claimed_until < now() ORDER BY claimed_until LIMIT 1 FOR UPDATE SKIP LOCKED`,
+    text: `SELECT account_id, job_id, not_before::text AS not_before, lo, hi FROM dispatch_ranges r
+           WHERE claimed_until < now()
+             AND NOT EXISTS (SELECT 1 FROM dispatch_inflight f WHERE f.range_account_id = r.account_id
+                               AND f.range_job_id = r.job_id AND f.range_lo = r.lo)
+           ORDER BY claimed_until LIMIT 1 FOR UPDATE SKIP LOCKED`,
   });
   return rows[0];
 }
@@ -155,14 +164,14 @@ export async function claimRange(
   await db.query({
     name: 'dispatch-claim-range',
     text: `WITH ins AS (
-             INSERT INTO dispatch_ranges (account_id, job_id, not_before, lo, hi, claimed_until)
-             VALUES ($1, $2, $7::timestamptz, $3, $4, now() + make_interval(secs => $5))
+             INSERT INTO dispatch_ranges (account_id, job_id, not_before, lo, hi, claimed_until, owner)
+             VALUES ($1, $2, $7::timestamptz, $3, $4, now() + make_interval(secs => $5), $8)
            ), done AS (
              DELETE FROM dispatch_cursors WHERE account_id = $1 AND job_id = $2 AND not_before = $7::timestamptz AND $6
            )
            UPDATE dispatch_cursors SET cursor = $4
            WHERE account_id = $1 AND job_id = $2 AND not_before = $7::timestamptz AND NOT $6`,
-    values: [r.accountId, r.jobId, r.lo, r.hi, r.leaseSeconds, r.exhausted, r.notBefore],
+    values: [r.accountId, r.jobId, r.lo, r.hi, r.leaseSeconds, r.exhausted, r.notBefore, r.owner],
   });
 }
 
@@ -174,12 +183,17 @@ export async function closeJobDispatch(db: Queryable, job: OpenJob): Promise<voi
   );
 }
 
-/** Renews the lease of a range being taken over. */
-export async function renewRange(db: Queryable, r: ExpiredRange, leaseSeconds: number): Promise<void> {
+/** Renews the lease of a range being taken over, under the taker's token. */
+export async function renewRange(
+  db: Queryable,
+  r: ExpiredRange,
+  leaseSeconds: number,
+  owner: string,
+): Promise<void> {
   await db.query(
-    `UPDATE dispatch_ranges SET claimed_until = now() + make_interval(secs => $4)
+    `UPDATE dispatch_ranges SET claimed_until = now() + make_interval(secs => $4), owner = $5
      WHERE account_id = $1 AND job_id = $2 AND lo = $3`,
-    [r.account_id, r.job_id, r.lo, leaseSeconds],
+    [r.account_id, r.job_id, r.lo, leaseSeconds, owner],
   );
 }
 

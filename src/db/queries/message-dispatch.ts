@@ -155,7 +155,7 @@ export interface DispatchCandidate {
 
 /**
  * Locks up to `limit` messages due for dispatch (queued and past not_before, or sending with an
- * expired claim: a worker died holding it), oldest first, skipping rows other workers hold and
+ * expired claim: a worker died holding it, and no unreconciled group holds it), oldest first, skipping rows other workers hold and
  * messages of numbers whose current one-second window is used up. Call inside a transaction.
  */
 export async function lockDispatchCandidates(
@@ -172,7 +172,9 @@ export async function lockDispatchCandidates(
        FROM messages m
        WHERE m.queued
          AND ((m.status = 'queued' AND (m.not_before IS NULL OR m.not_before <= now()))
-              OR (m.status = 'sending' AND m.claimed_until < now()))
+              OR (m.status = 'sending' AND m.claimed_until < now()
+                  -- Handed to a provider and not yet reconciled: not before that is settled.
+                  AND NOT EXISTS (SELECT 1 FROM dispatch_inflight f WHERE NOT f.ranged AND m.id = ANY(f.ids))))
          AND (cardinality($2::uuid[]) = 0 OR m.phone_number_id IS NULL OR m.phone_number_id <> ALL($2::uuid[]))
        ORDER BY m.id
        LIMIT $1

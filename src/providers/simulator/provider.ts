@@ -1,5 +1,6 @@
 import type {
   InboundMessage,
+  LookupMatch,
   OutboundMessage,
   Provider,
   ProviderError,
@@ -56,6 +57,14 @@ export interface SimulatorOptions {
   dedupeWindowMs?: number;
   /** Called when the sink rejects a batch of receipts (they are retried a few times). */
   onError?: (err: unknown) => void;
+}
+
+/**
+ * The key and bit a (message id, attempt) is remembered under: attempts 0..30 are bits of one small
+ * integer per message id (compact for a million ids); any higher attempt gets a key of its own.
+ */
+function attemptKey(id: string, attempt: number): [string, number] {
+  return attempt >= 0 && attempt < 31 ? [id, 1 << attempt] : [`${id}#${attempt}`, 1];
 }
 
 /** Smallest wait between two receipt ticks: batches receipts at high rates instead of one timer per ms. */
@@ -148,6 +157,20 @@ export class SimulatorProvider implements Provider {
   }
 
   /**
+   * Answers from the keys it remembers whether this (message id, attempt) was accepted: the
+   * simulator is its own carrier, so it can say so honestly (within its dedupe window, and only in
+   * the process that accepted it: a killed worker's simulator took its submissions with it).
+   */
+  async lookup(message: OutboundMessage): Promise<LookupMatch[]> {
+    const [key, bit] = attemptKey(message.id, message.attempt);
+    const seen = (this.current.get(key) ?? 0) | (this.previous.get(key) ?? 0);
+    if (!(seen & bit)) return [];
+    return [
+      { providerMessageId: SimulatorProvider.providerMessageId(message.id, message.attempt), status: 'sent' },
+    ];
+  }
+
+  /**
    * A message "from a handset" to one of our numbers, handed to the sink exactly as a carrier's
    * inbound would be. Answers what was delivered.
    */
@@ -208,9 +231,7 @@ export class SimulatorProvider implements Provider {
       this.current = new AttemptBits();
       this.rotatedAt = now;
     }
-    // Attempts 0..30 are bits of one small integer per message id (compact for a million ids);
-    // any higher attempt gets a key of its own.
-    const [key, bit] = attempt >= 0 && attempt < 31 ? [id, 1 << attempt] : [`${id}#${attempt}`, 1];
+    const [key, bit] = attemptKey(id, attempt);
     const seen = this.current.get(key) ?? 0;
     if ((seen | (this.previous.get(key) ?? 0)) & bit) return false;
     this.current.set(key, seen | bit);

@@ -1,6 +1,7 @@
 import { SubmissionMemo } from '../submission-memo.ts';
-import type { OutboundMessage, Provider, ProviderSink, SendResult } from '../types.ts';
+import type { LookupMatch, OutboundMessage, Provider, ProviderSink, SendResult } from '../types.ts';
 import { mapTwilioError } from './errors.ts';
+import { listMatching } from './lookup.ts';
 
 /** Settings of the Twilio-compatible adapter. */
 export interface TwilioOptions {
@@ -46,6 +47,20 @@ export class TwilioProvider implements Provider {
 
   send(message: OutboundMessage): Promise<SendResult> {
     return this.memo.submit(message, (m) => this.submit(m));
+  }
+
+  /** Lists the Messages resource for this submission (same To, From, Body, since the attempt began). */
+  lookup(message: OutboundMessage, since: Date): Promise<LookupMatch[]> {
+    return listMatching(
+      {
+        endpoint: this.endpoint,
+        baseUrl: this.opts.baseUrl,
+        authorization: this.authorization,
+        timeoutMs: this.timeoutMs,
+      },
+      message,
+      since,
+    );
   }
 
   async start(_sink: ProviderSink): Promise<void> {}

@@ -1,0 +1,295 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+
+const BIN = path.resolve('bin/sparrow.js');
+const N = 3000;
+const SID = `AC${randomBytes(16).toString('hex')}`;
+
+/** One submission as the carrier recorded it. */
+interface Submission {
+  sid: string;
+  to: string;
+  from: string;
+  body: string;
+  dateCreated: Date;
+  /** The auth token it came with: which worker process made it. */
+  token: string;
+  /** The connection closed before the answer could be written: the sender never learned the sid. */
+  unanswered: boolean;
+}
+
+/**
+ * A carrier speaking Twilio's Messages resource over HTTP, as Twilio does: every POST creates a
+ * message (recorded the moment it arrives, answered after a small random delay, so many are in
+ * flight) and nothing is deduplicated. GET lists messages filtered by To, From and DateSent>=,
+ * one a page (so that a lookup must follow next_page_uri), oldest first. Each worker process authenticates with a
+ * token of its own (Twilio accounts have a primary and a secondary token), so submissions can be
+ * told apart by process.
+ */
+function twilioCarrier(tokens: string[]) {
+  const submissions: Submission[] = [];
+  /** What the Messages list shows: the submissions and older messages of the account (seed). */
+  const listed: Submission[] = [];
+  /** Submissions received and not yet answered, by token. */
+  const pending = new Map<string, number>();
+  /** Called as each submission is recorded, before it is answered. */
+  let onSubmission: (s: Submission, pendingOfToken: number) => void = () => {};
+  /** Tokens whose process was killed: what it still waits for is never answered. */
+  const silenced = new Set<string>();
+  let lists = 0;
+  let seq = 0;
+  const resource = (s: Submission) => ({
+    sid: s.sid,
+    account_sid: SID,
+    to: s.to,
+    from: s.from,
+    body: s.body,
+    status: 'sent',
+    date_created: s.dateCreated.toUTCString(),
+    date_sent: s.dateCreated.toUTCString(),
+    error_code: null,
+    error_message: null,
+  });
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://carrier');
+    const token = tokens.find(
+      (t) => req.headers.authorization === `Basic ${Buffer.from(`${SID}:${t}`).toString('base64')}`,
+    );
+    const reply = (status: number, json: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(json));
+    };
+    if (url.pathname !== `/2010-04-01/Accounts/${SID}/Messages.json`) return reply(404, { code: 20404 });
+    if (!token) return reply(401, { code: 20003, message: 'Authenticate' });
+    if (req.method === 'GET') {
+      lists++;
+      const q = url.searchParams;
+      const since = q.get('DateSent>') ? Date.parse(`${q.get('DateSent>')}T00:00:00Z`) : 0;
+      const matching = listed.filter(
+        (s) =>
+          (!q.get('To') || s.to === q.get('To')) &&
+          (!q.get('From') || s.from === q.get('From')) &&
+          s.dateCreated.getTime() >= since,
+      );
+      const size = Math.min(Number(q.get('PageSize') ?? 50), 1);
+      const page = Number(q.get('Page') ?? 0);
+      const next = new URLSearchParams(q);
+      next.set('Page', String(page + 1));
+      const more = (page + 1) * size < matching.length;
+      return reply(200, {
+        messages: matching.slice(page * size, (page + 1) * size).map(resource),
+        next_page_uri: more ? `${url.pathname}?${next}` : null,
+      });
+    }
+    let raw = '';
+    req.setEncoding('utf8');
+    req.on('data', (c) => {
+      raw += c;
+    });
+    req.on('end', () => {
+      const form = new URLSearchParams(raw);
+      const s: Submission = {
+        sid: `SM${(++seq).toString(16).padStart(32, '0')}`,
+        to: form.get('To') ?? '',
+        from: form.get('From') ?? '',
+        body: form.get('Body') ?? '',
+        dateCreated: new Date(),
+        token,
+        unanswered: false,
+      };
+      submissions.push(s);
+      listed.push(s);
+      pending.set(token, (pending.get(token) ?? 0) + 1);
+      res.on('close', () => {
+        pending.set(token, (pending.get(token) ?? 1) - 1);
+        if (!res.writableFinished) s.unanswered = true;
+      });
+      onSubmission(s, pending.get(token) ?? 0);
+      setTimeout(
+        () => {
+          if (!res.destroyed && !silenced.has(token)) reply(201, { ...resource(s), status: 'queued' });
+        },
+        5 + Math.random() * 60,
+      );
+    });
+  });
+  return {
+    submissions,
+    lists: () => lists,
+    set onSubmission(fn: (s: Submission, pendingOfToken: number) => void) {
+      onSubmission = fn;
+    },
+    silence: (token: string) => silenced.add(token),
+    /** An older message of the account, listed but not a submission of this test. */
+    seed: (to: string, from: string, text: string) =>
+      listed.push({
+        sid: `SM${(++seq).toString(16).padStart(32, '0')}`,
+        to,
+        from,
+        body: text,
+        dateCreated: new Date(),
+        token: '',
+        unanswered: false,
+      }),
+    async listen(): Promise<string> {
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+describe('exactly once at the carrier: a worker killed with SIGKILL in the middle of a Twilio send', () => {
+  const tokens = ['token-a', 'token-b', 'token-c'];
+  const carrier = twilioCarrier(tokens);
+  let baseUrl: string;
+  let svc: TestService;
+  let a: TestAccount;
+  const children: ChildProcess[] = [];
+
+  /** A `sparrow worker` process (src/main.ts worker) on the test's database, sending through the carrier. */
+  const worker = (token: string): ChildProcess => {
+    const child = spawn(process.execPath, [BIN, 'worker'], {
+      env: {
+        ...process.env,
+        DATABASE_URL: svc.config.databaseUrl,
+        DISPATCH_LEASE_SECONDS: '2',
+        TWILIO_BASE_URL: baseUrl,
+        TWILIO_ACCOUNT_SID: SID,
+        TWILIO_AUTH_TOKEN: token,
+        LOG_LEVEL: 'warn',
+      },
+      stdio: 'ignore',
+    });
+    children.push(child);
+    return child;
+  };
+
+  before(async () => {
+    baseUrl = await carrier.listen();
+    svc = await startTestService({ twilio: { baseUrl, accountSid: SID, authToken: tokens[0] } });
+    a = await svc.newAccount({ balance: 1000 });
+  });
+  after(async () => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    await svc.close();
+    await carrier.close();
+  });
+
+  const count = async (where: string) =>
+    Number(
+      (
+        await svc.db.query(`SELECT count(*)::int AS n FROM messages WHERE account_id = $1 AND ${where}`, [
+          a.accountId,
+        ])
+      ).rows[0].n,
+    );
+
+  it('submits every recipient exactly once: the in-flight submissions are found at the carrier, not resent', async (t) => {
+    const rows = Array.from({ length: N }, (_, i) => `US,Person${i},+1202${String(4_000_000 + i)}`).join(
+      '\n',
+    );
+    const upload = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/contacts`, {
+      headers: { ...a.auth, 'content-type': 'text/csv' },
+      payload: `country,firstName,mobile\n${rows}\n`,
+    });
+    assert.equal(body(upload).data.inserted, N);
+    const number = body(
+      await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/phonenumbers`, { auth: a.auth }),
+    ).data[0];
+    const put = await call(svc.api, 'PUT', `/v1/accounts/${a.accountId}/phonenumbers/${number.id}`, {
+      auth: a.auth,
+      json: { throughput: 1000, provider: 'twilio' },
+    });
+    assert.equal(put.statusCode, 200, put.body);
+
+    const send = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/messages`, {
+      auth: a.auth,
+      json: { filters: {}, template: 'Hello {{{firstName}}}' },
+    });
+    assert.equal(send.statusCode, 201);
+    assert.equal(body(send).data.queued, N);
+    const balanceAfterSend = body(
+      await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/balance`, { auth: a.auth }),
+    ).data.balance;
+
+    // Every recipient already had a text from this number today: a lookup pages past it.
+    for (let i = 0; i < N; i++) carrier.seed(`+1202${String(4_000_000 + i)}`, number.number, 'An older text');
+    const workers = new Map([
+      [tokens[0], worker(tokens[0])],
+      [tokens[1], worker(tokens[1])],
+    ]);
+    // The kill lands while a worker has submissions in flight: from inside the carrier, as one of
+    // them arrives (after it has sent a hundred), before any answer to it.
+    const seen = new Map<string, number>();
+    let victim: ChildProcess | undefined;
+    const killed = new Promise<void>((resolve) => {
+      carrier.onSubmission = (s, pendingOfToken) => {
+        const n = (seen.get(s.token) ?? 0) + 1;
+        seen.set(s.token, n);
+        const child = workers.get(s.token);
+        if (victim || !child || n < 100 || pendingOfToken < 3) return;
+        victim = child;
+        carrier.silence(s.token);
+        child.kill('SIGKILL');
+        child.once('exit', () => resolve());
+      };
+    });
+    const sentWithoutKill = eventually(async () => carrier.submissions.length >= N, 100_000, 50).then(() => {
+      throw new Error('the send finished before the kill could land mid-flight');
+    });
+    await Promise.race([killed, sentWithoutKill]);
+    sentWithoutKill.catch(() => {});
+    carrier.onSubmission = () => {};
+    assert.ok(carrier.submissions.length < N, 'the kill landed before the send finished');
+    worker(tokens[2]);
+
+    await eventually(
+      async () =>
+        (await count(`status IN ('queued', 'sending')`)) === 0 &&
+        Number((await svc.db.query('SELECT count(*)::int AS n FROM dispatch_inflight')).rows[0].n) === 0,
+      180_000,
+      100,
+    );
+
+    const perRecipient = new Map<string, Submission[]>();
+    for (const s of carrier.submissions) perRecipient.set(s.to, [...(perRecipient.get(s.to) ?? []), s]);
+    const duplicates = carrier.submissions.length - perRecipient.size;
+    const unanswered = carrier.submissions.filter((s) => s.unanswered).length;
+    t.diagnostic(
+      `carrier: ${carrier.submissions.length} submissions, ${duplicates} duplicates, ${N - perRecipient.size} lost; ` +
+        `${unanswered} answered to a killed worker too late; ${carrier.lists()} list requests`,
+    );
+    assert.equal(duplicates, 0, `${duplicates} duplicate submissions at the carrier`);
+    assert.equal(perRecipient.size, N, 'every recipient was submitted');
+    assert.ok(unanswered > 0, 'the killed worker had submissions in flight whose answer it never read');
+    assert.ok(carrier.lists() > 0, 'the uncertain submissions were looked up at the carrier');
+
+    assert.equal(await count(`status = 'sent' AND outgoing`), N);
+    const refs = await svc.db.query<{ to_number: string; provider_ref: string }>(
+      'SELECT to_number, provider_ref FROM messages WHERE account_id = $1 AND outgoing',
+      [a.accountId],
+    );
+    const mismatched = refs.rows.filter((r) => perRecipient.get(r.to_number)?.[0].sid !== r.provider_ref);
+    assert.equal(mismatched.length, 0, 'each message records the carrier id of its one submission');
+    const events = await svc.db.query(
+      `SELECT count(*)::int AS n, count(DISTINCT data->'message'->>'id')::int AS distinct_messages
+         FROM events WHERE account_id = $1 AND type = 'message-sent'`,
+      [a.accountId],
+    );
+    assert.deepEqual(events.rows[0], { n: N, distinct_messages: N }, 'one message-sent event per message');
+    const balance = body(await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/balance`, { auth: a.auth }))
+      .data.balance;
+    assert.equal(balance, balanceAfterSend, 'no refund and no second charge');
+  });
+});
