@@ -93,7 +93,7 @@ describe('sparrow start and SECRETS_KEY', () => {
     assert.equal(await bad.exited, 2);
     const lines = bad.output().trim().split('\n');
     assert.equal(lines.length, 1, bad.output());
-    assert.match(lines[0], /^configuration error: SECRETS_KEY must be 32 bytes/);
+    assert.match(lines[0], /^sparrow: configuration error: SECRETS_KEY must be 32 bytes/);
     assert.ok(!lines[0].includes('too-short'));
   });
 });

@@ -162,7 +162,7 @@ describe('limits of CSV uploads (POST /v1/accounts/:accountId/contacts, text/csv
       headers: { ...a.auth, 'content-type': 'text/csv' },
       payload: 'name,template\na,b\n',
     });
-    refused(res, 415, 'VAL-004', /does not take CSV/);
+    refused(res, 415, 'VAL-004', /text\/csv is not supported here: send application\/json/);
   });
 
   it('lists the first 1,000 failed rows and counts them all', async () => {

@@ -84,6 +84,15 @@ function acceptedTypes(body: unknown, scoped: boolean): string[] {
   return scoped ? ['application/json'] : ['application/json', 'application/x-www-form-urlencoded'];
 }
 
+/** 415 VAL-004 for a body in `type`, naming the types the route takes. */
+function unsupportedType(req: FastifyRequest, type: string): AppError {
+  const accepted = acceptedTypes(req.routeOptions.schema?.body, req.routeOptions.config.scope !== undefined);
+  return new AppError(
+    'VAL-004',
+    `Content-Type ${type || '(none)'} is not supported here: send ${accepted.join(' or ')}.`,
+  );
+}
+
 /** Parsers for JSON, form-encoded (the OAuth token endpoint, carrier callbacks) and CSV (contact uploads). */
 export function registerContentTypes(app: FastifyInstance) {
   // A body in a type the route does not take is 415, not a 400 from the schema (e.g. text/plain,
@@ -92,12 +101,8 @@ export function registerContentTypes(app: FastifyInstance) {
     const schema = req.routeOptions.schema?.body;
     if (!schema || req.body === undefined) return;
     const type = mediaType(req.headers['content-type']);
-    const accepted = acceptedTypes(schema, req.routeOptions.config.scope !== undefined);
-    if (!accepted.includes(type))
-      throw new AppError(
-        'VAL-004',
-        `Content-Type ${type || '(none)'} is not supported here: send ${accepted.join(' or ')}.`,
-      );
+    if (!acceptedTypes(schema, req.routeOptions.config.scope !== undefined).includes(type))
+      throw unsupportedType(req, type);
   });
   // JSON as Fastify parses it (prototype-poisoning safe), except that an empty body is no body: clients
   // send `Content-Type: application/json` on body-less PUTs such as …/close and …/deactivate.
@@ -147,7 +152,7 @@ export function registerContentTypes(app: FastifyInstance) {
   // CSV is streamed to a temporary file (bounded memory at any size), only for routes that take uploads.
   app.addContentTypeParser(['text/csv', 'application/csv'], (req, payload, done) => {
     if (!req.routeOptions.config.csvUpload)
-      return done(new AppError('VAL-004', 'This operation does not take CSV.'), undefined);
+      return done(unsupportedType(req, mediaType(req.headers['content-type'])), undefined);
     if (Number(req.headers['content-length'] ?? 0) > CSV_BODY_LIMIT)
       return done(
         new AppError('VAL-003', `The upload is larger than ${CSV_BODY_LIMIT / 1024 / 1024} MiB.`, {
