@@ -194,6 +194,7 @@ export async function sendMessages(
           ? {
               tags: selection?.all === false ? selection.tags : [],
               attributes: selection?.all === false ? selection.attributes : [],
+              q: selection?.all === false ? selection.q : undefined,
               list,
             }
           : undefined,
