@@ -46,7 +46,7 @@ describe('a send does exactly what its sender meant', () => {
       const err = body(res).error;
       assert.equal(err.code, 'VAL-001');
       assert.match(err.message, /filters\.tag/);
-      assert.match(err.message, /tags, attributes, q, listId, all/);
+      assert.match(err.message, /tags, attributes, q, listId, list, all/);
       assert.equal(await messageCount(acc), 0);
     });
 

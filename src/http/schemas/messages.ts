@@ -90,6 +90,15 @@ export const SendMessagesBody = Type.Object({
         ),
         q: SearchText,
         listId: Type.Optional(Type.String({ description: 'Only members of this list.' })),
+        list: Type.Optional(
+          Type.Object(
+            { id: Type.String() },
+            {
+              description:
+                "The same as `listId` (the Campaign shape's spelling); naming two different lists is a 400.",
+            },
+          ),
+        ),
         all: AllContacts,
       },
       {
