@@ -232,6 +232,13 @@ export function limits(): Limit[] {
     ),
     text('text of a campaign', 'CreateCampaignBody', CreateCampaignBody, ['template'], 'campaigns.ts'),
     text(
+      'free text of a send or campaign selector (`filters.q`)',
+      'SendMessagesBody',
+      SendMessagesBody,
+      ['filters', 'q'],
+      'messages.ts',
+    ),
+    text(
       'text of a quick campaign',
       'QuickCampaignBody',
       QuickCampaignBody,

@@ -237,6 +237,49 @@ describe('messages', () => {
       assert.equal(viaFilter.queued, 2);
     });
 
+    it('takes filters.list {id} as filters.listId, narrows it with q, and refuses two different lists', async () => {
+      const newList = async () =>
+        body(
+          await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/lists`, {
+            auth: a.auth,
+            json: { name: `L${seq++}` },
+          }),
+        ).data as { id: string };
+      const [list, other] = [await newList(), await newList()];
+      const ann = await newContact(a, { firstName: 'Annabel' });
+      const bob = await newContact(a, { firstName: 'Bob' });
+      await newContact(a, { firstName: 'Annie' });
+      const add = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/lists/${list.id}/contacts`, {
+        auth: a.auth,
+        json: { contactIds: [ann.id, bob.id] },
+      });
+      assert.ok(add.statusCode < 300, add.body);
+      const ids = (data: { messages: { contact: { id: string } }[] }) =>
+        data.messages.map((m) => m.contact.id).sort();
+      assert.deepEqual(
+        ids(await sent(a, { filters: { list: { id: list.id } }, template: 'to the list' })),
+        [ann.id, bob.id].sort(),
+      );
+      assert.deepEqual(
+        ids(await sent(a, { filters: { list: { id: list.id }, q: 'ann' }, template: 'to Ann' })),
+        [ann.id],
+      );
+      const same = await sent(a, { filters: { list: { id: list.id }, listId: list.id }, template: 'same' });
+      assert.equal(same.queued, 2);
+      for (const json of [
+        { filters: { list: { id: list.id }, listId: other.id } },
+        { filters: { list: { id: list.id } }, listId: other.id },
+      ]) {
+        const res = await send(a, { ...json, template: 'two lists' });
+        assert.equal(res.statusCode, 400, res.body);
+        assert.equal(body(res).error.code, 'VAL-001');
+        assert.match(body(res).error.message, /filters\.list\.id/);
+      }
+      const bad = await send(a, { filters: { list: { id: 'x' } }, template: 'bad' });
+      assert.equal(bad.statusCode, 400, bad.body);
+      assert.match(body(bad).error.message, /`filters\.list\.id` is not a list id/);
+    });
+
     it('sends one message to a contact named both by id and by a filter', async () => {
       const tag = `d${seq++}`;
       const c = await newContact(a, { tags: [{ tag, visible: true }] });

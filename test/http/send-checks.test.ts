@@ -46,7 +46,7 @@ describe('a send does exactly what its sender meant', () => {
       const err = body(res).error;
       assert.equal(err.code, 'VAL-001');
       assert.match(err.message, /filters\.tag/);
-      assert.match(err.message, /tags, attributes, listId, all/);
+      assert.match(err.message, /tags, attributes, q, listId, list, all/);
       assert.equal(await messageCount(acc), 0);
     });
 
@@ -117,6 +117,150 @@ describe('a send does exactly what its sender meant', () => {
       );
       assert.equal(sent.pagination.totalCount, 2, 'every contact of the account');
       assert.ok(sent.data.some((m: { contact: { id: string } }) => m.contact.id === extra.id));
+    });
+  });
+
+  describe('the free-text selector filters.q', () => {
+    /** An account with named contacts; answers their ids by name. */
+    const people = async (specs: Record<string, object>) => {
+      const acc = await svc.newAccount({ balance: 100 });
+      const id: Record<string, string> = {};
+      for (const [name, json] of Object.entries(specs)) id[name] = (await newContact(acc, json)).id;
+      return { acc, id };
+    };
+    const recipients = (res: Parameters<typeof body>[0]) =>
+      (body(res).data.messages as { contact: { id: string } }[]).map((m) => m.contact.id).sort();
+    const ids = (id: Record<string, string>, ...names: string[]) => names.map((n) => id[n]).sort();
+
+    it('sends only to contacts whose name, e-mail or mobile contain q, case-insensitively', async () => {
+      const { acc, id } = await people({
+        ann: { firstName: 'Ann', lastName: 'Lee' },
+        joanne: { firstName: 'Joanne' },
+        upper: { lastName: 'HANNAH' },
+        mail: { firstName: 'Bob', email: 'bob@annex.example' },
+        other: { firstName: 'Carl', email: 'carl@example.com', tags: [{ tag: 'vip' }] },
+      });
+      const res = await send(acc, { filters: { q: 'aNn' }, template: 'hi' });
+      assert.equal(res.statusCode, 201, res.body);
+      assert.equal(body(res).data.queued, 4);
+      assert.deepEqual(recipients(res), ids(id, 'ann', 'joanne', 'upper', 'mail'));
+      assert.equal(await messageCount(acc), 4, 'Carl got nothing');
+    });
+
+    it('matches a mobile number partially', async () => {
+      const { acc, id } = await people({ one: {}, two: {} });
+      const mobile = body(await call(svc.api, 'GET', `${base(acc)}/contacts/${id.two}`, { auth: acc.auth }))
+        .data.mobile.number as string;
+      const res = await send(acc, { filters: { q: mobile.slice(-7) }, template: 'hi' });
+      assert.equal(res.statusCode, 201, res.body);
+      assert.deepEqual(recipients(res), [id.two]);
+    });
+
+    it('narrows tags and attributes: a contact must match q and every other condition', async () => {
+      const { acc, id } = await people({
+        annVip: { firstName: 'Ann', tags: [{ tag: 'vip' }] },
+        ann: { firstName: 'Anna' },
+        bobVip: { firstName: 'Bob', tags: [{ tag: 'vip' }] },
+      });
+      const res = await send(acc, { filters: { q: 'ann', tags: ['vip'] }, template: 'hi' });
+      assert.equal(res.statusCode, 201, res.body);
+      assert.deepEqual(recipients(res), [id.annVip]);
+    });
+
+    it('matches %, _ and \\ literally, not as wildcards', async () => {
+      const { acc, id } = await people({
+        percent: { firstName: 'Deal', lastName: '50%off' },
+        underscore: { firstName: 'a_n' },
+        backslash: { firstName: 'x\\y' },
+        ann: { firstName: 'Ann' },
+        plain: { firstName: 'Fifty', lastName: '50off' },
+      });
+      for (const [q, who] of [
+        ['%', 'percent'],
+        ['50%', 'percent'],
+        ['a_n', 'underscore'],
+        ['\\', 'backslash'],
+      ] as const) {
+        const res = await send(acc, { filters: { q }, template: 'hi' });
+        assert.equal(res.statusCode, 201, `${q}: ${res.body}`);
+        assert.deepEqual(recipients(res), [id[who]], `q ${JSON.stringify(q)}`);
+      }
+    });
+
+    it('refuses q beside all with 400, a blank q alone with MSG-006, and a q over 200 characters with 400', async () => {
+      const { acc } = await accountWith(1);
+      const withAll = await send(acc, { filters: { all: true, q: 'ann' }, template: 'hi' });
+      assert.equal(withAll.statusCode, 400, withAll.body);
+      assert.match(body(withAll).error.message, /filters\.all/);
+      for (const q of ['', '   ']) {
+        const blank = await send(acc, { filters: { q }, template: 'hi' });
+        assert.equal(blank.statusCode, 400, blank.body);
+        assert.equal(body(blank).error.code, 'MSG-006');
+      }
+      const long = await send(acc, { filters: { q: 'a'.repeat(201) }, template: 'hi' });
+      assert.equal(long.statusCode, 400, long.body);
+      assert.match(body(long).error.message, /filters\.q/);
+      assert.equal(await messageCount(acc), 0);
+    });
+
+    it('stores a campaign q, presents it, and a run reaches only the matching contacts', async () => {
+      const { acc, id } = await people({
+        ann: { firstName: 'Ann' },
+        joanne: { firstName: 'Joanne' },
+        bob: { firstName: 'Bob' },
+      });
+      const url = `${base(acc)}/campaigns`;
+      const created = await call(svc.api, 'POST', url, {
+        auth: acc.auth,
+        json: { name: 'c', filters: { q: 'ann' }, template: 'hi' },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const campaignId = body(created).data.id as string;
+      assert.equal(body(created).data.filters.q, 'ann');
+      const read = body(await call(svc.api, 'GET', `${url}/${campaignId}`, { auth: acc.auth })).data;
+      assert.equal(read.filters.q, 'ann');
+      assert.equal(read.filters.all, false);
+
+      const due = await call(svc.api, 'PUT', `${url}/${campaignId}`, {
+        auth: acc.auth,
+        json: { nextExecution: new Date(0).toISOString() },
+      });
+      assert.equal(due.statusCode, 200, due.body);
+      while ((await runDueCampaigns(svc.db, 10, false)) > 0);
+      const sent = body(
+        await call(svc.api, 'GET', `${base(acc)}/messages?campaignId=${campaignId}`, { auth: acc.auth }),
+      );
+      assert.deepEqual(
+        sent.data.map((m: { contact: { id: string } }) => m.contact.id).sort(),
+        ids(id, 'ann', 'joanne'),
+      );
+    });
+
+    it('changes or clears a campaign q on update, and refuses q beside all', async () => {
+      const { acc } = await accountWith(1);
+      const url = `${base(acc)}/campaigns`;
+      const created = body(
+        await call(svc.api, 'POST', url, { auth: acc.auth, json: { name: 'c', filters: { q: 'ann' } } }),
+      ).data;
+      const put = (filters: object) =>
+        call(svc.api, 'PUT', `${url}/${created.id}`, { auth: acc.auth, json: { filters } });
+      const changed = await put({ q: 'bob' });
+      assert.equal(changed.statusCode, 200, changed.body);
+      assert.equal(body(changed).data.filters.q, 'bob');
+      const cleared = await put({ q: '', tags: [{ tag: 'vip' }] });
+      assert.equal(cleared.statusCode, 200, cleared.body);
+      assert.equal(body(cleared).data.filters.q, null);
+      assert.deepEqual(body(cleared).data.filters.tags, [{ tag: 'vip' }]);
+      const both = await put({ q: 'ann', all: true });
+      assert.equal(both.statusCode, 400, both.body);
+      const everyone = await put({ all: true });
+      assert.equal(everyone.statusCode, 200, everyone.body);
+      assert.equal(body(everyone).data.filters.q, null);
+      const onCreate = await call(svc.api, 'POST', url, {
+        auth: acc.auth,
+        json: { name: 'c', filters: { q: 'ann', all: true } },
+      });
+      assert.equal(onCreate.statusCode, 400, onCreate.body);
     });
   });
 

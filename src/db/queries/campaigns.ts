@@ -15,6 +15,8 @@ export interface CampaignMedia {
 export interface CampaignFilters {
   attributes?: AttributeCondition[];
   tags?: { tag: string; visible?: boolean }[];
+  /** Free text narrowing the recipients (a smart list's `q`); null or absent: none. */
+  q?: string | null;
   /** Every contact (explicit; never beside conditions or a list). */
   all?: boolean;
 }
@@ -66,7 +68,7 @@ export interface CampaignFields {
   paused?: boolean;
 }
 
-// `merge`: the given keys replace those stored, the others stay (filters.attributes / filters.tags).
+// `merge`: the given keys replace those stored, the others stay (filters.attributes / filters.tags / filters.q).
 const COLUMNS: ColumnMap<Omit<CampaignFields, 'paused'>> = {
   name: ['name', 'plain'],
   description: ['description', 'plain'],

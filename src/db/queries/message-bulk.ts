@@ -3,6 +3,7 @@ import type { TemplatePart } from '../../messaging/render.ts';
 import { countSegments } from '../../messaging/segments.ts';
 import { textErrorSql } from '../../messaging/text-rules.ts';
 import type { Queryable } from '../client.ts';
+import { contactFilterSql } from './contacts.ts';
 import { type AttributeCondition, type ListRow, listMemberCondition } from './lists.ts';
 import { MESSAGE_EVENT_DATA, OPTED_OUT_ERROR } from './messages.ts';
 import { numberZonesLateral } from './phone-zones.ts';
@@ -58,8 +59,13 @@ export interface RecipientSpec {
   contactIds: string[];
   /** Conversations by id (already checked to exist): their contact, from their number. */
   conversationIds: string[];
-  /** Contacts matching every given condition; `all` with no condition means every contact. */
-  filter?: { tags: string[]; attributes: AttributeCondition[]; list?: Pick<ListRow, 'id' | 'filter'> };
+  /** Contacts matching every given condition (`q`: a smart list's free text); none means every contact. */
+  filter?: {
+    tags: string[];
+    attributes: AttributeCondition[];
+    q?: string;
+    list?: Pick<ListRow, 'id' | 'filter'>;
+  };
 }
 
 /** A bulk send, as the statement inserting its messages needs it. */
@@ -117,6 +123,7 @@ function recipientsSql(r: RecipientSpec, params: unknown[]): string {
         ),
       );
     }
+    if (r.filter.q) where.push(...contactFilterSql({ q: r.filter.q }, params));
     if (r.filter.list) where.push(listMemberCondition(r.filter.list, params));
     sources.push(
       `SELECT c.id AS contact_id, NULL::uuid AS forced_number_id, 2 AS pri FROM contacts c WHERE ${where.join(' AND ')}`,

@@ -6,7 +6,7 @@ import { checkMediaUrls } from '../../messaging/media-url.ts';
 import { nextCronRun } from '../../messaging/schedule.ts';
 import { isId } from '../../util/ids.ts';
 import { requireList } from '../lists/get-list.ts';
-import { type RecipientConditions, recipientSelection } from '../messages/recipient-filter.ts';
+import { type RecipientConditions, recipientSelection, searchText } from '../messages/recipient-filter.ts';
 
 /** What a caller gives to create or update a campaign (the Campaign shape's writable fields). */
 export interface CampaignInput {
@@ -51,11 +51,13 @@ export async function campaignFields(
   let filters: CampaignFilters | undefined;
   if (selection?.all) {
     // Everyone: the stored list and conditions go.
-    filters = { all: true, attributes: [], tags: [] };
-  } else if (f && (f.attributes !== undefined || f.tags !== undefined || f.list)) {
+    filters = { all: true, attributes: [], tags: [], q: null };
+  } else if (f && (f.attributes !== undefined || f.tags !== undefined || f.q !== undefined || f.list)) {
     filters = { all: false };
     if (f.attributes !== undefined) filters.attributes = f.attributes;
     if (f.tags !== undefined) filters.tags = f.tags;
+    // A blank `q` clears the stored one.
+    if (f.q !== undefined) filters.q = searchText(f.q) ?? null;
   }
   return {
     name: input.name,

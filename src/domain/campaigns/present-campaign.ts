@@ -54,6 +54,7 @@ export function presentCampaign(c: CampaignRow, list: List | null) {
     fieldMappings: c.field_mappings,
     filters: {
       list,
+      q: c.filters.q ?? null,
       attributes: c.filters.attributes ?? [],
       tags: c.filters.tags ?? [],
       all: c.filters.all === true,

@@ -29,7 +29,8 @@ export async function runCampaign(db: Db, c: CampaignRow, by: Actor, quietHours:
     return already;
   }
   const filters = c.filters ?? {};
-  const hasConditions = (filters.tags?.length ?? 0) > 0 || (filters.attributes?.length ?? 0) > 0;
+  const hasConditions =
+    (filters.tags?.length ?? 0) > 0 || (filters.attributes?.length ?? 0) > 0 || Boolean(filters.q);
   // Every contact only when stored so explicitly (filters.all); without it a campaign with no list and
   // no condition has no recipients (MSG-002).
   const everyone = filters.all === true && !hasConditions && !c.list_id;
@@ -45,6 +46,7 @@ export async function runCampaign(db: Db, c: CampaignRow, by: Actor, quietHours:
             ? {
                 tags: filters.tags ?? [],
                 attributes: filters.attributes ?? [],
+                q: filters.q ?? undefined,
                 listId: c.list_id ?? undefined,
               }
             : undefined,

@@ -8,8 +8,8 @@ import { getCampaign } from './get-campaign.ts';
 import type { Campaign } from './present-campaign.ts';
 
 /**
- * Changes the given fields of a campaign (the others stay; `filters.attributes` and
- * `filters.tags` each replace their own part). A `nextExecution` in the past runs it at once.
+ * Changes the given fields of a campaign (the others stay; `filters.attributes`,
+ * `filters.tags` and `filters.q` each replace their own part). A `nextExecution` in the past runs it at once.
  * Errors: CAMP-001, LIST-001, GRP-001, VAL-001 (invalid schedule).
  */
 export async function updateCampaign(

@@ -9,12 +9,25 @@ import { fail } from '../../errors.ts';
 export interface RecipientConditions {
   tags?: (string | { tag: string })[];
   attributes?: AttributeCondition[];
+  /**
+   * Free text: contacts whose first name, last name, e-mail or mobile contain it (case-insensitive,
+   * literally), as a smart list's `q`. Blank (empty or only spaces) is no condition.
+   */
+  q?: string;
   /** Every contact: must be explicit, and cannot be combined with a condition or a list. */
   all?: boolean;
 }
 
 /** What a selector selects: every contact, or the contacts matching its conditions (and list). */
-export type Selection = { all: true } | { all: false; tags: string[]; attributes: AttributeCondition[] };
+export type Selection =
+  | { all: true }
+  | { all: false; tags: string[]; attributes: AttributeCondition[]; q?: string };
+
+/** A selector's `q` as a condition: trimmed, and undefined when blank (then it is no condition). */
+export function searchText(q: string | undefined): string | undefined {
+  const text = q?.trim();
+  return text ? text : undefined;
+}
 
 /**
  * The one rule for a recipient selector, used by sends and campaigns. `where` names the field
@@ -30,19 +43,20 @@ export function recipientSelection(
   if (f === undefined) return undefined;
   const tags = (f.tags ?? []).map((t) => (typeof t === 'string' ? t : t.tag));
   const attributes = f.attributes ?? [];
-  const conditions = tags.length > 0 || attributes.length > 0;
+  const q = searchText(f.q);
+  const conditions = tags.length > 0 || attributes.length > 0 || q !== undefined;
   if (f.all === true) {
     if (conditions || hasList)
       fail(
         'VAL-001',
-        `\`${where}.all\` selects every contact: it cannot be combined with tags, attributes or a list.`,
+        `\`${where}.all\` selects every contact: it cannot be combined with tags, attributes, q or a list.`,
       );
     return { all: true };
   }
   if (!conditions && !hasList)
     fail(
       'MSG-006',
-      `\`${where}\` names no condition (tags, attributes or a list): to send to every contact, give \`"${where}": {"all": true}\`.`,
+      `\`${where}\` names no condition (tags, attributes, q or a list): to send to every contact, give \`"${where}": {"all": true}\`.`,
     );
-  return { all: false, tags, attributes };
+  return { all: false, tags, attributes, q };
 }

@@ -33,7 +33,8 @@ export interface SendContactInput {
 export interface SendMessagesInput {
   contacts?: SendContactInput[];
   conversations?: string[];
-  filters?: RecipientConditions & { listId?: string };
+  /** `list.id`: the Campaign shape's spelling of `listId`. */
+  filters?: RecipientConditions & { listId?: string; list?: { id: string } };
   listId?: string;
   phoneNumberFilter?: { group?: { id: string } };
   template?: string;
@@ -77,6 +78,22 @@ class Estimate {
 const FIRST_MESSAGES = 100;
 
 /**
+ * The list a send names: `filters.listId`, its alias `filters.list.id` or the top-level `listId`
+ * (with the field that named it). Naming different lists is refused (VAL-001).
+ */
+function namedList(input: SendMessagesInput): { id: string; field: string } | undefined {
+  const given: [string, string | undefined][] = [
+    ['filters.listId', input.filters?.listId],
+    ['filters.list.id', input.filters?.list?.id],
+    ['listId', input.listId],
+  ];
+  const named = given.flatMap(([field, id]) => (id === undefined ? [] : [{ field, id }]));
+  if (new Set(named.map((n) => n.id)).size > 1)
+    fail('VAL-001', `${named.map((n) => `\`${n.field}\``).join(' and ')} name different lists: give one.`);
+  return named[0];
+}
+
+/**
  * Sends one text to many recipients in one transaction: creates the send job, inserts every
  * message set-based (insertJobMessages), charges the account the total price (402 ACCT-002 and
  * nothing queued when the balance cannot cover it), and answers the counts and the first 100
@@ -101,7 +118,8 @@ export async function sendMessages(
 
   const contacts = input.contacts ?? [];
   const conversations = [...new Set(input.conversations ?? [])];
-  const listId = input.filters?.listId ?? input.listId;
+  const named = namedList(input);
+  const listId = named?.id;
   const selection = recipientSelection(input.filters, 'filters', listId !== undefined);
   const hasFilter = selection !== undefined || listId !== undefined;
   if (contacts.length === 0 && conversations.length === 0 && !hasFilter) fail('MSG-002');
@@ -118,10 +136,7 @@ export async function sendMessages(
       `\`conversations[${badConv}]\` is not a conversation id: ${JSON.stringify(input.conversations?.[badConv])}.`,
     );
   if (listId !== undefined && !isId(listId))
-    fail(
-      'VAL-001',
-      `\`${input.filters?.listId !== undefined ? 'filters.listId' : 'listId'}\` is not a list id: ${JSON.stringify(listId)}.`,
-    );
+    fail('VAL-001', `\`${named?.field}\` is not a list id: ${JSON.stringify(listId)}.`);
   checkMediaUrls(media);
 
   const jobId = opts.scheduledJobId ?? newId();
@@ -194,6 +209,7 @@ export async function sendMessages(
           ? {
               tags: selection?.all === false ? selection.tags : [],
               attributes: selection?.all === false ? selection.attributes : [],
+              q: selection?.all === false ? selection.q : undefined,
               list,
             }
           : undefined,

@@ -115,7 +115,7 @@ export async function campaignRoutes(app: FastifyInstance) {
         tags,
         summary: 'Update a campaign',
         description:
-          'Updates the given fields only (`filters.list`, `filters.attributes`, `filters.tags` each on its own). ' +
+          'Updates the given fields only (`filters.list`, `filters.q`, `filters.attributes`, `filters.tags` each on its own). ' +
           '`paused: true` holds a scheduled run; `false` releases it.',
         params: CampaignParams,
         body: UpdateCampaignBody,

@@ -2,7 +2,7 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import { MAX_TEXT_LENGTH } from '../../messaging/text-rules.ts';
 import { AttributeFilter, AuditStamp, IdParam, MediaItem, NamedPageQuery } from './common.ts';
 import { List } from './lists.ts';
-import { AllContacts, ClosedObject } from './recipient-filters.ts';
+import { AllContacts, ClosedObject, SearchText } from './recipient-filters.ts';
 
 // Null first: with type coercion on, a null tried against a string branch first would become "".
 const Nullable = <T extends TSchema>(t: T) => Type.Union([Type.Null(), t]);
@@ -82,6 +82,9 @@ export const Campaign = Type.Object({
   fieldMappings: Type.Array(FieldMapping),
   filters: Type.Object({
     list: Nullable(List),
+    q: Nullable(
+      Type.String({ description: 'Free text narrowing the recipients (see the create body); null: none.' }),
+    ),
     attributes: Type.Array(AttributeFilter),
     tags: Type.Array(Tag),
     all: Type.Boolean({ description: 'Sends to every contact of the account.' }),
@@ -110,6 +113,7 @@ const campaignFields = {
     ClosedObject(
       {
         list: Type.Optional(Nullable(Type.Object({ id: Type.String({ minLength: 1 }) }))),
+        q: SearchText,
         attributes: Type.Optional(Type.Array(AttributeFilter, { maxItems: 50 })),
         tags: Type.Optional(Type.Array(Tag, { maxItems: 50 })),
         all: AllContacts,

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { MAX_TEXT_LENGTH } from '../../messaging/text-rules.ts';
 import { AttributeFilter, AuditStamp, ErrorObject, MediaItem, PageQuery } from './common.ts';
-import { AllContacts, ClosedObject } from './recipient-filters.ts';
+import { AllContacts, ClosedObject, SearchText } from './recipient-filters.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -88,7 +88,17 @@ export const SendMessagesBody = Type.Object({
         attributes: Type.Optional(
           Type.Array(AttributeFilter, { maxItems: 50, description: 'Contacts matching every condition.' }),
         ),
+        q: SearchText,
         listId: Type.Optional(Type.String({ description: 'Only members of this list.' })),
+        list: Type.Optional(
+          Type.Object(
+            { id: Type.String() },
+            {
+              description:
+                "The same as `listId` (the Campaign shape's spelling); naming two different lists is a 400.",
+            },
+          ),
+        ),
         all: AllContacts,
       },
       {

@@ -13,6 +13,19 @@ export const AllContacts = Type.Optional(
   Type.Boolean({
     description:
       'true: every contact of the account. Required to send to everyone (a filter with no condition is ' +
-      'refused with MSG-006); cannot be combined with tags, attributes or a list.',
+      'refused with MSG-006); cannot be combined with tags, attributes, q or a list.',
+  }),
+);
+
+/** Longest `filters.q` (free text of a send or campaign selector). */
+export const MAX_SEARCH_TEXT = 200;
+
+/** `q`: the free-text condition of a send or campaign selector (a smart list's `q`). */
+export const SearchText = Type.Optional(
+  Type.String({
+    maxLength: MAX_SEARCH_TEXT,
+    description:
+      'Only contacts whose first name, last name, e-mail or mobile contain this text (case-insensitive; ' +
+      "`%`, `_` and `\\` match literally), as a smart list filter's `q`. Empty or blank: no condition.",
   }),
 );
