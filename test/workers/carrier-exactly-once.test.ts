@@ -215,7 +215,7 @@ describe('exactly once at the carrier: a worker killed with SIGKILL in the middl
 
     const send = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/messages`, {
       auth: a.auth,
-      json: { filters: {}, template: 'Hello {{{firstName}}}' },
+      json: { filters: { all: true }, template: 'Hello {{{firstName}}}' },
     });
     assert.equal(send.statusCode, 201);
     assert.equal(body(send).data.queued, N);

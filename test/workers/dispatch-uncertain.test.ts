@@ -65,7 +65,7 @@ async function workerDiesMidSend(policy: Config['deliveryGuarantee']) {
   });
   const send = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/messages`, {
     auth: a.auth,
-    json: { filters: {}, template: 'Hi {{{firstName}}}' },
+    json: { filters: { all: true }, template: 'Hi {{{firstName}}}' },
   });
   assert.equal(body(send).data.queued, N);
   const balance = async () =>
