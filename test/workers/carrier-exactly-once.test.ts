@@ -65,6 +65,16 @@ function twilioCarrier(tokens: string[]) {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(json));
     };
+    // The account holds every number it is asked about (a number is verified before it may send).
+    if (req.method === 'GET' && url.pathname === `/2010-04-01/Accounts/${SID}/IncomingPhoneNumbers.json`) {
+      if (!token) return reply(401, { code: 20003, message: 'Authenticate' });
+      const number = url.searchParams.get('PhoneNumber') ?? '';
+      return reply(200, {
+        incoming_phone_numbers: [{ sid: 'PN1', phone_number: number, capabilities: { sms: true } }],
+        page: 0,
+        page_size: 50,
+      });
+    }
     if (url.pathname !== `/2010-04-01/Accounts/${SID}/Messages.json`) return reply(404, { code: 20404 });
     if (!token) return reply(401, { code: 20003, message: 'Authenticate' });
     if (req.method === 'GET') {
