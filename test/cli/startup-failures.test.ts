@@ -77,7 +77,10 @@ describe('sparrow start: every start-up failure is one line naming its setting',
       await start({ DATABASE_URL: `postgres://postgres:x@127.0.0.1:${nobody}/sparrow` }),
       new RegExp(`nothing accepts connections at 127.0.0.1:${nobody}.*check DATABASE_URL`),
     );
+    // A role that does not exist is refused whatever the server's authentication method (a server
+    // that trusts loopback connections, as CI's PostgreSQL does, accepts any password).
     const wrong = new URL(db.url);
+    wrong.username = 'sparrow_no_such_role';
     wrong.password = 'not-the-password';
     oneLine(await start({ DATABASE_URL: wrong.toString() }), /refused the credentials .*check DATABASE_URL/);
   });
