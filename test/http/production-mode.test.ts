@@ -6,6 +6,7 @@ import { AppError } from '../../src/errors.ts';
 import { paymentsProvider } from '../../src/providers/payments/index.ts';
 import { securityNotes } from '../../src/security-notes.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { serviceWithAccount } from '../support/suite.ts';
 
 const ORDER = {
   plan: 'growth',
@@ -89,49 +90,43 @@ describe('configuration of the production switch (NODE_ENV)', () => {
 });
 
 describe('NODE_ENV=production, default settings', () => {
-  let svc: TestService;
-  let a: TestAccount;
-  before(async () => {
-    svc = await startTestService({}, { env: { NODE_ENV: 'production' } });
-    a = await svc.newAccount();
-  });
-  after(() => svc.close());
+  const s = serviceWithAccount({}, { env: { NODE_ENV: 'production' } });
 
   it('does not mount the simulator endpoints (404), so a forged STOP stores nothing', async () => {
     const from = '+12015550177';
-    const sent = await call(svc.externals, 'POST', '/v1/providers/simulator/messages', {
-      json: { from, to: await ourNumber(svc, a), text: 'STOP' },
+    const sent = await call(s.svc.externals, 'POST', '/v1/providers/simulator/messages', {
+      json: { from, to: await ourNumber(s.svc, s.a), text: 'STOP' },
     });
     assert.equal(sent.statusCode, 404);
     assert.equal(body(sent).error.code, 'HTTP-404');
-    assert.equal(await storedFrom(svc, a, from), 0);
-    const calls = await call(svc.externals, 'POST', '/v1/providers/simulator/calls', {
-      json: { from, to: await ourNumber(svc, a) },
+    assert.equal(await storedFrom(s.svc, s.a, from), 0);
+    const calls = await call(s.svc.externals, 'POST', '/v1/providers/simulator/calls', {
+      json: { from, to: await ourNumber(s.svc, s.a) },
     });
     assert.equal(calls.statusCode, 404);
     for (const path of ['/checkout/cs_sim_x', '/checkout/cs_sim_x/pay', '/checkout/cs_sim_x/cancel']) {
-      const res = await call(svc.externals, path.endsWith('x') ? 'GET' : 'POST', path);
+      const res = await call(s.svc.externals, path.endsWith('x') ? 'GET' : 'POST', path);
       assert.equal(res.statusCode, 404, path);
     }
   });
 
   it('answers checkout with 409 BILL-006 naming PAYMENTS_PROVIDER, and credits nothing', async () => {
-    const before = await balance(svc, a);
-    const res = await checkout(svc, a);
+    const before = await balance(s.svc, s.a);
+    const res = await checkout(s.svc, s.a);
     assert.equal(res.statusCode, 409, res.body);
     assert.equal(body(res).error.code, 'BILL-006');
     assert.match(body(res).error.message, /PAYMENTS_PROVIDER/);
-    assert.equal(await balance(svc, a), before);
+    assert.equal(await balance(s.svc, s.a), before);
   });
 
   it('still serves the signed carrier callbacks and hosted pages', async () => {
-    const res = await call(svc.externals, 'POST', '/v1/providers/twilio/inbound', {
+    const res = await call(s.svc.externals, 'POST', '/v1/providers/twilio/inbound', {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: 'From=%2B12015550100&To=%2B12015550101&Body=hi&MessageSid=SM1',
     });
     assert.equal(res.statusCode, 403, 'mounted, and refusing an unsigned callback');
     assert.equal(
-      (await call(svc.externals, 'GET', '/f/01937c1e-0000-7000-8000-00000000abcd')).statusCode,
+      (await call(s.svc.externals, 'GET', '/f/01937c1e-0000-7000-8000-00000000abcd')).statusCode,
       404,
     );
   });
@@ -193,33 +188,27 @@ describe('NODE_ENV=production with SIMULATOR_ENDPOINTS=true and PAYMENTS_PROVIDE
 });
 
 describe('development mode (the default)', () => {
-  let svc: TestService;
-  let a: TestAccount;
-  before(async () => {
-    svc = await startTestService();
-    a = await svc.newAccount();
-  });
-  after(() => svc.close());
+  const s = serviceWithAccount();
 
   it('keeps the simulator endpoints open without a secret', async () => {
-    const res = await call(svc.externals, 'POST', '/v1/providers/simulator/messages', {
-      json: { from: '+12015550179', to: await ourNumber(svc, a), text: 'hello' },
+    const res = await call(s.svc.externals, 'POST', '/v1/providers/simulator/messages', {
+      json: { from: '+12015550179', to: await ourNumber(s.svc, s.a), text: 'hello' },
     });
     assert.equal(res.statusCode, 200, res.body);
   });
 
   it(`refuses a commitment above ${MAX_COMMITMENT} with 400 and stores no checkout`, async () => {
     for (const commitment of [MAX_COMMITMENT + 1, 1_000_000]) {
-      const res = await checkout(svc, a, { ...ORDER, commitment });
+      const res = await checkout(s.svc, s.a, { ...ORDER, commitment });
       assert.equal(res.statusCode, 400, res.body);
       assert.equal(body(res).error.code, 'VAL-001');
     }
-    const { rows } = await svc.db.query(
+    const { rows } = await s.svc.db.query(
       'SELECT count(*)::int AS n FROM checkout_sessions WHERE account_id = $1',
-      [a.accountId],
+      [s.a.accountId],
     );
     assert.equal(rows[0].n, 0);
-    assert.equal((await checkout(svc, a, { ...ORDER, commitment: MAX_COMMITMENT })).statusCode, 200);
+    assert.equal((await checkout(s.svc, s.a, { ...ORDER, commitment: MAX_COMMITMENT })).statusCode, 200);
   });
 
   it('asks for the secret in development too once SIMULATOR_SECRET is set', async () => {
