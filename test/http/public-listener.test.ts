@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { body, call, startTestService, type TestService } from '../helpers.ts';
+import { startSmallCheckout } from '../support/checkout.ts';
 import { serviceWithAccount } from '../support/suite.ts';
 
 const NOT_THERE = '01937c1e-0000-7000-8000-00000000abcd';
@@ -139,21 +140,7 @@ describe('protective headers of the public listener', () => {
     assertPageHeaders(await call(s.svc.externals, 'GET', `/f/${NOT_THERE}`), 'form not found page');
     assertPageHeaders(await call(s.svc.externals, 'GET', '/l/nothing'), 'short-link not found page');
 
-    const checkout = await call(
-      s.svc.api,
-      'POST',
-      `/v1/accounts/${s.a.accountId}/checkout?successUrl=https%3A%2F%2Fa.example%2F&cancelUrl=https%3A%2F%2Fa.example%2F`,
-      {
-        auth: s.a.auth,
-        json: {
-          plan: 'starter',
-          commitment: 20,
-          frequency: 'monthly',
-          name: 'Ada',
-          email: 'ada@example.com',
-        },
-      },
-    );
+    const checkout = await startSmallCheckout(s.svc, s.a);
     assert.equal(checkout.statusCode, 200, checkout.body);
     const checkoutPage = await call(s.svc.externals, 'GET', new URL(body(checkout).data).pathname);
     assert.equal(checkoutPage.statusCode, 200);
