@@ -36,8 +36,7 @@ describe('JSON bodies nested too deep', () => {
     ] as const) {
       const res = await call(s.svc.api, method, url, {
         auth: s.a.auth,
-        headers: { 'content-type': 'application/json' },
-        payload,
+        jsonText: payload,
       });
       assert.equal(res.statusCode, 400, `${method} ${url}: ${res.body.slice(0, 200)}`);
       assert.equal(body(res).error.code, 'VAL-001');
@@ -47,8 +46,7 @@ describe('JSON bodies nested too deep', () => {
 
   it('refuses deep JSON on the public listener with 400', async () => {
     const res = await call(s.svc.externals, 'POST', '/v1/providers/simulator/messages', {
-      headers: { 'content-type': 'application/json' },
-      payload: `{"from":"+12025550100","to":"+12025550101","text":${nested(5_000, true)}}`,
+      jsonText: `{"from":"+12025550100","to":"+12025550101","text":${nested(5_000, true)}}`,
     });
     assert.equal(res.statusCode, 400, res.body);
     assert.equal(body(res).error.code, 'VAL-001');
@@ -58,15 +56,13 @@ describe('JSON bodies nested too deep', () => {
     // body → attributes → 30 levels = 32.
     const res = await call(s.svc.api, 'POST', contacts(), {
       auth: s.a.auth,
-      headers: { 'content-type': 'application/json' },
-      payload: `{"mobile":"+12025550113","attributes":{"deep":${nested(30)},"text":"${'[{'.repeat(2000)}\\"]"}}`,
+      jsonText: `{"mobile":"+12025550113","attributes":{"deep":${nested(30)},"text":"${'[{'.repeat(2000)}\\"]"}}`,
     });
     assert.equal(res.statusCode, 201, res.body);
     assert.equal(body(res).data.attributes.text, `${'[{'.repeat(2000)}"]`);
     const deeper = await call(s.svc.api, 'POST', contacts(), {
       auth: s.a.auth,
-      headers: { 'content-type': 'application/json' },
-      payload: `{"mobile":"+12025550114","attributes":{"deep":${nested(31)}}}`,
+      jsonText: `{"mobile":"+12025550114","attributes":{"deep":${nested(31)}}}`,
     });
     assert.equal(deeper.statusCode, 400, deeper.body);
   });

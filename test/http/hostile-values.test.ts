@@ -11,8 +11,7 @@ describe('values PostgreSQL cannot hold are refused at the door', () => {
   const post = (path: string, payload: string, method: 'POST' | 'PUT' = 'POST') =>
     call(s.svc.api, method, `/v1/accounts/${s.a.accountId}${path}`, {
       auth: s.a.auth,
-      headers: { 'content-type': 'application/json' },
-      payload,
+      jsonText: payload,
     });
 
   it('refuses an unpaired UTF-16 surrogate in a JSON body with 400 VAL-001', async () => {
