@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { MAX_COMMITMENT } from '../../src/domain/billing/plans.ts';
 import { AppError } from '../../src/errors.ts';
@@ -133,57 +133,51 @@ describe('NODE_ENV=production, default settings', () => {
 });
 
 describe('NODE_ENV=production with SIMULATOR_ENDPOINTS=true and PAYMENTS_PROVIDER=simulator', () => {
-  let svc: TestService;
-  let a: TestAccount;
   const env = {
     NODE_ENV: 'production',
     SIMULATOR_ENDPOINTS: 'true',
     SIMULATOR_SECRET: SECRET,
     PAYMENTS_PROVIDER: 'simulator',
   };
-  before(async () => {
-    svc = await startTestService({}, { env });
-    a = await svc.newAccount();
-  });
-  after(() => svc.close());
+  const s = serviceWithAccount({}, { env });
 
   it('refuses a simulated text without the secret or with a wrong one (401 SIM-001), storing nothing', async () => {
     const from = '+12015550178';
-    const json = { from, to: await ourNumber(svc, a), text: 'STOP' };
+    const json = { from, to: await ourNumber(s.svc, s.a), text: 'STOP' };
     const attempts: Record<string, string>[] = [
       {},
       { 'x-simulator-secret': 'wrong' },
       { 'x-simulator-secret': `${SECRET}x` },
     ];
     for (const headers of attempts) {
-      const res = await call(svc.externals, 'POST', '/v1/providers/simulator/messages', { json, headers });
+      const res = await call(s.svc.externals, 'POST', '/v1/providers/simulator/messages', { json, headers });
       assert.equal(res.statusCode, 401, JSON.stringify(headers));
       assert.equal(body(res).error.code, 'SIM-001');
     }
-    assert.equal(await storedFrom(svc, a, from), 0);
-    const ok = await call(svc.externals, 'POST', '/v1/providers/simulator/messages', {
+    assert.equal(await storedFrom(s.svc, s.a, from), 0);
+    const ok = await call(s.svc.externals, 'POST', '/v1/providers/simulator/messages', {
       json,
       headers: { 'x-simulator-secret': SECRET },
     });
     assert.equal(ok.statusCode, 200, ok.body);
-    assert.equal(await storedFrom(svc, a, from), 1);
+    assert.equal(await storedFrom(s.svc, s.a, from), 1);
   });
 
   it('pays a simulated checkout only with the secret', async () => {
-    const res = await checkout(svc, a);
+    const res = await checkout(s.svc, s.a);
     assert.equal(res.statusCode, 200, res.body);
     const path = new URL(body(res).data).pathname;
-    const before = await balance(svc, a);
-    assert.equal((await call(svc.externals, 'GET', path)).statusCode, 401);
-    assert.equal((await call(svc.externals, 'POST', `${path}/pay`)).statusCode, 401);
-    assert.equal(await balance(svc, a), before, 'nothing credited without the secret');
-    const page = await call(svc.externals, 'GET', path, { headers: { 'x-simulator-secret': SECRET } });
+    const before = await balance(s.svc, s.a);
+    assert.equal((await call(s.svc.externals, 'GET', path)).statusCode, 401);
+    assert.equal((await call(s.svc.externals, 'POST', `${path}/pay`)).statusCode, 401);
+    assert.equal(await balance(s.svc, s.a), before, 'nothing credited without the secret');
+    const page = await call(s.svc.externals, 'GET', path, { headers: { 'x-simulator-secret': SECRET } });
     assert.equal(page.statusCode, 200);
-    const paid = await call(svc.externals, 'POST', `${path}/pay`, {
+    const paid = await call(s.svc.externals, 'POST', `${path}/pay`, {
       headers: { 'x-simulator-secret': SECRET },
     });
     assert.equal(paid.statusCode, 303, paid.body);
-    assert.equal(await balance(svc, a), before + 150);
+    assert.equal(await balance(s.svc, s.a), before + 150);
   });
 });
 
