@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureBundle } from '../scripts/bundle.js';
-import { freePort } from '../src/db/embedded.ts';
+import { listenerEnv, ready } from '../test/support/child-service.ts';
 
 const runs = Number(process.env.RUNS ?? 3);
 
@@ -35,8 +35,7 @@ async function untilReady(port: number, child: ChildProcess): Promise<void> {
   });
   for (;;) {
     if (exited) throw new Error('the service exited before it was ready');
-    const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
-    if (res?.ok) return;
+    if (await ready(port)) return;
     await new Promise((r) => setTimeout(r, 10));
   }
 }
@@ -54,18 +53,12 @@ function cpuMs(pid: number): number {
 
 /** One start: milliseconds from spawn to ready, and the CPU the process used until then; then a clean stop. */
 async function startOnce(command: [string, string[]], dataDir: string): Promise<{ ms: number; cpu: number }> {
-  const [port, externalsPort] = [await freePort(), await freePort()];
+  const listeners = await listenerEnv();
+  const { port } = listeners;
   const started = performance.now();
   const child = spawn(command[0], command[1], {
     cwd,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      EXTERNALS_PORT: String(externalsPort),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-    },
+    env: { ...process.env, DATA_DIR: dataDir, ...listeners.env, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own process group: npm's child gets the signal too
   });

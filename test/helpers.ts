@@ -175,7 +175,10 @@ export function body<T = any>(res: LightMyRequestResponse): T {
   return JSON.parse(res.body) as T;
 }
 
-/** Shorthand for app.inject with a JSON body. */
+/**
+ * Shorthand for app.inject with a JSON body: `json` (serialized), or `jsonText` (JSON text sent as
+ * is, e.g. a hostile one, with the JSON content type).
+ */
 export function call(
   app: FastifyInstance,
   method: InjectOptions['method'],
@@ -183,19 +186,21 @@ export function call(
   opts: {
     auth?: Record<string, string>;
     json?: unknown;
+    jsonText?: string;
     headers?: Record<string, string>;
     payload?: string;
   } = {},
 ) {
+  const isJson = opts.json !== undefined || opts.jsonText !== undefined;
   return app.inject({
     method,
     url,
     headers: {
       ...(opts.auth ?? {}),
-      ...(opts.json !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(isJson ? { 'content-type': 'application/json' } : {}),
       ...(opts.headers ?? {}),
     },
-    payload: opts.json !== undefined ? JSON.stringify(opts.json) : opts.payload,
+    payload: opts.json !== undefined ? JSON.stringify(opts.json) : (opts.jsonText ?? opts.payload),
   });
 }
 

@@ -6,10 +6,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { uuidv7 } from 'uuidv7';
+import { listenerEnv, requestToken } from './support/child-service.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -28,17 +28,10 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** Starts the service with the given environment (DATABASE_URL, or DATA_DIR for embedded PostgreSQL). */
 export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
-  const [port, externalsPort] = [await freePort(), await freePort()];
+  const listeners = await listenerEnv();
+  const { port } = listeners;
   const accountId = uuidv7();
   const clientId = `bench-${randomBytes(4).toString('hex')}`;
   const clientSecret = randomBytes(24).toString('base64url');
@@ -51,9 +44,7 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
       env: {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        EXTERNALS_PORT: String(externalsPort),
+        ...listeners.env,
         LOG_LEVEL: 'warn',
         RATE_LIMIT_PER_MINUTE: '1000000',
         BOOTSTRAP_ACCOUNT_ID: accountId,
@@ -85,15 +76,7 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
     if (ok) break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  const tokenRes = await fetch(`${api}/oauth2/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      grant_type: 'client_credentials',
-      client_id: clientId,
-      client_secret: clientSecret,
-    }),
-  });
+  const tokenRes = await requestToken(port, clientId, clientSecret);
   const { access_token: token } = (await tokenRes.json()) as { access_token: string };
   const status = (field: string) => {
     const m = readFileSync(`/proc/${child.pid}/status`, 'utf8').match(new RegExp(`${field}:\\s+(\\d+) kB`));

@@ -1,40 +1,31 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { processAlive } from '../../src/db/postmaster.ts';
-import { ready, type Service, sparrow, startService, stopService, tempDataDir } from './processes.ts';
+import {
+  pidFile,
+  postmasterPid,
+  ready,
+  requestToken,
+  type Service,
+  sparrow,
+  stopService,
+  suiteServices,
+} from './processes.ts';
 
-const pidFile = (dir: string) => path.join(dir, 'pg', 'postmaster.pid');
-const postmasterPid = (dir: string) => Number(fs.readFileSync(pidFile(dir), 'utf8').split('\n')[0]);
 const json = (stdout: string) => JSON.parse(stdout) as Record<string, unknown>;
 
 async function token(svc: Service, clientId: string, clientSecret: string): Promise<number> {
-  const res = await fetch(`http://127.0.0.1:${svc.port}/oauth2/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      grant_type: 'client_credentials',
-      client_id: clientId,
-      client_secret: clientSecret,
-    }),
-  });
-  return res.status;
+  return (await requestToken(svc.port, clientId, clientSecret)).status;
 }
 
 describe('the admin CLI beside a running service (embedded PostgreSQL in DATA_DIR)', () => {
-  const dirs: string[] = [];
-  const running: Service[] = [];
-  after(async () => {
-    for (const s of running) if (s.child.exitCode === null) await stopService(s);
-    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-  });
+  const services = suiteServices();
 
   it('runs every command on the service’s own server, which still answers /readyz 70 s later', async () => {
-    const dir = tempDataDir();
-    dirs.push(dir);
-    const svc = await startService(dir);
-    running.push(svc);
+    const dir = services.dataDir();
+    const svc = await services.start(dir);
     const record = json(fs.readFileSync(path.join(dir, 'server.json'), 'utf8'));
     assert.equal(fs.statSync(path.join(dir, 'server.json')).mode & 0o777, 0o600);
     assert.equal(record.ownerPid, svc.child.pid);

@@ -3,9 +3,12 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { after } from 'node:test';
 import { promisify } from 'node:util';
-import { freePort } from '../../src/db/embedded.ts';
 import { eventually } from '../helpers.ts';
+import { listenerEnv, ready } from '../support/child-service.ts';
+
+export { ready, requestToken } from '../support/child-service.ts';
 
 const run = promisify(execFile);
 export const BIN = path.resolve('bin/sparrow.js');
@@ -43,14 +46,13 @@ export interface Service {
 
 /** Starts `sparrow start` and waits until /readyz answers 200. */
 export async function startService(dataDir: string, env: Record<string, string> = {}): Promise<Service> {
-  const [port, externalsPort] = [await freePort(), await freePort()];
+  const listeners = await listenerEnv();
+  const { port, externalsPort } = listeners;
   const child = spawn(process.execPath, [BIN, 'start'], {
     env: {
       ...process.env,
       DATA_DIR: dataDir,
-      PORT: String(port),
-      EXTERNALS_PORT: String(externalsPort),
-      HOST: '127.0.0.1',
+      ...listeners.env,
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
       ...env,
@@ -80,17 +82,46 @@ export async function startService(dataDir: string, env: Record<string, string> 
   return { child, port, externalsPort, output: () => out, exited };
 }
 
-/** Whether the API listener answers /readyz with 200. */
-export async function ready(port: number): Promise<boolean> {
-  const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
-  return res?.status === 200;
-}
-
 /** SIGTERM, and the exit code. */
 export async function stopService(svc: Service): Promise<number | null> {
   svc.child.kill('SIGTERM');
   return svc.exited;
 }
+
+/**
+ * Inside a `describe`: temp DATA_DIRs and services made through the answer, stopped (those still
+ * running) and removed after the tests.
+ */
+export function suiteServices(): {
+  dataDir: () => string;
+  start: (dataDir: string, env?: Record<string, string>) => Promise<Service>;
+} {
+  const dirs: string[] = [];
+  const running: Service[] = [];
+  after(async () => {
+    for (const s of running) if (s.child.exitCode === null) await stopService(s);
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+  return {
+    dataDir() {
+      const dir = tempDataDir();
+      dirs.push(dir);
+      return dir;
+    },
+    async start(dataDir, env) {
+      const svc = await startService(dataDir, env);
+      running.push(svc);
+      return svc;
+    },
+  };
+}
+
+/** The postmaster.pid of the embedded PostgreSQL of a DATA_DIR. */
+export const pidFile = (dataDir: string) => path.join(dataDir, 'pg', 'postmaster.pid');
+
+/** The pid of the embedded PostgreSQL of a DATA_DIR, from its postmaster.pid. */
+export const postmasterPid = (dataDir: string) =>
+  Number(fs.readFileSync(pidFile(dataDir), 'utf8').split('\n')[0]);
 
 export interface CliResult {
   code: number;

@@ -1,34 +1,24 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { processAlive } from '../../src/db/postmaster.ts';
-import { ready, type Service, sparrow, startService, stopService, tempDataDir } from './processes.ts';
+import { pidFile, postmasterPid, ready, sparrow, stopService, suiteServices } from './processes.ts';
 
-const pidFile = (dir: string) => path.join(dir, 'pg', 'postmaster.pid');
-const postmasterPid = (dir: string) => Number(fs.readFileSync(pidFile(dir), 'utf8').split('\n')[0]);
 const json = (stdout: string) => JSON.parse(stdout) as Record<string, unknown>;
 
 describe('the embedded PostgreSQL across crashes and one-off commands', () => {
-  const dirs: string[] = [];
-  const running: Service[] = [];
-  after(async () => {
-    for (const s of running) if (s.child.exitCode === null) await stopService(s);
-    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-  });
+  const services = suiteServices();
 
   it('after kill -9 of the service, the next start stops the orphaned PostgreSQL and comes up ready', async () => {
-    const dir = tempDataDir();
-    dirs.push(dir);
-    const first = await startService(dir);
-    running.push(first);
+    const dir = services.dataDir();
+    const first = await services.start(dir);
     const orphan = postmasterPid(dir);
     first.child.kill('SIGKILL');
     await first.exited;
     assert.ok(await processAlive(orphan), 'the embedded PostgreSQL outlives its killed parent');
 
-    const second = await startService(dir);
-    running.push(second);
+    const second = await services.start(dir);
     assert.ok(!(await processAlive(orphan)), 'the orphan was stopped');
     assert.notEqual(postmasterPid(dir), orphan);
     assert.equal(json(fs.readFileSync(path.join(dir, 'server.json'), 'utf8')).ownerPid, second.child.pid);
@@ -48,8 +38,7 @@ describe('the embedded PostgreSQL across crashes and one-off commands', () => {
   });
 
   it('with no service running, a CLI command starts a server of its own and stops it', async () => {
-    const dir = tempDataDir();
-    dirs.push(dir);
+    const dir = services.dataDir();
     const env = { DATA_DIR: dir };
     const created = await sparrow(['accounts', 'create'], env);
     assert.equal(created.code, 0, created.stderr);

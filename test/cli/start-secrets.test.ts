@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import pg from 'pg';
-import { freePort } from '../../src/db/embedded.ts';
 import { eventually, freshDatabase } from '../helpers.ts';
+import { listenerEnv, ready, requestToken } from '../support/child-service.ts';
 
 const BIN = path.resolve('bin/sparrow.js');
 
@@ -29,12 +29,7 @@ function start(env: Record<string, string>) {
 }
 
 async function token(port: number, id: string, secret: string): Promise<number> {
-  const res = await fetch(`http://127.0.0.1:${port}/oauth2/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'client_credentials', client_id: id, client_secret: secret }),
-  });
-  return res.status;
+  return (await requestToken(port, id, secret)).status;
 }
 
 describe('sparrow start and SECRETS_KEY', () => {
@@ -42,25 +37,18 @@ describe('sparrow start and SECRETS_KEY', () => {
     const db = await freshDatabase();
     const client = new pg.Client({ connectionString: db.url });
     try {
-      const [port, externalsPort] = [await freePort(), await freePort()];
+      const { port, env: listeners } = await listenerEnv();
       const env = {
         DATABASE_URL: db.url,
-        PORT: String(port),
-        EXTERNALS_PORT: String(externalsPort),
-        HOST: '127.0.0.1',
+        ...listeners,
         BOOTSTRAP_ACCOUNT_ID: '01937c1e-0000-7000-8000-000000000002',
         BOOTSTRAP_CLIENT_ID: 'secrets-client',
         BOOTSTRAP_CLIENT_SECRET: 'secrets-secret-which-is-long-enough',
       };
-      const ready = () =>
-        eventually(
-          async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok,
-          60_000,
-          100,
-        );
+      const untilReady = () => eventually(() => ready(port), 60_000, 100);
 
       const plain = start(env);
-      await ready();
+      await untilReady();
       assert.equal(await token(port, env.BOOTSTRAP_CLIENT_ID, env.BOOTSTRAP_CLIENT_SECRET), 200);
       assert.match(plain.output(), /SECRETS_KEY is not set: .*stored in plain text/);
       assert.equal(await plain.stop(), 0);
@@ -71,7 +59,7 @@ describe('sparrow start and SECRETS_KEY', () => {
 
       const key = randomBytes(32).toString('base64');
       const sealed = start({ ...env, SECRETS_KEY: key });
-      await ready();
+      await untilReady();
       assert.doesNotMatch(sealed.output(), /plain text/);
       assert.match(sealed.output(), /secrets at rest: 1 signing keys and 0 webhooks sealed/);
       assert.deepEqual(await kinds(), ['string']);

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { freePort } from '../../src/db/embedded.ts';
 import { eventually, freshDatabase } from '../helpers.ts';
+import { listenerEnv, ready, requestToken } from '../support/child-service.ts';
 
 const BIN = path.resolve('bin/sparrow.js');
 
@@ -28,15 +28,7 @@ function stop(child: ChildProcess): Promise<number | null> {
 }
 
 async function token(port: number, clientId: string, clientSecret: string) {
-  const res = await fetch(`http://127.0.0.1:${port}/oauth2/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      grant_type: 'client_credentials',
-      client_id: clientId,
-      client_secret: clientSecret,
-    }),
-  });
+  const res = await requestToken(port, clientId, clientSecret);
   assert.equal(res.status, 200);
   return ((await res.json()) as { access_token: string }).access_token;
 }
@@ -51,13 +43,8 @@ describe('sparrow start', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-start-'));
     fs.chmodSync(dir, 0o755);
     dirs.push(dir);
-    const [port, externalsPort] = [await freePort(), await freePort()];
-    const env = {
-      DATA_DIR: dir,
-      PORT: String(port),
-      EXTERNALS_PORT: String(externalsPort),
-      HOST: '127.0.0.1',
-    };
+    const { port, externalsPort, env: listeners } = await listenerEnv();
+    const env = { DATA_DIR: dir, ...listeners };
     const first = start(env);
     const out = await eventually(
       async () => (/SPARROW_CLIENT_SECRET=(\S+)/.test(first.output()) ? first.output() : undefined),
@@ -82,11 +69,7 @@ describe('sparrow start', () => {
     // A second start reuses the data: no new credentials, the old ones still work.
     const second = start(env);
     await eventually(async () => /workers running|API listening/.test(second.output()), 60_000, 100);
-    await eventually(
-      async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok,
-      30_000,
-      100,
-    );
+    await eventually(() => ready(port), 30_000, 100);
     assert.doesNotMatch(second.output(), /SPARROW_CLIENT_SECRET/);
     await token(port, clientId, clientSecret);
     assert.equal(await stop(second.child), 0);
@@ -95,23 +78,17 @@ describe('sparrow start', () => {
   it('creates the BOOTSTRAP_* account and client on DATABASE_URL, idempotently', async () => {
     const db = await freshDatabase();
     try {
-      const [port, externalsPort] = [await freePort(), await freePort()];
+      const { port, env: listeners } = await listenerEnv();
       const env = {
         DATABASE_URL: db.url,
-        PORT: String(port),
-        EXTERNALS_PORT: String(externalsPort),
-        HOST: '127.0.0.1',
+        ...listeners,
         BOOTSTRAP_ACCOUNT_ID: '01937c1e-0000-7000-8000-000000000001',
         BOOTSTRAP_CLIENT_ID: 'bootstrap-client',
         BOOTSTRAP_CLIENT_SECRET: 'bootstrap-secret-which-is-long-enough',
       };
       for (let round = 0; round < 2; round++) {
         const svc = start(env);
-        await eventually(
-          async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok,
-          60_000,
-          100,
-        );
+        await eventually(() => ready(port), 60_000, 100);
         const t = await token(port, env.BOOTSTRAP_CLIENT_ID, env.BOOTSTRAP_CLIENT_SECRET);
         const res = await fetch(`http://127.0.0.1:${port}/v1/accounts/${env.BOOTSTRAP_ACCOUNT_ID}`, {
           headers: { authorization: `Bearer ${t}` },

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import {
   MAX_ATTRIBUTE_BYTES,
   MAX_ATTRIBUTE_KEY_LENGTH,
   MAX_ATTRIBUTE_VALUE_LENGTH,
   MAX_ATTRIBUTES,
 } from '../../src/domain/contacts/attribute-limits.ts';
-import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { body, call } from '../helpers.ts';
+import { serviceWithAccount } from '../support/suite.ts';
 
 /** JSON text of `depth` nested objects (or arrays), `{"a":{"a":…}}`. */
 function nested(depth: number, array = false): string {
@@ -17,19 +18,13 @@ const attrs = (n: number, value = 'v') =>
   Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, value]));
 
 describe('JSON bodies nested too deep', () => {
-  let svc: TestService;
-  let a: TestAccount;
-  before(async () => {
-    svc = await startTestService({ rateLimitPerMinute: 1_000_000, redisUrl: undefined });
-    a = await svc.newAccount();
-  });
-  after(() => svc.close());
+  const s = serviceWithAccount({ rateLimitPerMinute: 1_000_000, redisUrl: undefined });
 
-  const contacts = () => `/v1/accounts/${a.accountId}/contacts`;
+  const contacts = () => `/v1/accounts/${s.a.accountId}/contacts`;
 
   it('refuses attributes nested 10,000 deep with 400 on create, update and send', async () => {
-    const created = await call(svc.api, 'POST', contacts(), {
-      auth: a.auth,
+    const created = await call(s.svc.api, 'POST', contacts(), {
+      auth: s.a.auth,
       json: { mobile: '+12025550111' },
     });
     assert.equal(created.statusCode, 201, created.body);
@@ -37,12 +32,11 @@ describe('JSON bodies nested too deep', () => {
     for (const [method, url, payload] of [
       ['POST', contacts(), `{"mobile":"+12025550112","attributes":{"deep":${nested(10_000)}}}`],
       ['PUT', `${contacts()}/${id}`, `{"attributes":{"deep":${nested(10_000, true)}}}`],
-      ['POST', `/v1/accounts/${a.accountId}/messages`, `{"template":"hi","filters":${nested(10_000)}}`],
+      ['POST', `/v1/accounts/${s.a.accountId}/messages`, `{"template":"hi","filters":${nested(10_000)}}`],
     ] as const) {
-      const res = await call(svc.api, method, url, {
-        auth: a.auth,
-        headers: { 'content-type': 'application/json' },
-        payload,
+      const res = await call(s.svc.api, method, url, {
+        auth: s.a.auth,
+        jsonText: payload,
       });
       assert.equal(res.statusCode, 400, `${method} ${url}: ${res.body.slice(0, 200)}`);
       assert.equal(body(res).error.code, 'VAL-001');
@@ -51,9 +45,8 @@ describe('JSON bodies nested too deep', () => {
   });
 
   it('refuses deep JSON on the public listener with 400', async () => {
-    const res = await call(svc.externals, 'POST', '/v1/providers/simulator/messages', {
-      headers: { 'content-type': 'application/json' },
-      payload: `{"from":"+12025550100","to":"+12025550101","text":${nested(5_000, true)}}`,
+    const res = await call(s.svc.externals, 'POST', '/v1/providers/simulator/messages', {
+      jsonText: `{"from":"+12025550100","to":"+12025550101","text":${nested(5_000, true)}}`,
     });
     assert.equal(res.statusCode, 400, res.body);
     assert.equal(body(res).error.code, 'VAL-001');
@@ -61,36 +54,31 @@ describe('JSON bodies nested too deep', () => {
 
   it('accepts 32 levels, and brackets inside strings count for nothing', async () => {
     // body → attributes → 30 levels = 32.
-    const res = await call(svc.api, 'POST', contacts(), {
-      auth: a.auth,
-      headers: { 'content-type': 'application/json' },
-      payload: `{"mobile":"+12025550113","attributes":{"deep":${nested(30)},"text":"${'[{'.repeat(2000)}\\"]"}}`,
+    const res = await call(s.svc.api, 'POST', contacts(), {
+      auth: s.a.auth,
+      jsonText: `{"mobile":"+12025550113","attributes":{"deep":${nested(30)},"text":"${'[{'.repeat(2000)}\\"]"}}`,
     });
     assert.equal(res.statusCode, 201, res.body);
     assert.equal(body(res).data.attributes.text, `${'[{'.repeat(2000)}"]`);
-    const deeper = await call(svc.api, 'POST', contacts(), {
-      auth: a.auth,
-      headers: { 'content-type': 'application/json' },
-      payload: `{"mobile":"+12025550114","attributes":{"deep":${nested(31)}}}`,
+    const deeper = await call(s.svc.api, 'POST', contacts(), {
+      auth: s.a.auth,
+      jsonText: `{"mobile":"+12025550114","attributes":{"deep":${nested(31)}}}`,
     });
     assert.equal(deeper.statusCode, 400, deeper.body);
   });
 });
 
 describe('limits of contact attributes in JSON writes', () => {
-  let svc: TestService;
-  let a: TestAccount;
-  before(async () => {
-    svc = await startTestService({ rateLimitPerMinute: 1_000_000, redisUrl: undefined });
-    a = await svc.newAccount();
-  });
-  after(() => svc.close());
+  const s = serviceWithAccount({ rateLimitPerMinute: 1_000_000, redisUrl: undefined });
 
-  const contacts = () => `/v1/accounts/${a.accountId}/contacts`;
+  const contacts = () => `/v1/accounts/${s.a.accountId}/contacts`;
   let n = 0;
   const mobile = () => `+1202555${String(1000 + n++).padStart(4, '0')}`;
   const create = (attributes: Record<string, unknown>, query = '', number = mobile()) =>
-    call(svc.api, 'POST', `${contacts()}${query}`, { auth: a.auth, json: { mobile: number, attributes } });
+    call(s.svc.api, 'POST', `${contacts()}${query}`, {
+      auth: s.a.auth,
+      json: { mobile: number, attributes },
+    });
 
   function refused(res: Awaited<ReturnType<typeof call>>, pattern: RegExp) {
     assert.equal(res.statusCode, 400, res.body.slice(0, 300));
@@ -129,20 +117,20 @@ describe('limits of contact attributes in JSON writes', () => {
     const id = body(created).data.id;
     const more = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`m${i}`, 'b']));
     refused(
-      await call(svc.api, 'PUT', `${contacts()}/${id}`, { auth: a.auth, json: { attributes: more } }),
+      await call(s.svc.api, 'PUT', `${contacts()}/${id}`, { auth: s.a.auth, json: { attributes: more } }),
       /would have 124 attributes/,
     );
     refused(await create(more, '?mergeStrategy=append', number), /would have 124 attributes/);
     const heavy = Object.fromEntries(Array.from({ length: 3 }, (_, i) => [`h${i}`, 'x'.repeat(5000)]));
     refused(
-      await call(svc.api, 'PUT', `${contacts()}/${id}`, { auth: a.auth, json: { attributes: heavy } }),
+      await call(s.svc.api, 'PUT', `${contacts()}/${id}`, { auth: s.a.auth, json: { attributes: heavy } }),
       /bytes after the merge/,
     );
-    const after = body(await call(svc.api, 'GET', `${contacts()}/${id}`, { auth: a.auth })).data;
+    const after = body(await call(s.svc.api, 'GET', `${contacts()}/${id}`, { auth: s.a.auth })).data;
     assert.equal(Object.keys(after.attributes).length, 64);
     // Replacing values or removing keys (null) stays possible at the limit.
-    const replaced = await call(svc.api, 'PUT', `${contacts()}/${id}`, {
-      auth: a.auth,
+    const replaced = await call(s.svc.api, 'PUT', `${contacts()}/${id}`, {
+      auth: s.a.auth,
       json: { attributes: { ...attrs(60, 'c'), k0: null } },
     });
     assert.equal(replaced.statusCode, 200, replaced.body.slice(0, 300));
@@ -151,31 +139,28 @@ describe('limits of contact attributes in JSON writes', () => {
 });
 
 describe('limits of contact attributes in hosted form submissions', () => {
-  let svc: TestService;
-  let a: TestAccount;
-  before(async () => {
-    svc = await startTestService({ rateLimitPerMinute: 1_000_000, redisUrl: undefined });
-    a = await svc.newAccount({ balance: 100 });
-  });
-  after(() => svc.close());
+  const s = serviceWithAccount(
+    { rateLimitPerMinute: 1_000_000, redisUrl: undefined },
+    { account: { balance: 100 } },
+  );
 
   it('answers answers too long in total as an invalid submission, keeping nothing', async () => {
     const fields = Array.from({ length: 8 }, (_, i) => ({ name: `t${i}`, type: 'textarea' }));
-    const res = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/forms`, {
-      auth: a.auth,
+    const res = await call(s.svc.api, 'POST', `/v1/accounts/${s.a.accountId}/forms`, {
+      auth: s.a.auth,
       json: { name: 'Long answers', active: true, fields },
     });
     assert.equal(res.statusCode, 201, res.body);
     const formId = body(res).data.id;
     const answers = Object.fromEntries(fields.map((f) => [f.name, 'x'.repeat(4500)]));
     const submit = (values: Record<string, string>) =>
-      call(svc.externals, 'POST', `/f/${formId}`, { json: { mobile: '+12025550160', ...values } });
+      call(s.svc.externals, 'POST', `/f/${formId}`, { json: { mobile: '+12025550160', ...values } });
     const tooLong = await submit(answers);
     assert.equal(tooLong.statusCode, 400, tooLong.body.slice(0, 300));
     assert.equal(body(tooLong).error.code, 'FORM-004');
     assert.match(body(tooLong).error.details.fields.t0, /too long/);
-    const { rows } = await svc.db.query('SELECT count(*)::int AS n FROM contacts WHERE account_id = $1', [
-      a.accountId,
+    const { rows } = await s.svc.db.query('SELECT count(*)::int AS n FROM contacts WHERE account_id = $1', [
+      s.a.accountId,
     ]);
     assert.equal(rows[0].n, 0);
     const fine = await submit({ t0: 'x'.repeat(4500), t1: 'y'.repeat(4500) });

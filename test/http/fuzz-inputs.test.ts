@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { describe, it } from 'node:test';
+import { body, call } from '../helpers.ts';
 import { HOSTILE_TEMPLATES } from '../messaging/hostile-templates.ts';
+import { serviceWithAccount } from '../support/suite.ts';
 
 // Hostile values for every body property, path id and query parameter the OpenAPI document names.
 const JUNK: unknown[] = [
@@ -26,16 +27,10 @@ const JUNK: unknown[] = [
 const IDS = ['not-a-uuid', '00000000-0000-0000-0000-000000000000', '%00', 'x'.repeat(300)];
 
 describe('no input makes any endpoint answer 5xx', () => {
-  let svc: TestService;
-  let a: TestAccount;
-  before(async () => {
-    svc = await startTestService({ rateLimitPerMinute: 1_000_000, redisUrl: undefined });
-    a = await svc.newAccount();
-  });
-  after(() => svc.close());
+  const s = serviceWithAccount({ rateLimitPerMinute: 1_000_000, redisUrl: undefined });
 
   it('answers every malformed request with a 4xx in the error envelope (or a 2xx)', async () => {
-    const doc = body(await call(svc.api, 'GET', '/openapi.json'));
+    const doc = body(await call(s.svc.api, 'GET', '/openapi.json'));
     const failures: string[] = [];
     let requests = 0;
     for (const [template, ops] of Object.entries<Record<string, any>>(doc.paths)) {
@@ -44,7 +39,7 @@ describe('no input makes any endpoint answer 5xx', () => {
         const queries = (op.parameters ?? []).filter((p: any) => p.in === 'query').map((p: any) => p.name);
         for (const id of IDS) {
           const url = template
-            .replace('{accountId}', a.accountId)
+            .replace('{accountId}', s.a.accountId)
             .replace(/\{[^}]+\}/g, encodeURIComponent(id));
           const bodies: unknown[] = props.length
             ? JUNK.flatMap((v) => [Object.fromEntries(props.map((p) => [p, v])), v])
@@ -53,8 +48,8 @@ describe('no input makes any endpoint answer 5xx', () => {
             const qs = queries
               .map((q: string) => `${q}=${encodeURIComponent(String(JUNK[requests % JUNK.length]))}`)
               .join('&');
-            const res = await call(svc.api, method.toUpperCase() as 'GET', qs ? `${url}?${qs}` : url, {
-              auth: a.auth,
+            const res = await call(s.svc.api, method.toUpperCase() as 'GET', qs ? `${url}?${qs}` : url, {
+              auth: s.a.auth,
               ...(json === undefined ? {} : { json }),
             });
             requests++;
@@ -77,12 +72,12 @@ describe('no input makes any endpoint answer 5xx', () => {
     const failures: string[] = [];
     for (const v of JUNK) {
       for (const json of [v, { from: v, to: v, text: v }, { from: '+12025550100', to: v, text: 'hi' }]) {
-        const res = await call(svc.externals, 'POST', '/v1/providers/simulator/messages', { json });
+        const res = await call(s.svc.externals, 'POST', '/v1/providers/simulator/messages', { json });
         if (res.statusCode >= 500)
           failures.push(`simulator ${JSON.stringify(json)?.slice(0, 60)} → ${res.statusCode}`);
       }
       for (const path of ['/v1/providers/twilio/inbound', '/v1/providers/twilio/status']) {
-        const res = await call(svc.externals, 'POST', path, {
+        const res = await call(s.svc.externals, 'POST', path, {
           headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': String(v) },
           payload: new URLSearchParams({
             MessageSid: String(v),
@@ -98,13 +93,7 @@ describe('no input makes any endpoint answer 5xx', () => {
 });
 
 describe('hostile merge-field templates', () => {
-  let svc: TestService;
-  let a: TestAccount;
-  before(async () => {
-    svc = await startTestService({ rateLimitPerMinute: 1_000_000, redisUrl: undefined });
-    a = await svc.newAccount();
-  });
-  after(() => svc.close());
+  const s = serviceWithAccount({ rateLimitPerMinute: 1_000_000, redisUrl: undefined });
 
   it('answers sends and templates made of them with 2xx or 4xx, and lists the stored ones', async () => {
     const failures: string[] = [];
@@ -119,21 +108,21 @@ describe('hostile merge-field templates', () => {
       for (const text of [template, template.slice(0, 1600)]) {
         check(
           `send ${name}`,
-          await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/messages`, {
-            auth: a.auth,
+          await call(s.svc.api, 'POST', `/v1/accounts/${s.a.accountId}/messages`, {
+            auth: s.a.auth,
             json: { contacts: [{ mobile: '+12025550123', firstName: 'Ada' }], template: text },
           }),
         );
-        const res = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/templates`, {
-          auth: a.auth,
+        const res = await call(s.svc.api, 'POST', `/v1/accounts/${s.a.accountId}/templates`, {
+          auth: s.a.auth,
           json: { name: name.slice(0, 200), template: text },
         });
         check(`template ${name}`, res);
         if (res.statusCode === 201) stored++;
       }
     }
-    const list = await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/templates?limit=100`, {
-      auth: a.auth,
+    const list = await call(s.svc.api, 'GET', `/v1/accounts/${s.a.accountId}/templates?limit=100`, {
+      auth: s.a.auth,
     });
     assert.equal(list.statusCode, 200, list.body);
     assert.ok(stored >= HOSTILE_TEMPLATES.length, `stored ${stored} templates`);

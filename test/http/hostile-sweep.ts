@@ -162,9 +162,7 @@ export function defineSweep(part: 'params' | 'bodies') {
     async function send(op: Op, target: string, json: unknown, who: TestAccount | undefined, label: string) {
       const res = await call(svc.api, op.method as 'GET', target, {
         ...(who ? { auth: who.auth } : {}),
-        ...(json === undefined
-          ? {}
-          : { headers: { 'content-type': 'application/json' }, payload: payload(json) }),
+        jsonText: json === undefined ? undefined : payload(json),
       });
       const where = `${op.method} ${op.template} ${label}`;
       if (res.statusCode === 400 && res.body.includes(BACKSTOP))
@@ -192,8 +190,7 @@ export function defineSweep(part: 'params' | 'bodies') {
       const full = example(op.body, 0, true) as Record<string, unknown>;
       const res = await call(svc.api, op.method as 'GET', url(op, a.accountId, {}), {
         auth: a.auth,
-        headers: { 'content-type': 'application/json' },
-        payload: payload(full),
+        jsonText: payload(full),
       });
       return res.statusCode < 300 ? full : (example(op.body) as Record<string, unknown>);
     }

@@ -1,23 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { describe, it } from 'node:test';
+import { body, call } from '../helpers.ts';
+import { serviceWithAccount } from '../support/suite.ts';
 
 const NIL = '00000000-0000-0000-0000-000000000000';
 
 describe('values PostgreSQL cannot hold are refused at the door', () => {
-  let svc: TestService;
-  let a: TestAccount;
-  before(async () => {
-    svc = await startTestService({ rateLimitPerMinute: 1_000_000, redisUrl: undefined });
-    a = await svc.newAccount();
-  });
-  after(() => svc.close());
+  const s = serviceWithAccount({ rateLimitPerMinute: 1_000_000, redisUrl: undefined });
 
   const post = (path: string, payload: string, method: 'POST' | 'PUT' = 'POST') =>
-    call(svc.api, method, `/v1/accounts/${a.accountId}${path}`, {
-      auth: a.auth,
-      headers: { 'content-type': 'application/json' },
-      payload,
+    call(s.svc.api, method, `/v1/accounts/${s.a.accountId}${path}`, {
+      auth: s.a.auth,
+      jsonText: payload,
     });
 
   it('refuses an unpaired UTF-16 surrogate in a JSON body with 400 VAL-001', async () => {

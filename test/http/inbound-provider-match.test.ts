@@ -1,21 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { twilioSignature } from '../../src/providers/twilio/webhooks.ts';
-import {
-  addProviderNumber,
-  body,
-  call,
-  startTestService,
-  type TestAccount,
-  type TestService,
-} from '../helpers.ts';
+import { addProviderNumber, body, call } from '../helpers.ts';
+import { serviceWithAccount } from '../support/suite.ts';
 
 const TWILIO_TOKEN = 'provider-match-token';
 
 describe('inbound is accepted only for a number its provider serves', () => {
-  let svc: TestService;
-  let a: TestAccount;
+  const s = serviceWithAccount({ twilio: { ...loadConfig().twilio, authToken: TWILIO_TOKEN } });
   let twilioNumber: string;
   let smppNumber: string;
   let simulatorNumber: string;
@@ -23,40 +16,37 @@ describe('inbound is accepted only for a number its provider serves', () => {
   const sender = () => `+1201555${String(4000 + seq++).padStart(4, '0')}`;
 
   before(async () => {
-    svc = await startTestService({ twilio: { ...loadConfig().twilio, authToken: TWILIO_TOKEN } });
-    a = await svc.newAccount();
-    twilioNumber = await addProviderNumber(svc.db, a.accountId, 'twilio');
-    smppNumber = await addProviderNumber(svc.db, a.accountId, 'smpp');
+    twilioNumber = await addProviderNumber(s.svc.db, s.a.accountId, 'twilio');
+    smppNumber = await addProviderNumber(s.svc.db, s.a.accountId, 'smpp');
     simulatorNumber = (
-      await svc.db.query(
+      await s.svc.db.query(
         `SELECT number FROM phone_numbers WHERE account_id = $1 AND provider = 'simulator' LIMIT 1`,
-        [a.accountId],
+        [s.a.accountId],
       )
     ).rows[0].number;
   });
-  after(() => svc.close());
 
   const simulate = (from: string, to: string, text: string) =>
-    call(svc.externals, 'POST', '/v1/providers/simulator/messages', { json: { from, to, text } });
+    call(s.svc.externals, 'POST', '/v1/providers/simulator/messages', { json: { from, to, text } });
   const contact = async (mobile: string) =>
     (
-      await svc.db.query('SELECT * FROM contacts WHERE account_id = $1 AND mobile_number = $2', [
-        a.accountId,
+      await s.svc.db.query('SELECT * FROM contacts WHERE account_id = $1 AND mobile_number = $2', [
+        s.a.accountId,
         mobile,
       ])
     ).rows[0];
   const inboundCount = async (to: string) =>
     (
-      await svc.db.query(
+      await s.svc.db.query(
         'SELECT count(*)::int AS n FROM messages WHERE account_id = $1 AND to_number = $2 AND NOT outgoing',
-        [a.accountId, to],
+        [s.a.accountId, to],
       )
     ).rows[0].n as number;
 
   it('refuses a forged simulator STOP to a Twilio-served number: 404, nothing stored, nobody opted out', async () => {
     const from = sender();
-    const created = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/contacts`, {
-      auth: a.auth,
+    const created = await call(s.svc.api, 'POST', `/v1/accounts/${s.a.accountId}/contacts`, {
+      auth: s.a.auth,
       json: { mobile: from },
     });
     assert.equal(created.statusCode, 201, created.body);
@@ -65,9 +55,9 @@ describe('inbound is accepted only for a number its provider serves', () => {
     assert.equal(body(res).error.code, 'PROV-002');
     assert.equal(await inboundCount(twilioNumber), 0);
     assert.equal((await contact(from)).opted_out_at, null, 'the contact is not opted out');
-    const optOuts = await svc.db.query(
+    const optOuts = await s.svc.db.query(
       `SELECT count(*)::int AS n FROM events WHERE account_id = $1 AND type = 'contact-opt-out'`,
-      [a.accountId],
+      [s.a.accountId],
     );
     assert.equal(optOuts.rows[0].n, 0);
   });
@@ -86,13 +76,13 @@ describe('inbound is accepted only for a number its provider serves', () => {
   });
 
   it('refuses a simulated call to a Twilio-served number and stores no call', async () => {
-    const res = await call(svc.externals, 'POST', '/v1/providers/simulator/calls', {
+    const res = await call(s.svc.externals, 'POST', '/v1/providers/simulator/calls', {
       json: { from: sender(), to: twilioNumber },
     });
     assert.equal(res.statusCode, 404, res.body);
     assert.equal(body(res).error.code, 'PROV-002');
-    const { rows } = await svc.db.query('SELECT count(*)::int AS n FROM calls WHERE account_id = $1', [
-      a.accountId,
+    const { rows } = await s.svc.db.query('SELECT count(*)::int AS n FROM calls WHERE account_id = $1', [
+      s.a.accountId,
     ]);
     assert.equal(rows[0].n, 0);
   });
@@ -106,11 +96,11 @@ describe('inbound is accepted only for a number its provider serves', () => {
       To: simulatorNumber,
       Body: 'STOP',
     };
-    const res = await call(svc.externals, 'POST', path, {
+    const res = await call(s.svc.externals, 'POST', path, {
       payload: new URLSearchParams(params).toString(),
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
-        'x-twilio-signature': twilioSignature(TWILIO_TOKEN, `${svc.config.externalsUrl}${path}`, params),
+        'x-twilio-signature': twilioSignature(TWILIO_TOKEN, `${s.svc.config.externalsUrl}${path}`, params),
       },
     });
     assert.equal(res.statusCode, 404, res.body);

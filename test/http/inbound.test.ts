@@ -1,59 +1,49 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { twilioSignature } from '../../src/providers/twilio/webhooks.ts';
 import { newId } from '../../src/util/ids.ts';
-import {
-  addProviderNumber,
-  body,
-  call,
-  startTestService,
-  type TestAccount,
-  type TestService,
-} from '../helpers.ts';
+import { addProviderNumber, body, call } from '../helpers.ts';
+import { serviceWithAccount } from '../support/suite.ts';
 
 const TWILIO_TOKEN = 'test-twilio-auth-token';
 
 describe('inbound messages', () => {
-  let svc: TestService;
-  let a: TestAccount;
+  const s = serviceWithAccount({ twilio: { ...loadConfig().twilio, authToken: TWILIO_TOKEN } });
   let ours: string;
   let seq = 10;
   /** A fresh valid sender number (+1 201 555 01NN) per use. */
   const sender = () => `+120155501${String(seq++).padStart(2, '0')}`;
 
   before(async () => {
-    svc = await startTestService({ twilio: { ...loadConfig().twilio, authToken: TWILIO_TOKEN } });
-    a = await svc.newAccount();
-    ours = await ourNumber(a.accountId);
+    ours = await ourNumber(s.a.accountId);
   });
-  after(() => svc.close());
 
   async function ourNumber(accountId: string): Promise<string> {
-    const { rows } = await svc.db.query(
+    const { rows } = await s.svc.db.query(
       `SELECT number FROM phone_numbers WHERE account_id = $1 AND status = 'active' ORDER BY created_at LIMIT 1`,
       [accountId],
     );
     return rows[0].number;
   }
   const inbound = (json: unknown) =>
-    call(svc.externals, 'POST', '/v1/providers/simulator/messages', { json });
+    call(s.svc.externals, 'POST', '/v1/providers/simulator/messages', { json });
   async function events(accountId: string, type: string) {
-    const { rows } = await svc.db.query(
+    const { rows } = await s.svc.db.query(
       'SELECT sparrow_event_payload(e) AS data FROM events e WHERE account_id = $1 AND type = $2 ORDER BY created_at, id',
       [accountId, type],
     );
     return rows.map((r) => r.data);
   }
   async function contactByMobile(accountId: string, mobile: string) {
-    const { rows } = await svc.db.query(
+    const { rows } = await s.svc.db.query(
       'SELECT * FROM contacts WHERE account_id = $1 AND mobile_number = $2',
       [accountId, mobile],
     );
     return rows[0];
   }
   async function replies(accountId: string, contactId: string) {
-    const { rows } = await svc.db.query(
+    const { rows } = await s.svc.db.query(
       'SELECT * FROM messages WHERE account_id = $1 AND contact_id = $2 AND outgoing ORDER BY created_at, id',
       [accountId, contactId],
     );
@@ -73,10 +63,10 @@ describe('inbound messages', () => {
       assert.ok(data.conversationId);
       assert.equal(data.keyword, undefined);
 
-      const contact = await contactByMobile(a.accountId, from);
+      const contact = await contactByMobile(s.a.accountId, from);
       assert.ok(contact, 'contact created');
-      const { rows } = await svc.db.query('SELECT * FROM messages WHERE account_id = $1 AND id = $2', [
-        a.accountId,
+      const { rows } = await s.svc.db.query('SELECT * FROM messages WHERE account_id = $1 AND id = $2', [
+        s.a.accountId,
         data.messageId,
       ]);
       assert.equal(rows[0].outgoing, false);
@@ -89,8 +79,8 @@ describe('inbound messages', () => {
       assert.equal(rows[0].conversation_id, data.conversationId);
 
       const conv = body(
-        await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/conversations/${data.conversationId}`, {
-          auth: a.auth,
+        await call(s.svc.api, 'GET', `/v1/accounts/${s.a.accountId}/conversations/${data.conversationId}`, {
+          auth: s.a.auth,
         }),
       ).data;
       assert.equal(conv.contact.id, contact.id);
@@ -99,13 +89,13 @@ describe('inbound messages', () => {
       assert.equal(conv.lastMessage.id, data.messageId);
       assert.equal(conv.closed, false);
 
-      assert.ok((await events(a.accountId, 'contact-created')).some((e) => e.id === contact.id));
-      const started = (await events(a.accountId, 'conversation-started')).filter(
+      assert.ok((await events(s.a.accountId, 'contact-created')).some((e) => e.id === contact.id));
+      const started = (await events(s.a.accountId, 'conversation-started')).filter(
         (e) => e.conversation.id === data.conversationId,
       );
       assert.equal(started.length, 1);
       assert.equal(started[0].reopened, false);
-      const received = (await events(a.accountId, 'message-received')).filter(
+      const received = (await events(s.a.accountId, 'message-received')).filter(
         (e) => e.message.id === data.messageId,
       );
       assert.equal(received.length, 1);
@@ -119,13 +109,13 @@ describe('inbound messages', () => {
       const first = await say(from, 'one');
       const second = await say(from, 'two');
       assert.equal(second.conversationId, first.conversationId);
-      const started = (await events(a.accountId, 'conversation-started')).filter(
+      const started = (await events(s.a.accountId, 'conversation-started')).filter(
         (e) => e.conversation.id === first.conversationId,
       );
       assert.equal(started.length, 1);
       const conv = body(
-        await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/conversations/${first.conversationId}`, {
-          auth: a.auth,
+        await call(s.svc.api, 'GET', `/v1/accounts/${s.a.accountId}/conversations/${first.conversationId}`, {
+          auth: s.a.auth,
         }),
       ).data;
       assert.deepEqual(conv.unread, [first.messageId, second.messageId]);
@@ -140,12 +130,12 @@ describe('inbound messages', () => {
       const r2 = body(await inbound({ from, to: ours, text: 'dup', id })).data;
       assert.equal(r2.messageId, r1.messageId);
       assert.equal(r2.conversationId, first.conversationId);
-      const { rows } = await svc.db.query(
+      const { rows } = await s.svc.db.query(
         'SELECT count(*)::int AS n FROM messages WHERE account_id = $1 AND provider_message_id = $2',
-        [a.accountId, id],
+        [s.a.accountId, id],
       );
       assert.equal(rows[0].n, 1);
-      const received = (await events(a.accountId, 'message-received')).filter(
+      const received = (await events(s.a.accountId, 'message-received')).filter(
         (e) => e.message.id === r1.messageId,
       );
       assert.equal(received.length, 1);
@@ -171,31 +161,31 @@ describe('inbound messages', () => {
     });
 
     it("routes a message to the number's own account only", async () => {
-      const b = await svc.newAccount();
+      const b = await s.svc.newAccount();
       const theirs = await ourNumber(b.accountId);
       const from = sender();
       await say(from, 'for b', theirs);
       assert.ok(await contactByMobile(b.accountId, from));
-      assert.equal(await contactByMobile(a.accountId, from), undefined);
+      assert.equal(await contactByMobile(s.a.accountId, from), undefined);
     });
   });
 
   describe('opt-out keywords', () => {
     async function withListMembership(accountId: string, contactId: string) {
       const listId = newId();
-      await svc.db.query('INSERT INTO lists (account_id, id, name) VALUES ($1, $2, $3)', [
+      await s.svc.db.query('INSERT INTO lists (account_id, id, name) VALUES ($1, $2, $3)', [
         accountId,
         listId,
         'News',
       ]);
-      await svc.db.query(
+      await s.svc.db.query(
         'INSERT INTO list_members (account_id, list_id, contact_id, opt_in_at) VALUES ($1, $2, $3, now())',
         [accountId, listId, contactId],
       );
       return listId;
     }
     async function memberships(accountId: string, contactId: string) {
-      const { rows } = await svc.db.query(
+      const { rows } = await s.svc.db.query(
         'SELECT * FROM list_members WHERE account_id = $1 AND contact_id = $2',
         [accountId, contactId],
       );
@@ -206,22 +196,22 @@ describe('inbound messages', () => {
       it(`opts the contact out on ${JSON.stringify(text)}: one confirmation, contact-opt-out, lists opted out`, async () => {
         const from = sender();
         await say(from, 'hi');
-        const before = await contactByMobile(a.accountId, from);
-        await svc.db.query('UPDATE contacts SET opt_in_at = now() WHERE account_id = $1 AND id = $2', [
-          a.accountId,
+        const before = await contactByMobile(s.a.accountId, from);
+        await s.svc.db.query('UPDATE contacts SET opt_in_at = now() WHERE account_id = $1 AND id = $2', [
+          s.a.accountId,
           before.id,
         ]);
-        await withListMembership(a.accountId, before.id);
+        await withListMembership(s.a.accountId, before.id);
 
         const data = await say(from, text);
         assert.equal(data.keyword, 'opt-out');
-        const contact = await contactByMobile(a.accountId, from);
+        const contact = await contactByMobile(s.a.accountId, from);
         assert.ok(contact.opted_out_at, 'opted out');
         assert.equal(contact.opt_in_at, null, 'optIn cleared');
-        for (const m of await memberships(a.accountId, contact.id))
+        for (const m of await memberships(s.a.accountId, contact.id))
           assert.ok(m.opt_out_at, 'membership opted out');
 
-        const out = await replies(a.accountId, contact.id);
+        const out = await replies(s.a.accountId, contact.id);
         assert.equal(out.length, 1);
         assert.equal(out[0].system, true);
         assert.equal(out[0].status, 'queued');
@@ -231,7 +221,9 @@ describe('inbound messages', () => {
         assert.equal(out[0].conversation_id, data.conversationId);
         assert.match(out[0].body, /unsubscribed/i);
 
-        const ev = (await events(a.accountId, 'contact-opt-out')).filter((e) => e.contact.id === contact.id);
+        const ev = (await events(s.a.accountId, 'contact-opt-out')).filter(
+          (e) => e.contact.id === contact.id,
+        );
         assert.equal(ev.length, 1);
         assert.ok(ev[0].contact.optOut);
         assert.equal(ev[0].contact.optIn, null);
@@ -243,15 +235,15 @@ describe('inbound messages', () => {
     it('does nothing more on a repeated STOP: no second confirmation, no second event', async () => {
       const from = sender();
       await say(from, 'STOP');
-      const contact = await contactByMobile(a.accountId, from);
+      const contact = await contactByMobile(s.a.accountId, from);
       const data = await say(from, 'stop');
       assert.equal(data.keyword, 'opt-out');
-      assert.equal((await replies(a.accountId, contact.id)).length, 1);
+      assert.equal((await replies(s.a.accountId, contact.id)).length, 1);
       assert.equal(
-        (await events(a.accountId, 'contact-opt-out')).filter((e) => e.contact.id === contact.id).length,
+        (await events(s.a.accountId, 'contact-opt-out')).filter((e) => e.contact.id === contact.id).length,
         1,
       );
-      const again = await contactByMobile(a.accountId, from);
+      const again = await contactByMobile(s.a.accountId, from);
       assert.equal(again.opted_out_at.getTime(), contact.opted_out_at.getTime());
     });
 
@@ -262,15 +254,15 @@ describe('inbound messages', () => {
       );
       for (const r of all) assert.equal(r.statusCode, 200, r.body);
       assert.equal(new Set(all.map((r) => body(r).data.conversationId)).size, 1, 'one conversation');
-      const contact = await contactByMobile(a.accountId, from);
+      const contact = await contactByMobile(s.a.accountId, from);
       assert.ok(contact.opted_out_at);
-      assert.equal((await replies(a.accountId, contact.id)).length, 1);
+      assert.equal((await replies(s.a.accountId, contact.id)).length, 1);
       assert.equal(
-        (await events(a.accountId, 'contact-opt-out')).filter((e) => e.contact.id === contact.id).length,
+        (await events(s.a.accountId, 'contact-opt-out')).filter((e) => e.contact.id === contact.id).length,
         1,
       );
       assert.equal(
-        (await events(a.accountId, 'contact-created')).filter((e) => e.id === contact.id).length,
+        (await events(s.a.accountId, 'contact-created')).filter((e) => e.id === contact.id).length,
         1,
       );
     });
@@ -279,11 +271,11 @@ describe('inbound messages', () => {
       const from = sender();
       const data = await say(from, 'STOP PLEASE');
       assert.equal(data.keyword, undefined);
-      const contact = await contactByMobile(a.accountId, from);
+      const contact = await contactByMobile(s.a.accountId, from);
       assert.equal(contact.opted_out_at, null);
-      assert.equal((await replies(a.accountId, contact.id)).length, 0);
+      assert.equal((await replies(s.a.accountId, contact.id)).length, 0);
       assert.equal(
-        (await events(a.accountId, 'contact-opt-out')).filter((e) => e.contact.id === contact.id).length,
+        (await events(s.a.accountId, 'contact-opt-out')).filter((e) => e.contact.id === contact.id).length,
         0,
       );
     });
@@ -291,20 +283,21 @@ describe('inbound messages', () => {
     it('refuses a later message to an opted-out contact with CONT-010, uncharged', async () => {
       const from = sender();
       await say(from, 'STOP');
-      const contact = await contactByMobile(a.accountId, from);
+      const contact = await contactByMobile(s.a.accountId, from);
       const balance = async () =>
         Number(
-          (await svc.db.query('SELECT balance FROM accounts WHERE id = $1', [a.accountId])).rows[0].balance,
+          (await s.svc.db.query('SELECT balance FROM accounts WHERE id = $1', [s.a.accountId])).rows[0]
+            .balance,
         );
       const before = await balance();
-      const res = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/messages`, {
-        auth: a.auth,
+      const res = await call(s.svc.api, 'POST', `/v1/accounts/${s.a.accountId}/messages`, {
+        auth: s.a.auth,
         json: { contacts: [{ id: contact.id }], template: 'Big sale today' },
       });
       assert.equal(res.statusCode, 201, res.body);
       assert.equal(body(res).data.queued, 0);
       assert.equal(body(res).data.failed, 1);
-      const sent = (await replies(a.accountId, contact.id)).filter((m: { system: boolean }) => !m.system);
+      const sent = (await replies(s.a.accountId, contact.id)).filter((m: { system: boolean }) => !m.system);
       assert.equal(sent.length, 1);
       assert.equal(sent[0].status, 'failed');
       assert.equal(sent[0].error.code, 'CONT-010');
@@ -316,20 +309,20 @@ describe('inbound messages', () => {
       it(`opts an opted-out contact back in on ${word}, with a confirmation and contact-opt-in`, async () => {
         const from = sender();
         await say(from, 'hi');
-        const c = await contactByMobile(a.accountId, from);
-        await withListMembership(a.accountId, c.id);
+        const c = await contactByMobile(s.a.accountId, from);
+        await withListMembership(s.a.accountId, c.id);
         await say(from, 'STOP');
         const data = await say(from, word);
         assert.equal(data.keyword, 'opt-in');
-        const contact = await contactByMobile(a.accountId, from);
+        const contact = await contactByMobile(s.a.accountId, from);
         assert.equal(contact.opted_out_at, null);
         assert.ok(contact.opt_in_at);
-        for (const m of await memberships(a.accountId, contact.id)) assert.equal(m.opt_out_at, null);
-        const out = await replies(a.accountId, contact.id);
+        for (const m of await memberships(s.a.accountId, contact.id)) assert.equal(m.opt_out_at, null);
+        const out = await replies(s.a.accountId, contact.id);
         assert.equal(out.length, 2);
         assert.match(out[1].body, /subscribed again/i);
         assert.equal(out[1].system, true);
-        const ev = (await events(a.accountId, 'contact-opt-in')).filter((e) => e.contact.id === contact.id);
+        const ev = (await events(s.a.accountId, 'contact-opt-in')).filter((e) => e.contact.id === contact.id);
         assert.equal(ev.length, 1);
         assert.equal(ev[0].contact.optOut, null);
         assert.ok(ev[0].contact.optIn);
@@ -340,18 +333,18 @@ describe('inbound messages', () => {
       const from = sender();
       const data = await say(from, 'YES');
       assert.equal(data.keyword, 'opt-in');
-      const contact = await contactByMobile(a.accountId, from);
-      assert.equal((await replies(a.accountId, contact.id)).length, 0);
+      const contact = await contactByMobile(s.a.accountId, from);
+      assert.equal((await replies(s.a.accountId, contact.id)).length, 0);
       assert.equal(
-        (await events(a.accountId, 'contact-opt-in')).filter((e) => e.contact.id === contact.id).length,
+        (await events(s.a.accountId, 'contact-opt-in')).filter((e) => e.contact.id === contact.id).length,
         0,
       );
     });
 
     it("answers HELP with the account's help text", async () => {
-      const b = await svc.newAccount();
+      const b = await s.svc.newAccount();
       const theirs = await ourNumber(b.accountId);
-      await svc.db.query('UPDATE accounts SET help_text = $2 WHERE id = $1', [
+      await s.svc.db.query('UPDATE accounts SET help_text = $2 WHERE id = $1', [
         b.accountId,
         'Acme: call 555-0100. Reply STOP to opt out.',
       ]);
@@ -369,9 +362,9 @@ describe('inbound messages', () => {
     it('answers INFO with a default naming the account when it has no help text', async () => {
       const from = sender();
       await say(from, 'INFO');
-      const contact = await contactByMobile(a.accountId, from);
-      const out = await replies(a.accountId, contact.id);
-      const { rows } = await svc.db.query('SELECT name FROM accounts WHERE id = $1', [a.accountId]);
+      const contact = await contactByMobile(s.a.accountId, from);
+      const out = await replies(s.a.accountId, contact.id);
+      const { rows } = await s.svc.db.query('SELECT name FROM accounts WHERE id = $1', [s.a.accountId]);
       assert.equal(out.length, 1);
       assert.ok(out[0].body.includes(rows[0].name), out[0].body);
       assert.match(out[0].body, /Reply STOP to unsubscribe/);
@@ -380,9 +373,9 @@ describe('inbound messages', () => {
     it('sends no HELP answer to an opted-out contact', async () => {
       const from = sender();
       await say(from, 'STOP');
-      const contact = await contactByMobile(a.accountId, from);
+      const contact = await contactByMobile(s.a.accountId, from);
       await say(from, 'HELP');
-      assert.equal((await replies(a.accountId, contact.id)).length, 1, 'only the STOP confirmation');
+      assert.equal((await replies(s.a.accountId, contact.id)).length, 1, 'only the STOP confirmation');
     });
   });
 
@@ -391,10 +384,10 @@ describe('inbound messages', () => {
     // Twilio's callbacks are accepted only for a number Twilio serves.
     let twilioNumber: string;
     before(async () => {
-      twilioNumber = await addProviderNumber(svc.db, a.accountId, 'twilio');
+      twilioNumber = await addProviderNumber(s.svc.db, s.a.accountId, 'twilio');
     });
     const post = (params: Record<string, string>, signature?: string) =>
-      call(svc.externals, 'POST', path, {
+      call(s.svc.externals, 'POST', path, {
         payload: new URLSearchParams(params).toString(),
         headers: {
           'content-type': 'application/x-www-form-urlencoded',
@@ -413,13 +406,13 @@ describe('inbound messages', () => {
     it('accepts a correctly signed message and answers empty TwiML', async () => {
       const from = sender();
       const p = params(from);
-      const res = await post(p, twilioSignature(TWILIO_TOKEN, `${svc.config.externalsUrl}${path}`, p));
+      const res = await post(p, twilioSignature(TWILIO_TOKEN, `${s.svc.config.externalsUrl}${path}`, p));
       assert.equal(res.statusCode, 200, res.body);
       assert.match(String(res.headers['content-type']), /^text\/xml/);
       assert.match(res.body, /<Response\/>/);
-      const { rows } = await svc.db.query(
+      const { rows } = await s.svc.db.query(
         'SELECT * FROM messages WHERE account_id = $1 AND provider = $2 AND provider_message_id = $3',
-        [a.accountId, 'twilio', p.MessageSid],
+        [s.a.accountId, 'twilio', p.MessageSid],
       );
       assert.equal(rows.length, 1);
       assert.equal(rows[0].body, 'Hi from Twilio');
@@ -428,10 +421,10 @@ describe('inbound messages', () => {
 
     it('stores a retried MessageSid once', async () => {
       const p = params(sender());
-      const sig = twilioSignature(TWILIO_TOKEN, `${svc.config.externalsUrl}${path}`, p);
+      const sig = twilioSignature(TWILIO_TOKEN, `${s.svc.config.externalsUrl}${path}`, p);
       assert.equal((await post(p, sig)).statusCode, 200);
       assert.equal((await post(p, sig)).statusCode, 200);
-      const { rows } = await svc.db.query(
+      const { rows } = await s.svc.db.query(
         'SELECT count(*)::int AS n FROM messages WHERE provider_message_id = $1',
         [p.MessageSid],
       );
@@ -440,10 +433,10 @@ describe('inbound messages', () => {
 
     it('refuses a bad signature with 403 PROV-001 and stores nothing', async () => {
       const p = params(sender());
-      const res = await post(p, twilioSignature('another-token', `${svc.config.externalsUrl}${path}`, p));
+      const res = await post(p, twilioSignature('another-token', `${s.svc.config.externalsUrl}${path}`, p));
       assert.equal(res.statusCode, 403);
       assert.equal(body(res).error.code, 'PROV-001');
-      const { rows } = await svc.db.query(
+      const { rows } = await s.svc.db.query(
         'SELECT count(*)::int AS n FROM messages WHERE provider_message_id = $1',
         [p.MessageSid],
       );
@@ -452,7 +445,7 @@ describe('inbound messages', () => {
 
     it('refuses a tampered body and a missing signature with 403', async () => {
       const p = params(sender());
-      const sig = twilioSignature(TWILIO_TOKEN, `${svc.config.externalsUrl}${path}`, p);
+      const sig = twilioSignature(TWILIO_TOKEN, `${s.svc.config.externalsUrl}${path}`, p);
       assert.equal((await post({ ...p, Body: 'changed' }, sig)).statusCode, 403);
       assert.equal((await post(p)).statusCode, 403);
     });
@@ -461,7 +454,7 @@ describe('inbound messages', () => {
   describe('POST /v1/providers/twilio/status', () => {
     const path = '/v1/providers/twilio/status';
     const post = (params: Record<string, string>, signature: string) =>
-      call(svc.externals, 'POST', path, {
+      call(s.svc.externals, 'POST', path, {
         payload: new URLSearchParams(params).toString(),
         headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature },
       });
@@ -469,20 +462,20 @@ describe('inbound messages', () => {
     async function sentViaTwilio(): Promise<{ id: string; sid: string }> {
       const from = sender();
       const { contactId } = await say(from, 'hello').then(async () => ({
-        contactId: (await contactByMobile(a.accountId, from)).id,
+        contactId: (await contactByMobile(s.a.accountId, from)).id,
       }));
-      const { rows: n } = await svc.db.query(
+      const { rows: n } = await s.svc.db.query(
         'SELECT id FROM phone_numbers WHERE account_id = $1 AND number = $2',
-        [a.accountId, ours],
+        [s.a.accountId, ours],
       );
       const id = newId();
       const sid = `SM${id.replaceAll('-', '')}`;
-      await svc.db.query(
+      await s.svc.db.query(
         `WITH ref AS (INSERT INTO provider_refs (provider, ref, account_id, message_id) VALUES ('twilio', $7, $1, $2))
          INSERT INTO messages (account_id, id, contact_id, phone_number_id, from_number, to_number, outgoing, body,
                                status, provider, provider_ref, sent_at)
          VALUES ($1, $2, $3, $4, $5, $6, true, 'hi', 'sent', 'twilio', $7, now())`,
-        [a.accountId, id, contactId, n[0].id, ours, from, sid],
+        [s.a.accountId, id, contactId, n[0].id, ours, from, sid],
       );
       return { id, sid };
     }
@@ -490,10 +483,10 @@ describe('inbound messages', () => {
     it('applies a correctly signed receipt and answers 204', async () => {
       const m = await sentViaTwilio();
       const p = { MessageSid: m.sid, MessageStatus: 'delivered', AccountSid: 'AC123' };
-      const res = await post(p, twilioSignature(TWILIO_TOKEN, `${svc.config.externalsUrl}${path}`, p));
+      const res = await post(p, twilioSignature(TWILIO_TOKEN, `${s.svc.config.externalsUrl}${path}`, p));
       assert.equal(res.statusCode, 204, res.body);
-      const { rows } = await svc.db.query('SELECT status FROM messages WHERE account_id = $1 AND id = $2', [
-        a.accountId,
+      const { rows } = await s.svc.db.query('SELECT status FROM messages WHERE account_id = $1 AND id = $2', [
+        s.a.accountId,
         m.id,
       ]);
       assert.equal(rows[0].status, 'delivered');
@@ -505,8 +498,8 @@ describe('inbound messages', () => {
       const res = await post(p, 'bm90IGEgc2lnbmF0dXJl');
       assert.equal(res.statusCode, 403);
       assert.equal(body(res).error.code, 'PROV-001');
-      const { rows } = await svc.db.query('SELECT status FROM messages WHERE account_id = $1 AND id = $2', [
-        a.accountId,
+      const { rows } = await s.svc.db.query('SELECT status FROM messages WHERE account_id = $1 AND id = $2', [
+        s.a.accountId,
         m.id,
       ]);
       assert.equal(rows[0].status, 'sent');

@@ -1,31 +1,26 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { decodeJwt, SignJWT } from 'jose';
 import { revokeClient } from '../../src/domain/auth/revoke-client.ts';
-import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { body, call } from '../helpers.ts';
+import { serviceWithAccount } from '../support/suite.ts';
 
 describe('POST /oauth2/token under attack', () => {
-  let svc: TestService;
-  let a: TestAccount;
-  before(async () => {
-    svc = await startTestService();
-    a = await svc.newAccount();
-  });
-  after(() => svc.close());
+  const s = serviceWithAccount();
 
   const token = (json: Record<string, string>, remoteAddress: string, url = '/oauth2/token') =>
-    svc.api.inject({
+    s.svc.api.inject({
       method: 'POST',
       url,
       remoteAddress,
       headers: { 'content-type': 'application/json' },
       payload: JSON.stringify({ grant_type: 'client_credentials', ...json }),
     });
-  const checks = () => svc.ctx.clientAuth.hashChecks;
+  const checks = () => s.svc.ctx.clientAuth.hashChecks;
 
   it('answers 429 with Retry-After once a client id has 10 failed attempts, without hashing past it', async () => {
-    const b = await svc.newAccount();
+    const b = await s.svc.newAccount();
     const before = checks();
     const codes: number[] = [];
     // From changing addresses, so only the client id's budget can stop them.
@@ -47,7 +42,7 @@ describe('POST /oauth2/token under attack', () => {
       codes.push(res.statusCode);
     }
     assert.deepEqual(codes, [...Array(20).fill(401), 429, 429]);
-    const other = await token({ client_id: a.clientId, client_secret: a.clientSecret }, '10.0.2.2');
+    const other = await token({ client_id: s.a.clientId, client_secret: s.a.clientSecret }, '10.0.2.2');
     assert.equal(other.statusCode, 200);
   });
 
@@ -55,14 +50,14 @@ describe('POST /oauth2/token under attack', () => {
     const before = checks();
     const unknown = await token({ client_id: 'cl_nobody', client_secret: 'x' }, '10.0.3.1');
     assert.equal(checks(), before);
-    const wrong = await token({ client_id: a.clientId, client_secret: 'x' }, '10.0.3.2');
+    const wrong = await token({ client_id: s.a.clientId, client_secret: 'x' }, '10.0.3.2');
     assert.equal(checks(), before + 1);
     assert.equal(unknown.statusCode, 401);
     assert.deepEqual(body(unknown), body(wrong));
   });
 
   it('remembers a verified secret: a busy client pays scrypt once, and keeps working while its id is flooded', async () => {
-    const c = await svc.newAccount();
+    const c = await s.svc.newAccount();
     const before = checks();
     for (let i = 0; i < 5; i++) {
       const res = await token({ client_id: c.clientId, client_secret: c.clientSecret }, '10.0.4.1');
@@ -76,11 +71,11 @@ describe('POST /oauth2/token under attack', () => {
   });
 
   it('forgets a remembered secret when the client is revoked', async () => {
-    const d = await svc.newAccount();
+    const d = await s.svc.newAccount();
     const ok = await token({ client_id: d.clientId, client_secret: d.clientSecret }, '10.0.5.1');
     assert.equal(ok.statusCode, 200);
     // Revoked through the database alone, as another process would: the memory must not outlive it.
-    await revokeClient(svc.db, d.clientId);
+    await revokeClient(s.svc.db, d.clientId);
     const after = await token({ client_id: d.clientId, client_secret: d.clientSecret }, '10.0.5.1');
     assert.equal(after.statusCode, 401);
     assert.equal(body(after).error.code, 'invalid_client');
@@ -88,20 +83,20 @@ describe('POST /oauth2/token under attack', () => {
 
   it('answers /v1/oauth2/token exactly as /oauth2/token', async () => {
     const v1 = await token(
-      { client_id: a.clientId, client_secret: a.clientSecret },
+      { client_id: s.a.clientId, client_secret: s.a.clientSecret },
       '10.0.6.1',
       '/v1/oauth2/token',
     );
     assert.equal(v1.statusCode, 200);
     assert.equal(v1.headers['cache-control'], 'no-store');
     const claims = decodeJwt(body(v1).access_token);
-    assert.equal(claims.sub, a.clientId);
-    const use = await call(svc.api, 'GET', `/v1/accounts/${a.accountId}`, {
+    assert.equal(claims.sub, s.a.clientId);
+    const use = await call(s.svc.api, 'GET', `/v1/accounts/${s.a.accountId}`, {
       auth: { authorization: `Bearer ${body(v1).access_token}` },
     });
     assert.equal(use.statusCode, 200);
-    const basic = Buffer.from(`${a.clientId}:${a.clientSecret}`).toString('base64');
-    const form = await svc.api.inject({
+    const basic = Buffer.from(`${s.a.clientId}:${s.a.clientSecret}`).toString('base64');
+    const form = await s.svc.api.inject({
       method: 'POST',
       url: '/v1/oauth2/token',
       remoteAddress: '10.0.6.1',
@@ -111,7 +106,7 @@ describe('POST /oauth2/token under attack', () => {
     assert.equal(form.statusCode, 200);
     assert.equal(body(form).scope, 'contacts:read');
     const cases: Record<string, string>[] = [
-      { client_id: a.clientId, client_secret: 'nope' },
+      { client_id: s.a.clientId, client_secret: 'nope' },
       { grant_type: 'password' },
     ];
     for (const json of cases) {
@@ -120,7 +115,7 @@ describe('POST /oauth2/token under attack', () => {
       assert.equal(under.statusCode, plain.statusCode);
       assert.deepEqual(body(under), body(plain));
     }
-    const doc = body(await call(svc.api, 'GET', '/openapi.json'));
+    const doc = body(await call(s.svc.api, 'GET', '/openapi.json'));
     assert.ok(doc.paths['/v1/oauth2/token']?.post, 'documented in OpenAPI');
     assert.deepEqual(
       Object.keys(doc.paths['/v1/oauth2/token'].post.responses),
@@ -130,20 +125,16 @@ describe('POST /oauth2/token under attack', () => {
 });
 
 describe('bearer tokens with an unknown kid', () => {
-  let svc: TestService;
-  let a: TestAccount;
-  before(async () => {
-    svc = await startTestService();
-    a = await svc.newAccount();
-  });
-  after(() => svc.close());
+  const s = serviceWithAccount();
 
   it('still find a key another process rotated in', async () => {
     const { TokenService } = await import('../../src/domain/auth/tokens.ts');
-    const other = new TokenService(svc.db, svc.config.publicUrl, 3600, svc.ctx.secrets);
+    const other = new TokenService(s.svc.db, s.svc.config.publicUrl, 3600, s.svc.ctx.secrets);
     await other.rotate();
-    const fresh = await other.issue({ id: a.clientId, name: 'x', accountId: a.accountId }, ['account:read']);
-    const res = await call(svc.api, 'GET', `/v1/accounts/${a.accountId}`, {
+    const fresh = await other.issue({ id: s.a.clientId, name: 'x', accountId: s.a.accountId }, [
+      'account:read',
+    ]);
+    const res = await call(s.svc.api, 'GET', `/v1/accounts/${s.a.accountId}`, {
       auth: { authorization: `Bearer ${fresh}` },
     });
     assert.equal(res.statusCode, 200);
@@ -153,24 +144,24 @@ describe('bearer tokens with an unknown kid', () => {
     const { generateKeyPair } = await import('jose');
     const { privateKey } = await generateKeyPair('EdDSA');
     // Warm the key cache with a real token first.
-    const real = await call(svc.api, 'GET', `/v1/accounts/${a.accountId}`, { auth: a.auth });
+    const real = await call(s.svc.api, 'GET', `/v1/accounts/${s.a.accountId}`, { auth: s.a.auth });
     assert.equal(real.statusCode, 200);
-    const loads = svc.ctx.tokens.keyLoads;
+    const loads = s.svc.ctx.tokens.keyLoads;
     for (let i = 0; i < 25; i++) {
-      const forged = await new SignJWT({ accounts: [a.accountId], scope: 'account:read' })
+      const forged = await new SignJWT({ accounts: [s.a.accountId], scope: 'account:read' })
         .setProtectedHeader({ alg: 'EdDSA', kid: randomUUID() })
-        .setIssuer(svc.config.publicUrl)
+        .setIssuer(s.svc.config.publicUrl)
         .setAudience('sparrow-api')
-        .setSubject(a.clientId)
+        .setSubject(s.a.clientId)
         .setIssuedAt()
         .setJti(String(i))
         .setExpirationTime('1h')
         .sign(privateKey);
-      const res = await call(svc.api, 'GET', `/v1/accounts/${a.accountId}`, {
+      const res = await call(s.svc.api, 'GET', `/v1/accounts/${s.a.accountId}`, {
         auth: { authorization: `Bearer ${forged}` },
       });
       assert.equal(res.statusCode, 401);
     }
-    assert.ok(svc.ctx.tokens.keyLoads - loads <= 1, `${svc.ctx.tokens.keyLoads - loads} key loads`);
+    assert.ok(s.svc.ctx.tokens.keyLoads - loads <= 1, `${s.svc.ctx.tokens.keyLoads - loads} key loads`);
   });
 });

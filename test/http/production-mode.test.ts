@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { MAX_COMMITMENT } from '../../src/domain/billing/plans.ts';
 import { AppError } from '../../src/errors.ts';
 import { paymentsProvider } from '../../src/providers/payments/index.ts';
 import { securityNotes } from '../../src/security-notes.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { serviceWithAccount } from '../support/suite.ts';
 
 const ORDER = {
   plan: 'growth',
@@ -89,137 +90,119 @@ describe('configuration of the production switch (NODE_ENV)', () => {
 });
 
 describe('NODE_ENV=production, default settings', () => {
-  let svc: TestService;
-  let a: TestAccount;
-  before(async () => {
-    svc = await startTestService({}, { env: { NODE_ENV: 'production' } });
-    a = await svc.newAccount();
-  });
-  after(() => svc.close());
+  const s = serviceWithAccount({}, { env: { NODE_ENV: 'production' } });
 
   it('does not mount the simulator endpoints (404), so a forged STOP stores nothing', async () => {
     const from = '+12015550177';
-    const sent = await call(svc.externals, 'POST', '/v1/providers/simulator/messages', {
-      json: { from, to: await ourNumber(svc, a), text: 'STOP' },
+    const sent = await call(s.svc.externals, 'POST', '/v1/providers/simulator/messages', {
+      json: { from, to: await ourNumber(s.svc, s.a), text: 'STOP' },
     });
     assert.equal(sent.statusCode, 404);
     assert.equal(body(sent).error.code, 'HTTP-404');
-    assert.equal(await storedFrom(svc, a, from), 0);
-    const calls = await call(svc.externals, 'POST', '/v1/providers/simulator/calls', {
-      json: { from, to: await ourNumber(svc, a) },
+    assert.equal(await storedFrom(s.svc, s.a, from), 0);
+    const calls = await call(s.svc.externals, 'POST', '/v1/providers/simulator/calls', {
+      json: { from, to: await ourNumber(s.svc, s.a) },
     });
     assert.equal(calls.statusCode, 404);
     for (const path of ['/checkout/cs_sim_x', '/checkout/cs_sim_x/pay', '/checkout/cs_sim_x/cancel']) {
-      const res = await call(svc.externals, path.endsWith('x') ? 'GET' : 'POST', path);
+      const res = await call(s.svc.externals, path.endsWith('x') ? 'GET' : 'POST', path);
       assert.equal(res.statusCode, 404, path);
     }
   });
 
   it('answers checkout with 409 BILL-006 naming PAYMENTS_PROVIDER, and credits nothing', async () => {
-    const before = await balance(svc, a);
-    const res = await checkout(svc, a);
+    const before = await balance(s.svc, s.a);
+    const res = await checkout(s.svc, s.a);
     assert.equal(res.statusCode, 409, res.body);
     assert.equal(body(res).error.code, 'BILL-006');
     assert.match(body(res).error.message, /PAYMENTS_PROVIDER/);
-    assert.equal(await balance(svc, a), before);
+    assert.equal(await balance(s.svc, s.a), before);
   });
 
   it('still serves the signed carrier callbacks and hosted pages', async () => {
-    const res = await call(svc.externals, 'POST', '/v1/providers/twilio/inbound', {
+    const res = await call(s.svc.externals, 'POST', '/v1/providers/twilio/inbound', {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: 'From=%2B12015550100&To=%2B12015550101&Body=hi&MessageSid=SM1',
     });
     assert.equal(res.statusCode, 403, 'mounted, and refusing an unsigned callback');
     assert.equal(
-      (await call(svc.externals, 'GET', '/f/01937c1e-0000-7000-8000-00000000abcd')).statusCode,
+      (await call(s.svc.externals, 'GET', '/f/01937c1e-0000-7000-8000-00000000abcd')).statusCode,
       404,
     );
   });
 });
 
 describe('NODE_ENV=production with SIMULATOR_ENDPOINTS=true and PAYMENTS_PROVIDER=simulator', () => {
-  let svc: TestService;
-  let a: TestAccount;
   const env = {
     NODE_ENV: 'production',
     SIMULATOR_ENDPOINTS: 'true',
     SIMULATOR_SECRET: SECRET,
     PAYMENTS_PROVIDER: 'simulator',
   };
-  before(async () => {
-    svc = await startTestService({}, { env });
-    a = await svc.newAccount();
-  });
-  after(() => svc.close());
+  const s = serviceWithAccount({}, { env });
 
   it('refuses a simulated text without the secret or with a wrong one (401 SIM-001), storing nothing', async () => {
     const from = '+12015550178';
-    const json = { from, to: await ourNumber(svc, a), text: 'STOP' };
+    const json = { from, to: await ourNumber(s.svc, s.a), text: 'STOP' };
     const attempts: Record<string, string>[] = [
       {},
       { 'x-simulator-secret': 'wrong' },
       { 'x-simulator-secret': `${SECRET}x` },
     ];
     for (const headers of attempts) {
-      const res = await call(svc.externals, 'POST', '/v1/providers/simulator/messages', { json, headers });
+      const res = await call(s.svc.externals, 'POST', '/v1/providers/simulator/messages', { json, headers });
       assert.equal(res.statusCode, 401, JSON.stringify(headers));
       assert.equal(body(res).error.code, 'SIM-001');
     }
-    assert.equal(await storedFrom(svc, a, from), 0);
-    const ok = await call(svc.externals, 'POST', '/v1/providers/simulator/messages', {
+    assert.equal(await storedFrom(s.svc, s.a, from), 0);
+    const ok = await call(s.svc.externals, 'POST', '/v1/providers/simulator/messages', {
       json,
       headers: { 'x-simulator-secret': SECRET },
     });
     assert.equal(ok.statusCode, 200, ok.body);
-    assert.equal(await storedFrom(svc, a, from), 1);
+    assert.equal(await storedFrom(s.svc, s.a, from), 1);
   });
 
   it('pays a simulated checkout only with the secret', async () => {
-    const res = await checkout(svc, a);
+    const res = await checkout(s.svc, s.a);
     assert.equal(res.statusCode, 200, res.body);
     const path = new URL(body(res).data).pathname;
-    const before = await balance(svc, a);
-    assert.equal((await call(svc.externals, 'GET', path)).statusCode, 401);
-    assert.equal((await call(svc.externals, 'POST', `${path}/pay`)).statusCode, 401);
-    assert.equal(await balance(svc, a), before, 'nothing credited without the secret');
-    const page = await call(svc.externals, 'GET', path, { headers: { 'x-simulator-secret': SECRET } });
+    const before = await balance(s.svc, s.a);
+    assert.equal((await call(s.svc.externals, 'GET', path)).statusCode, 401);
+    assert.equal((await call(s.svc.externals, 'POST', `${path}/pay`)).statusCode, 401);
+    assert.equal(await balance(s.svc, s.a), before, 'nothing credited without the secret');
+    const page = await call(s.svc.externals, 'GET', path, { headers: { 'x-simulator-secret': SECRET } });
     assert.equal(page.statusCode, 200);
-    const paid = await call(svc.externals, 'POST', `${path}/pay`, {
+    const paid = await call(s.svc.externals, 'POST', `${path}/pay`, {
       headers: { 'x-simulator-secret': SECRET },
     });
     assert.equal(paid.statusCode, 303, paid.body);
-    assert.equal(await balance(svc, a), before + 150);
+    assert.equal(await balance(s.svc, s.a), before + 150);
   });
 });
 
 describe('development mode (the default)', () => {
-  let svc: TestService;
-  let a: TestAccount;
-  before(async () => {
-    svc = await startTestService();
-    a = await svc.newAccount();
-  });
-  after(() => svc.close());
+  const s = serviceWithAccount();
 
   it('keeps the simulator endpoints open without a secret', async () => {
-    const res = await call(svc.externals, 'POST', '/v1/providers/simulator/messages', {
-      json: { from: '+12015550179', to: await ourNumber(svc, a), text: 'hello' },
+    const res = await call(s.svc.externals, 'POST', '/v1/providers/simulator/messages', {
+      json: { from: '+12015550179', to: await ourNumber(s.svc, s.a), text: 'hello' },
     });
     assert.equal(res.statusCode, 200, res.body);
   });
 
   it(`refuses a commitment above ${MAX_COMMITMENT} with 400 and stores no checkout`, async () => {
     for (const commitment of [MAX_COMMITMENT + 1, 1_000_000]) {
-      const res = await checkout(svc, a, { ...ORDER, commitment });
+      const res = await checkout(s.svc, s.a, { ...ORDER, commitment });
       assert.equal(res.statusCode, 400, res.body);
       assert.equal(body(res).error.code, 'VAL-001');
     }
-    const { rows } = await svc.db.query(
+    const { rows } = await s.svc.db.query(
       'SELECT count(*)::int AS n FROM checkout_sessions WHERE account_id = $1',
-      [a.accountId],
+      [s.a.accountId],
     );
     assert.equal(rows[0].n, 0);
-    assert.equal((await checkout(svc, a, { ...ORDER, commitment: MAX_COMMITMENT })).statusCode, 200);
+    assert.equal((await checkout(s.svc, s.a, { ...ORDER, commitment: MAX_COMMITMENT })).statusCode, 200);
   });
 
   it('asks for the secret in development too once SIMULATOR_SECRET is set', async () => {

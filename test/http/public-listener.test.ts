@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { body, call, startTestService, type TestService } from '../helpers.ts';
+import { startSmallCheckout } from '../support/checkout.ts';
+import { serviceWithAccount } from '../support/suite.ts';
 
 const NOT_THERE = '01937c1e-0000-7000-8000-00000000abcd';
 const LIMITS = { forms: 3, bookings: 4, links: 5, callbacks: 6, simulator: 2 };
@@ -124,49 +126,29 @@ describe('TRUST_PROXY', () => {
 });
 
 describe('protective headers of the public listener', () => {
-  let svc: TestService;
-  let a: TestAccount;
-  before(async () => {
-    svc = await startTestService();
-    a = await svc.newAccount();
-  });
-  after(() => svc.close());
+  const s = serviceWithAccount();
 
   it('sends CSP with frame-ancestors none, nosniff, no-referrer and X-Frame-Options on every hosted page', async () => {
-    const form = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/forms`, {
-      auth: a.auth,
+    const form = await call(s.svc.api, 'POST', `/v1/accounts/${s.a.accountId}/forms`, {
+      auth: s.a.auth,
       json: { name: 'Headers', active: true },
     });
     assert.equal(form.statusCode, 201, form.body);
-    const page = await call(svc.externals, 'GET', `/f/${body(form).data.id}`);
+    const page = await call(s.svc.externals, 'GET', `/f/${body(form).data.id}`);
     assert.equal(page.statusCode, 200);
     assertPageHeaders(page, 'form page');
-    assertPageHeaders(await call(svc.externals, 'GET', `/f/${NOT_THERE}`), 'form not found page');
-    assertPageHeaders(await call(svc.externals, 'GET', '/l/nothing'), 'short-link not found page');
+    assertPageHeaders(await call(s.svc.externals, 'GET', `/f/${NOT_THERE}`), 'form not found page');
+    assertPageHeaders(await call(s.svc.externals, 'GET', '/l/nothing'), 'short-link not found page');
 
-    const checkout = await call(
-      svc.api,
-      'POST',
-      `/v1/accounts/${a.accountId}/checkout?successUrl=https%3A%2F%2Fa.example%2F&cancelUrl=https%3A%2F%2Fa.example%2F`,
-      {
-        auth: a.auth,
-        json: {
-          plan: 'starter',
-          commitment: 20,
-          frequency: 'monthly',
-          name: 'Ada',
-          email: 'ada@example.com',
-        },
-      },
-    );
+    const checkout = await startSmallCheckout(s.svc, s.a);
     assert.equal(checkout.statusCode, 200, checkout.body);
-    const checkoutPage = await call(svc.externals, 'GET', new URL(body(checkout).data).pathname);
+    const checkoutPage = await call(s.svc.externals, 'GET', new URL(body(checkout).data).pathname);
     assert.equal(checkoutPage.statusCode, 200);
     assertPageHeaders(checkoutPage, 'simulator checkout page');
   });
 
   it('sends them with the JSON answers of public booking too', async () => {
-    const res = await call(svc.externals, 'GET', '/v1/meetingevents/no-such-event');
+    const res = await call(s.svc.externals, 'GET', '/v1/meetingevents/no-such-event');
     assert.equal(res.statusCode, 404);
     assertPageHeaders(res, 'booking JSON');
   });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loggablePath } from '../../src/http/request-log.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { startSmallCheckout } from '../support/checkout.ts';
 
 describe('request logs', () => {
   let svc: TestService;
@@ -62,21 +63,7 @@ describe('request logs', () => {
   });
 
   it('never carry a checkout session id, from a page, a payment or an unknown session', async () => {
-    const res = await call(
-      svc.api,
-      'POST',
-      `/v1/accounts/${a.accountId}/checkout?successUrl=https%3A%2F%2Fa.example%2F&cancelUrl=https%3A%2F%2Fa.example%2F`,
-      {
-        auth: a.auth,
-        json: {
-          plan: 'starter',
-          commitment: 20,
-          frequency: 'monthly',
-          name: 'Ada',
-          email: 'ada@example.com',
-        },
-      },
-    );
+    const res = await startSmallCheckout(svc, a);
     assert.equal(res.statusCode, 200, res.body);
     const path = new URL(body(res).data).pathname;
     const sessionId = path.split('/')[2];

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { dispatch } from '../../src/workers/dispatch.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { closeServer, listenLoopback, readBody, replyJson, twilioBasic } from '../support/fake-twilio.ts';
 
 const SID = `AC${randomBytes(16).toString('hex')}`;
 const TOKEN = randomBytes(16).toString('hex');
@@ -18,18 +18,10 @@ function fakeTwilio() {
   const sent: URLSearchParams[] = [];
   const lookups: string[] = [];
   const server = http.createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c) => {
-      raw += c;
-    });
-    req.on('end', () => {
-      const reply = (status: number, json: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(json));
-      };
+    readBody(req, (raw) => {
+      const reply = (status: number, json: unknown) => replyJson(res, status, json);
       const url = new URL(req.url ?? '/', 'http://x');
-      if (req.headers.authorization !== `Basic ${Buffer.from(`${SID}:${TOKEN}`).toString('base64')}`)
+      if (req.headers.authorization !== twilioBasic(SID, TOKEN))
         return reply(401, { code: 20003, message: 'Authenticate', status: 401 });
       if (req.method === 'GET' && url.pathname === `/2010-04-01/Accounts/${SID}/IncomingPhoneNumbers.json`) {
         const number = url.searchParams.get('PhoneNumber') ?? '';
@@ -56,15 +48,13 @@ describe('phone numbers with provider twilio', () => {
   const twilio = fakeTwilio();
   let n = 0;
   before(async () => {
-    await new Promise<void>((r) => twilio.server.listen(0, '127.0.0.1', r));
-    const baseUrl = `http://127.0.0.1:${(twilio.server.address() as AddressInfo).port}`;
+    const baseUrl = await listenLoopback(twilio.server);
     svc = await startTestService({ twilio: { baseUrl, accountSid: SID, authToken: TOKEN } });
     a = await svc.newAccount({ balance: 100 });
   });
   after(async () => {
     await svc.close();
-    twilio.server.closeAllConnections();
-    await new Promise((r) => twilio.server.close(r));
+    await closeServer(twilio.server);
   });
 
   const base = () => `/v1/accounts/${a.accountId}`;

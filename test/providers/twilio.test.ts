@@ -12,6 +12,7 @@ import {
 } from '../../src/providers/twilio/webhooks.ts';
 import type { OutboundMessage, Provider } from '../../src/providers/types.ts';
 import { startTestService, type TestService } from '../helpers.ts';
+import { closeServer, listenLoopback, readBody, replyJson, twilioBasic } from '../support/fake-twilio.ts';
 
 const SID = `AC${randomBytes(16).toString('hex')}`;
 const TOKEN = randomBytes(16).toString('hex');
@@ -32,12 +33,7 @@ function twilioLikeServer() {
   const requests: Recorded[] = [];
   const hanging: http.ServerResponse[] = [];
   const server = http.createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c) => {
-      raw += c;
-    });
-    req.on('end', () => {
+    readBody(req, (raw) => {
       const form = new URLSearchParams(raw);
       requests.push({
         method: req.method ?? '',
@@ -46,17 +42,13 @@ function twilioLikeServer() {
         contentType: req.headers['content-type'],
         form,
       });
-      const reply = (status: number, json: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(json));
-      };
+      const reply = (status: number, json: unknown) => replyJson(res, status, json);
       const error = (status: number, code: number, message: string) =>
         reply(status, { code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status });
       if (req.method !== 'POST' || req.url !== `/2010-04-01/Accounts/${SID}/Messages.json`) {
         return error(404, 20404, 'The requested resource was not found');
       }
-      const expected = `Basic ${Buffer.from(`${SID}:${TOKEN}`).toString('base64')}`;
-      if (req.headers.authorization !== expected) return error(401, 20003, 'Authenticate');
+      if (req.headers.authorization !== twilioBasic(SID, TOKEN)) return error(401, 20003, 'Authenticate');
       if (!req.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
         return error(400, 20001, 'Unsupported content type');
       }
@@ -124,8 +116,7 @@ describe('Twilio-compatible provider', () => {
 
   before(async () => {
     peer = twilioLikeServer();
-    await new Promise<void>((r) => peer.server.listen(0, '127.0.0.1', r));
-    baseUrl = `http://127.0.0.1:${(peer.server.address() as AddressInfo).port}`;
+    baseUrl = await listenLoopback(peer.server);
     svc = await startTestService({
       twilio: { baseUrl, accountSid: SID, authToken: TOKEN },
       externalsUrl: 'https://hooks.example.test',
@@ -137,8 +128,7 @@ describe('Twilio-compatible provider', () => {
   after(async () => {
     for (const res of peer.hanging) res.destroy();
     await svc.close();
-    peer.server.closeAllConnections();
-    await new Promise((r) => peer.server.close(r));
+    await closeServer(peer.server);
   });
 
   it('posts To, From, Body, StatusCallback and MediaUrl form-encoded with Basic auth, and answers the sid', async () => {

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { closeServer, listenLoopback, readBody, twilioBasic } from '../support/fake-twilio.ts';
+import { countMessages, workerProcesses } from '../support/worker-processes.ts';
 
-const BIN = path.resolve('bin/sparrow.js');
 const N = 3000;
 const SID = `AC${randomBytes(16).toString('hex')}`;
 
@@ -58,9 +57,7 @@ function twilioCarrier(tokens: string[]) {
   });
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://carrier');
-    const token = tokens.find(
-      (t) => req.headers.authorization === `Basic ${Buffer.from(`${SID}:${t}`).toString('base64')}`,
-    );
+    const token = tokens.find((t) => req.headers.authorization === twilioBasic(SID, t));
     const reply = (status: number, json: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(json));
@@ -97,12 +94,7 @@ function twilioCarrier(tokens: string[]) {
         next_page_uri: more ? `${url.pathname}?${next}` : null,
       });
     }
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c) => {
-      raw += c;
-    });
-    req.on('end', () => {
+    readBody(req, (raw) => {
       const form = new URLSearchParams(raw);
       const s: Submission = {
         sid: `SM${(++seq).toString(16).padStart(32, '0')}`,
@@ -147,15 +139,8 @@ function twilioCarrier(tokens: string[]) {
         token: '',
         unanswered: false,
       }),
-    async listen(): Promise<string> {
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    },
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
+    listen: () => listenLoopback(server),
+    close: () => closeServer(server),
   };
 }
 
@@ -165,25 +150,16 @@ describe('exactly once at the carrier: a worker killed with SIGKILL in the middl
   let baseUrl: string;
   let svc: TestService;
   let a: TestAccount;
-  const children: ChildProcess[] = [];
+  const spawnWorker = workerProcesses();
 
   /** A `sparrow worker` process (src/main.ts worker) on the test's database, sending through the carrier. */
-  const worker = (token: string): ChildProcess => {
-    const child = spawn(process.execPath, [BIN, 'worker'], {
-      env: {
-        ...process.env,
-        DATABASE_URL: svc.config.databaseUrl,
-        DISPATCH_LEASE_SECONDS: '2',
-        TWILIO_BASE_URL: baseUrl,
-        TWILIO_ACCOUNT_SID: SID,
-        TWILIO_AUTH_TOKEN: token,
-        LOG_LEVEL: 'warn',
-      },
-      stdio: 'ignore',
+  const worker = (token: string): ChildProcess =>
+    spawnWorker({
+      DATABASE_URL: svc.config.databaseUrl!,
+      TWILIO_BASE_URL: baseUrl,
+      TWILIO_ACCOUNT_SID: SID,
+      TWILIO_AUTH_TOKEN: token,
     });
-    children.push(child);
-    return child;
-  };
 
   before(async () => {
     baseUrl = await carrier.listen();
@@ -191,19 +167,11 @@ describe('exactly once at the carrier: a worker killed with SIGKILL in the middl
     a = await svc.newAccount({ balance: 1000 });
   });
   after(async () => {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     await svc.close();
     await carrier.close();
   });
 
-  const count = async (where: string) =>
-    Number(
-      (
-        await svc.db.query(`SELECT count(*)::int AS n FROM messages WHERE account_id = $1 AND ${where}`, [
-          a.accountId,
-        ])
-      ).rows[0].n,
-    );
+  const count = (where: string) => countMessages(svc, a.accountId, where);
 
   it('submits every recipient exactly once: the in-flight submissions are found at the carrier, not resent', async (t) => {
     const rows = Array.from({ length: N }, (_, i) => `US,Person${i},+1202${String(4_000_000 + i)}`).join(

@@ -1,47 +1,24 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { countMessages, workerProcesses } from '../support/worker-processes.ts';
 
-const BIN = path.resolve('bin/sparrow.js');
 const N = 3000;
-
-/** A `sparrow worker` process on the test's database, as a scale-out deployment runs it. */
-function worker(databaseUrl: string): ChildProcess {
-  return spawn(process.execPath, [BIN, 'worker'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      DISPATCH_LEASE_SECONDS: '2',
-      SIMULATOR_DELIVERY_DELAY_MS: '20',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: 'ignore',
-  });
-}
 
 describe('a worker process killed in the middle of a bulk send', () => {
   let svc: TestService;
   let a: TestAccount;
-  const children: ChildProcess[] = [];
+  const spawnWorker = workerProcesses();
+  /** A `sparrow worker` process on the test's database. */
+  const worker = () =>
+    spawnWorker({ DATABASE_URL: svc.config.databaseUrl!, SIMULATOR_DELIVERY_DELAY_MS: '20' });
   before(async () => {
     svc = await startTestService();
     a = await svc.newAccount({ balance: 1000 });
   });
-  after(async () => {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-    await svc.close();
-  });
+  after(() => svc.close());
 
-  const count = async (where: string) =>
-    Number(
-      (
-        await svc.db.query(`SELECT count(*)::int AS n FROM messages WHERE account_id = $1 AND ${where}`, [
-          a.accountId,
-        ])
-      ).rows[0].n,
-    );
+  const count = (where: string) => countMessages(svc, a.accountId, where);
 
   it('loses nothing: another worker takes over the expired claims, each message is sent and charged once', async () => {
     const rows = Array.from({ length: N }, (_, i) => `US,Person${i},+1202${String(3_000_000 + i)}`).join(
@@ -72,16 +49,14 @@ describe('a worker process killed in the middle of a bulk send', () => {
       await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/balance`, { auth: a.auth }),
     ).data.balance;
 
-    const first = worker(svc.config.databaseUrl!);
-    children.push(first);
+    const first = worker();
     await eventually(async () => (await count(`status IN ('sent', 'delivered')`)) >= 400, 60_000, 50);
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
     const sentBeforeKill = await count(`status IN ('sent', 'delivered')`);
     assert.ok(sentBeforeKill < N, 'the kill landed before the send finished');
 
-    const second = worker(svc.config.databaseUrl!);
-    children.push(second);
+    const second = worker();
     await eventually(async () => (await count(`status IN ('queued', 'sending')`)) === 0, 90_000, 100);
     second.kill('SIGTERM');
 
