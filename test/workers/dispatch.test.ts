@@ -24,7 +24,7 @@ describe('dispatch', () => {
       auth: acc.auth,
       json,
     });
-    assert.equal(res.statusCode, 201, res.body);
+    assert.equal(res.statusCode, 200, res.body);
     return body(res).data;
   };
   const toMobiles = (numbers: string[]) => numbers.map((number) => ({ mobile: { number } }));

@@ -147,6 +147,8 @@ export const SendMessagesBody = Type.Object({
 /** What a send answers: the job, counts, the estimated charge and the first 100 messages. */
 export const SendMessagesResult = Type.Object({
   jobId: Type.String(),
+  requested: Type.Integer({ description: 'Every recipient the send addressed: `queued` + `failed`.' }),
+  valid: Type.Integer({ description: 'Recipients accepted for sending (the same as `queued`).' }),
   queued: Type.Integer({ description: 'Messages queued for dispatch.' }),
   failed: Type.Integer({
     description:
@@ -159,10 +161,18 @@ export const SendMessagesResult = Type.Object({
   messages: Type.Array(Message, {
     description: 'The first 100 messages; the rest via GET …/messages?jobId=.',
   }),
-  invalid: Type.Array(Type.Object({ mobile: Type.String(), error: ErrorObject }), {
-    description:
-      'Numbers named in `contacts` that are not valid mobile numbers (CONT-001): not sent, not charged.',
-  }),
+  invalid: Type.Array(
+    Type.Object({
+      mobile: Type.Object({ number: Type.String(), country: Type.Optional(Type.String()) }),
+      error: ErrorObject,
+    }),
+    {
+      description:
+        'Contacts named in `contacts` whose number is not a valid mobile number (CONT-001), as given, each ' +
+        'with its `error`: not sent, not charged. (Opted-out or blocked contacts are counted in `failed`; ' +
+        'their message carries the error.)',
+    },
+  ),
   status: Type.Optional(
     Type.Literal('scheduled', { description: 'A send with `sendAt`: nothing queued yet.' }),
   ),
