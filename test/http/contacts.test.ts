@@ -45,7 +45,6 @@ describe('contacts', () => {
       assert.deepEqual(c.mobile, {
         country: 'AU',
         number: '+61412345678',
-        verified: null,
         valid: true,
         lineType: 'mobile',
       });
@@ -69,7 +68,6 @@ describe('contacts', () => {
       assert.deepEqual(body(res).data.mobile, {
         country: 'GB',
         number: '+447400123456',
-        verified: null,
         valid: true,
         lineType: 'mobile',
       });

@@ -94,7 +94,9 @@ describe('inbound messages', () => {
         }),
       ).data;
       assert.equal(conv.contact.id, contact.id);
-      assert.equal(conv.phoneNumber, ours);
+      assert.equal(conv.phoneNumber.number, ours);
+      assert.equal(conv.phoneNumber.active, true);
+      assert.equal(typeof conv.phoneNumber.id, 'string');
       assert.deepEqual(conv.unread, [data.messageId]);
       assert.equal(conv.lastMessage.id, data.messageId);
       assert.equal(conv.closed, false);

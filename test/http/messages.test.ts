@@ -87,7 +87,9 @@ describe('messages', () => {
       });
       assert.equal(data.queued, 1);
       assert.equal(data.messages[0].message, 'Hi Nia Nova');
-      assert.equal(data.messages[0].contact.mobile, number);
+      assert.equal(data.messages[0].contact.mobile.number, number);
+      assert.equal(data.messages[0].contact.mobile.country, 'US');
+      assert.equal(data.messages[0].contact.mobile.valid, true);
       const res = await call(
         svc.api,
         'GET',
@@ -131,7 +133,7 @@ describe('messages', () => {
         contacts: [{ mobile: { number: '07400 123456', country: 'GB' } }],
         template: 'Hello',
       });
-      assert.equal(data.messages[0].contact.mobile, '+447400123456');
+      assert.equal(data.messages[0].contact.mobile.number, '+447400123456');
       assert.equal(data.estimatedPrice, GB_RATE);
     });
 
@@ -379,7 +381,7 @@ describe('messages', () => {
         conversation: {
           id: data.messages[0].conversation.id,
           contact: { id: c.id },
-          phoneNumber: data.messages[0].phoneNumber,
+          phoneNumber: rows[0].data.conversation.phoneNumber,
           closed: false,
         },
         reopened: false,
@@ -395,7 +397,11 @@ describe('messages', () => {
           },
         ),
       ).data;
+      // Our number is the same phone-number object in the payload and in the API's Conversation.
+      assert.equal(rows[0].data.conversation.phoneNumber.number, data.messages[0].phoneNumber);
+      assert.deepEqual(rows[0].data.conversation.phoneNumber, conv.phoneNumber);
       assert.equal(conv.lastMessage.id, data.messages[0].id);
+      assert.deepEqual(conv.lastMessage.contact.mobile, data.messages[0].contact.mobile);
       assert.equal(conv.lastMessage.template, 'new thread');
       assert.deepEqual(conv.lastMessage.created, data.messages[0].created);
       assert.equal(conv.lastMessage.status, data.messages[0].status);
@@ -604,7 +610,7 @@ describe('messages', () => {
         firstName: 'Una',
         lastName: 'One',
         email: 'una@example.com',
-        mobile: c.mobile.number,
+        mobile: c.mobile,
       });
       assert.equal(m.message, 'Hi Una');
       assert.equal(m.template, 'Hi {{{firstName}}}');

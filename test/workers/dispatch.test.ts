@@ -274,7 +274,7 @@ describe('dispatch', () => {
         const all = await Promise.all(data.messages.map((m: { id: string }) => getMessage(a, m.id)));
         return all.every((m) => m.status === 'failed') && all;
       });
-      const codes = Object.fromEntries(final.map((m) => [m.contact.mobile, m.error.code]));
+      const codes = Object.fromEntries(final.map((m) => [m.contact.mobile.number, m.error.code]));
       assert.deepEqual(codes, { '+15005550001': '21211', '+15005550002': '21612', '+15005550009': '21614' });
       for (const m of final) assert.equal(m.price, 0);
       assert.equal(await balance(a), before);

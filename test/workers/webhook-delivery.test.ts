@@ -166,7 +166,9 @@ describe('webhook delivery', () => {
       },
     );
     assert.match(String(sentMessage.providerMessageId), /^sim-/);
-    assert.deepEqual(byType['message-sent'].contact, { id: m.contact.id, mobile: '+12015550188' });
+    assert.deepEqual(byType['message-sent'].contact, { id: m.contact.id, mobile: m.contact.mobile });
+    assert.equal(byType['message-sent'].contact.mobile.number, '+12015550188');
+    assert.equal(byType['message-sent'].contact.mobile.country, 'US');
     assert.equal(byType['message-sent'].status, 'sent');
     const statusMessage = byType['message-status'].message as Record<string, unknown>;
     assert.equal(statusMessage.status, 'delivered');

@@ -122,9 +122,9 @@ const isoSql = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"
 export function contactJsonSql(a: string): string {
   return `(jsonb_build_object(
     'id', ${a}.id, 'email', ${a}.email, 'firstName', ${a}.first_name, 'lastName', ${a}.last_name,
-    'mobile', CASE WHEN ${a}.mobile_number IS NULL THEN NULL ELSE jsonb_build_object(
+    'mobile', CASE WHEN ${a}.mobile_number IS NULL THEN NULL ELSE jsonb_strip_nulls(jsonb_build_object(
       'country', ${a}.mobile_country, 'number', ${a}.mobile_number, 'verified', ${isoSql(`${a}.mobile_verified_at`)},
-      'valid', ${a}.mobile_valid, 'lineType', ${a}.mobile_line_type) END,
+      'valid', ${a}.mobile_valid, 'lineType', ${a}.mobile_line_type)) END,
     'lists', (SELECT coalesce(jsonb_agg(jsonb_build_object('id', l.id, 'name', l.name,
                 'optIn', ${isoSql('m.opt_in_at')}, 'optOut', ${isoSql('m.opt_out_at')}) ORDER BY m.added_at, l.id), '[]')
                 FROM list_members m JOIN lists l ON l.account_id = m.account_id AND l.id = m.list_id

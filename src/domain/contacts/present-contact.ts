@@ -1,4 +1,5 @@
 import type { ContactRow } from '../../db/queries/contacts.ts';
+import { omitNulls } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 
 /** A list membership as shown inside a contact. */
@@ -23,14 +24,15 @@ export function presentContact(c: ContactRow, lists: ContactListMembership[] = [
     email: c.email,
     firstName: c.first_name,
     lastName: c.last_name,
+    // The same object as sparrow_contact_mobile() (migration 0210) builds inside a Message.
     mobile: c.mobile_number
-      ? {
+      ? omitNulls({
           country: c.mobile_country,
           number: c.mobile_number,
           verified: iso(c.mobile_verified_at),
           valid: c.mobile_valid,
           lineType: c.mobile_line_type,
-        }
+        })
       : null,
     lists: lists.map((l) => ({ id: l.id, name: l.name, optIn: iso(l.opt_in_at), optOut: iso(l.opt_out_at) })),
     attributes: c.attributes ?? {},

@@ -23,7 +23,8 @@ export interface Conversation {
     email: string | null;
     mobile: unknown;
   };
-  phoneNumber: string | null;
+  /** Our number, as the published phone-number object. */
+  phoneNumber: Record<string, unknown> | null;
   lastMessage: Message | null;
   unread: string[];
   closed: boolean;
@@ -42,7 +43,7 @@ function presentConversation(
     contact: c
       ? { id: c.id, firstName: c.firstName, lastName: c.lastName, email: c.email, mobile: c.mobile }
       : { id: v.contact_id, firstName: null, lastName: null, email: null, mobile: null },
-    phoneNumber: v.phone_number,
+    phoneNumber: v.phone_number_ref,
     lastMessage: last ? presentMessage(last) : null,
     unread: v.unread_ids,
     closed: v.closed_at !== null,

@@ -8,7 +8,8 @@ export const INBOUND_EVENT_DOCS = {
   'message-received': {
     summary: 'A text arrived on one of the account’s numbers.',
     data:
-      '`{message: Message, contact: Contact, conversation: {id, phoneNumber, started}}`. `message.outgoing` is ' +
+      '`{message: Message, contact: Contact, conversation: {id, phoneNumber, started}}` (`conversation.phoneNumber`: ' +
+      'the phone-number object `{id, number, country, …, active}`). `message.outgoing` is ' +
       'false, `message.status` is `received`, `message.read` false. `conversation.started` is true when this ' +
       'message opened (or reopened) the conversation. Emitted once per carrier message id: a carrier retry of the ' +
       'same message emits nothing. A keyword text (STOP, START, HELP…) is a received message too, emitted before ' +

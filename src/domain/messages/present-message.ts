@@ -15,7 +15,7 @@ export function presentMessage(m: MessageView) {
           firstName: m.contact_first_name,
           lastName: m.contact_last_name,
           email: m.contact_email,
-          mobile: m.contact_mobile ?? (m.outgoing ? m.to_number : m.from_number),
+          mobile: m.contact_mobile_object,
         }
       : null,
     conversation: m.conversation_id ? { id: m.conversation_id } : null,

@@ -15,17 +15,27 @@ const Timestamp = Type.String({ format: 'date-time' });
 
 export const ContactTag = Type.Object({ tag: Type.String(), visible: Type.Boolean() });
 
+/** A Contact's `mobile`; unset fields are left out. The same object inside a Message and a Conversation. */
 export const ContactMobile = Type.Object({
-  country: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2 region of the number.' })),
+  country: Type.Optional(Type.String({ description: 'ISO 3166-1 alpha-2 region of the number.' })),
   number: Type.String({ description: 'E.164.' }),
-  verified: Nullable(Timestamp),
+  verified: Type.Optional(Timestamp),
   valid: Type.Boolean(),
-  lineType: Nullable(
+  lineType: Type.Optional(
     Type.String({
       description: '`mobile`, `landline`, `fixedOrMobile`, `voip`, `tollFree`, `personal`, ... or `unknown`.',
     }),
   ),
 });
+
+/**
+ * The contact's `mobile` inside a Message: the Contact's mobile object; only `number` when the
+ * contact no longer has the number the message went to or came from.
+ */
+export const MessageContactMobile = Type.Object(
+  { ...ContactMobile.properties, valid: Type.Optional(Type.Boolean()) },
+  { description: "The Contact's mobile object." },
+);
 
 export const ContactListMembership = Type.Object({
   id: Type.String(),

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { AuditStamp, PageQuery } from './common.ts';
+import { ContactMobile } from './contacts.ts';
 import { Message } from './messages.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
@@ -10,22 +11,25 @@ export const ConversationContact = Type.Object({
   firstName: Nullable(Type.String()),
   lastName: Nullable(Type.String()),
   email: Nullable(Type.String()),
-  mobile: Nullable(
-    Type.Object({
-      country: Nullable(Type.String()),
-      number: Type.String(),
-      verified: Nullable(Type.String({ format: 'date-time' })),
-      valid: Type.Boolean(),
-      lineType: Nullable(Type.String()),
-    }),
-  ),
+  mobile: Nullable(ContactMobile),
+});
+
+/** Our number in a conversation: the published phone-number object (unset fields left out). */
+export const ConversationPhoneNumber = Type.Object({
+  id: Type.String(),
+  number: Type.String({ description: 'E.164.' }),
+  country: Type.Optional(Type.String()),
+  name: Type.Optional(Type.String()),
+  type: Type.Optional(Type.String()),
+  status: Type.Optional(Type.String()),
+  active: Type.Boolean({ description: 'Whether the number is active (not released).' }),
 });
 
 /** A conversation: the thread of messages between one contact and one of our numbers. */
 export const Conversation = Type.Object({
   id: Type.String(),
   contact: ConversationContact,
-  phoneNumber: Nullable(Type.String({ description: 'Our number in the conversation (E.164).' })),
+  phoneNumber: Nullable(ConversationPhoneNumber),
   lastMessage: Nullable(Message),
   unread: Type.Array(Type.String(), { description: 'Ids of inbound messages not yet read, oldest first.' }),
   closed: Type.Boolean(),

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { MAX_TEXT_LENGTH } from '../../messaging/text-rules.ts';
 import { AttributeFilter, AuditStamp, ErrorObject, MediaItem, PageQuery } from './common.ts';
+import { MessageContactMobile } from './contacts.ts';
 import { AllContacts, ClosedObject } from './recipient-filters.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
@@ -26,7 +27,7 @@ export const Message = Type.Object({
       firstName: Type.Optional(Nullable(Type.String())),
       lastName: Type.Optional(Nullable(Type.String())),
       email: Type.Optional(Nullable(Type.String())),
-      mobile: Type.Optional(Nullable(Type.String({ description: 'E.164.' }))),
+      mobile: Type.Optional(Nullable(MessageContactMobile)),
     }),
   ),
   conversation: Nullable(Type.Object({ id: Type.String() })),
