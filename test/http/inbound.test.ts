@@ -236,7 +236,7 @@ describe('inbound messages', () => {
         const ev = (await events(a.accountId, 'contact-opt-out')).filter((e) => e.contact.id === contact.id);
         assert.equal(ev.length, 1);
         assert.ok(ev[0].contact.optOut);
-        assert.equal(ev[0].contact.optIn, null);
+        assert.equal(ev[0].contact.optIn, undefined);
         assert.ok(ev[0].contact.lists.every((l: { optOut: string | null }) => l.optOut));
         assert.equal(ev[0].messageId, data.messageId);
       });
@@ -333,7 +333,7 @@ describe('inbound messages', () => {
         assert.equal(out[1].system, true);
         const ev = (await events(a.accountId, 'contact-opt-in')).filter((e) => e.contact.id === contact.id);
         assert.equal(ev.length, 1);
-        assert.equal(ev[0].contact.optOut, null);
+        assert.equal(ev[0].contact.optOut, undefined);
         assert.ok(ev[0].contact.optIn);
       });
     }

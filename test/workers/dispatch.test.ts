@@ -320,7 +320,7 @@ describe('dispatch', () => {
       assert.equal(changed, 0);
       const m = await getMessage(a, id);
       assert.equal(m.status, 'delivered');
-      assert.equal(m.error, null);
+      assert.equal(m.error, undefined);
       assert.equal((await events(a, 'message-status', id)).length, 1);
     });
 

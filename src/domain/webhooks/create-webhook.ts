@@ -20,7 +20,7 @@ export async function createWebhook(
   input: DestinationInput & { eventTypes: EventType[] },
   opts: { allowPrivate: boolean; by: Actor; secrets: SecretBox },
 ): Promise<WebhookRow> {
-  const url = pickDestination(input) ?? fail('VAL-001', 'body must have property url (or destination)');
+  const url = pickDestination(input) ?? fail('VAL-001', 'body.url is required (or body.destination).');
   const destination = await validateDestination(url, opts.allowPrivate);
   const secret = generateSecret();
   const row = await insertWebhook(db, accountId, {

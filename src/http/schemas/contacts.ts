@@ -40,33 +40,34 @@ export const MessageContactMobile = Type.Object(
 export const ContactListMembership = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  optIn: Nullable(Timestamp),
-  optOut: Nullable(Timestamp),
+  optIn: Type.Optional(Timestamp),
+  optOut: Type.Optional(Timestamp),
 });
 
 export const Contact = Type.Object(
   {
     id: Type.String(),
-    email: Nullable(Type.String()),
-    firstName: Nullable(Type.String()),
-    lastName: Nullable(Type.String()),
-    mobile: Nullable(ContactMobile),
+    // Unset fields are left out, never null (the published description marks nothing nullable).
+    email: Type.Optional(Type.String()),
+    firstName: Type.Optional(Type.String()),
+    lastName: Type.Optional(Type.String()),
+    mobile: Type.Optional(ContactMobile),
     lists: Type.Array(ContactListMembership, { description: 'The static lists the contact is a member of.' }),
     attributes: Type.Object(
       {},
       { additionalProperties: true, description: 'Custom attributes (free-form).' },
     ),
     tags: Type.Array(ContactTag),
-    optIn: Nullable(Timestamp),
-    optOut: Nullable(
+    optIn: Type.Optional(Timestamp),
+    optOut: Type.Optional(
       Type.String({
         format: 'date-time',
-        description: 'When the contact opted out (STOP); null while subscribed.',
+        description: 'When the contact opted out (STOP); left out while subscribed.',
       }),
     ),
-    blocked: Nullable(Timestamp),
+    blocked: Type.Optional(Timestamp),
     valid: Type.Boolean(),
-    error: Nullable(ErrorObject),
+    error: Type.Optional(ErrorObject),
     created: AuditStamp,
     updated: AuditStamp,
   },

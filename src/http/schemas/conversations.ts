@@ -3,15 +3,13 @@ import { AuditStamp, PageQuery } from './common.ts';
 import { ContactMobile } from './contacts.ts';
 import { Message } from './messages.ts';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
-
 /** The contact a conversation is with: the Contact shape's identifying fields. */
 export const ConversationContact = Type.Object({
   id: Type.String(),
-  firstName: Nullable(Type.String()),
-  lastName: Nullable(Type.String()),
-  email: Nullable(Type.String()),
-  mobile: Nullable(ContactMobile),
+  firstName: Type.Optional(Type.String()),
+  lastName: Type.Optional(Type.String()),
+  email: Type.Optional(Type.String()),
+  mobile: Type.Optional(ContactMobile),
 });
 
 /** Our number in a conversation: the published phone-number object (unset fields left out). */
@@ -29,8 +27,8 @@ export const ConversationPhoneNumber = Type.Object({
 export const Conversation = Type.Object({
   id: Type.String(),
   contact: ConversationContact,
-  phoneNumber: Nullable(ConversationPhoneNumber),
-  lastMessage: Nullable(Message),
+  phoneNumber: Type.Optional(ConversationPhoneNumber),
+  lastMessage: Type.Optional(Message),
   unread: Type.Array(Type.String(), { description: 'Ids of inbound messages not yet read, oldest first.' }),
   closed: Type.Boolean(),
   created: AuditStamp,
