@@ -76,7 +76,7 @@ try {
     payload: JSON.stringify({ filters: { tags: ['bench'] }, template: TEMPLATE }),
   });
   const accepted = performance.now();
-  if (res.statusCode !== 201) throw new Error(`send answered ${res.statusCode}: ${res.body}`);
+  if (res.statusCode !== 200) throw new Error(`send answered ${res.statusCode}: ${res.body}`);
   const { jobId, queued } = JSON.parse(res.body).data as { jobId: string; queued: number };
   if (queued !== N) throw new Error(`queued ${queued} of ${N}`);
 

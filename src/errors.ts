@@ -96,6 +96,10 @@ export const ERRORS = {
   'HOOK-002': { status: 400, message: 'The webhook destination is not allowed.' },
   'HOOK-003': { status: 404, message: 'Webhook delivery not found.' },
   'HOOK-004': { status: 409, message: 'A webhook for this destination already exists.' },
+  'HOOK-005': {
+    status: 400,
+    message: 'Give the destination as `url` or `destination` (both only if they are the same).',
+  },
 
   // Templates
   'TMPL-001': { status: 404, message: 'Template not found.' },

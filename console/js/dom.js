@@ -35,8 +35,7 @@ export function when(iso) {
 export function nameOf(contact) {
   if (!contact) return '—';
   const name = [contact.firstName, contact.lastName].filter(Boolean).join(' ');
-  const mobile = typeof contact.mobile === 'string' ? contact.mobile : contact.mobile?.number;
-  return name || mobile || contact.email || contact.id;
+  return name || contact.mobile?.number || contact.email || contact.id;
 }
 
 /** A money amount with two to four decimals. */

@@ -45,7 +45,6 @@ describe('contacts', () => {
       assert.deepEqual(c.mobile, {
         country: 'AU',
         number: '+61412345678',
-        verified: null,
         valid: true,
         lineType: 'mobile',
       });
@@ -55,9 +54,9 @@ describe('contacts', () => {
       assert.deepEqual(c.lists, []);
       assert.deepEqual(c.attributes, {});
       assert.deepEqual(c.tags, []);
-      assert.equal(c.optIn, null);
-      assert.equal(c.optOut, null);
-      assert.equal(c.blocked, null);
+      assert.equal(c.optIn, undefined);
+      assert.equal(c.optOut, undefined);
+      assert.equal(c.blocked, undefined);
       assert.equal(c.valid, true);
       assert.match(c.created.at, /^\d{4}-\d\d-\d\dT.*Z$/);
       assert.equal(c.created.by.source, 'api');
@@ -69,7 +68,6 @@ describe('contacts', () => {
       assert.deepEqual(body(res).data.mobile, {
         country: 'GB',
         number: '+447400123456',
-        verified: null,
         valid: true,
         lineType: 'mobile',
       });
@@ -204,7 +202,7 @@ describe('contacts', () => {
       assert.equal(c.email, 'new@example.com');
       assert.deepEqual(c.attributes, { a: '1' });
       assert.deepEqual(c.tags, [{ tag: 'one', visible: true }]);
-      assert.equal(c.blocked, null);
+      assert.equal(c.blocked, undefined);
     });
 
     it('merges with mergeStrategy=remove: the contact data is replaced by the given data', async () => {
@@ -225,8 +223,8 @@ describe('contacts', () => {
       assert.equal(res.statusCode, 200);
       const c = body(res).data;
       assert.equal(c.firstName, 'Only');
-      assert.equal(c.lastName, null);
-      assert.equal(c.email, null);
+      assert.equal(c.lastName, undefined);
+      assert.ok(!('email' in c), 'an unset e-mail is left out, not null');
       assert.deepEqual(c.attributes, { b: '2' });
       assert.deepEqual(c.tags, []);
     });
@@ -291,7 +289,7 @@ describe('contacts', () => {
       assert.equal(alan.mobile.number, '+447400200300');
       assert.equal(alan.mobile.country, 'GB');
       assert.deepEqual(alan.attributes, {});
-      assert.equal(alan.email, null);
+      assert.equal(alan.email, undefined);
     });
 
     it('reports each failed row with its number, input and error, and inserts the rest', async () => {
@@ -364,7 +362,10 @@ describe('contacts', () => {
       await create(a, { mobile: m2, firstName: 'F', attributes: { a: '1' } });
       const removed = body(await upload(a, `mobile,firstName,c\n${m1},R,3\n`, '?mergeStrategy=remove')).data
         .contacts[0];
-      assert.deepEqual([removed.firstName, removed.lastName, removed.attributes], ['R', null, { c: '3' }]);
+      assert.deepEqual(
+        [removed.firstName, removed.lastName, removed.attributes],
+        ['R', undefined, { c: '3' }],
+      );
       const core = body(await upload(a, `mobile,firstName,c\n${m2},C,3\n`, '?mergeStrategy=core')).data
         .contacts[0];
       assert.deepEqual([core.firstName, core.attributes], ['C', { a: '1' }]);
@@ -582,7 +583,7 @@ describe('contacts', () => {
       const unblocked = body(
         await call(svc.api, 'PUT', url(a, `/${c.id}`), { auth: a.auth, json: { blocked: false } }),
       ).data;
-      assert.equal(unblocked.blocked, null);
+      assert.equal(unblocked.blocked, undefined);
     });
 
     it('changes the mobile, parsed like on create', async () => {

@@ -60,7 +60,8 @@ describe('conversations', () => {
       assert.equal(pagination.limit, 100);
       assert.ok(!ids.includes(foreign), "another account's conversation is not listed");
       const one = data.find((c: { id: string }) => c.id === c2.conversationId);
-      assert.equal(one.phoneNumber, ourA);
+      assert.equal(one.phoneNumber.number, ourA, 'our number is a phone-number object');
+      assert.equal(one.phoneNumber.active, true);
       assert.equal(one.lastMessage.id, c2.messageId);
       assert.equal(one.lastMessage.outgoing, false);
       assert.deepEqual(one.unread, [c2.messageId]);

@@ -139,7 +139,7 @@ describe('hosted lead forms (public listener)', () => {
 
       const contact = await contactByMobile(a, number);
       assert.equal(contact.firstName, 'Grace');
-      assert.equal(contact.lastName, null);
+      assert.equal(contact.lastName, undefined);
       assert.deepEqual(contact.attributes, { plan: 'gold' });
       assert.ok(contact.lists.some((l: { id: string }) => l.id === list.id));
       assert.ok((await events(a, 'contact-created')).some((e) => e.id === contact.id));

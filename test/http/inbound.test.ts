@@ -84,7 +84,9 @@ describe('inbound messages', () => {
         }),
       ).data;
       assert.equal(conv.contact.id, contact.id);
-      assert.equal(conv.phoneNumber, ours);
+      assert.equal(conv.phoneNumber.number, ours);
+      assert.equal(conv.phoneNumber.active, true);
+      assert.equal(typeof conv.phoneNumber.id, 'string');
       assert.deepEqual(conv.unread, [data.messageId]);
       assert.equal(conv.lastMessage.id, data.messageId);
       assert.equal(conv.closed, false);
@@ -226,7 +228,7 @@ describe('inbound messages', () => {
         );
         assert.equal(ev.length, 1);
         assert.ok(ev[0].contact.optOut);
-        assert.equal(ev[0].contact.optIn, null);
+        assert.equal(ev[0].contact.optIn, undefined);
         assert.ok(ev[0].contact.lists.every((l: { optOut: string | null }) => l.optOut));
         assert.equal(ev[0].messageId, data.messageId);
       });
@@ -294,7 +296,7 @@ describe('inbound messages', () => {
         auth: s.a.auth,
         json: { contacts: [{ id: contact.id }], template: 'Big sale today' },
       });
-      assert.equal(res.statusCode, 201, res.body);
+      assert.equal(res.statusCode, 200, res.body);
       assert.equal(body(res).data.queued, 0);
       assert.equal(body(res).data.failed, 1);
       const sent = (await replies(s.a.accountId, contact.id)).filter((m: { system: boolean }) => !m.system);
@@ -324,7 +326,7 @@ describe('inbound messages', () => {
         assert.equal(out[1].system, true);
         const ev = (await events(s.a.accountId, 'contact-opt-in')).filter((e) => e.contact.id === contact.id);
         assert.equal(ev.length, 1);
-        assert.equal(ev[0].contact.optOut, null);
+        assert.equal(ev[0].contact.optOut, undefined);
         assert.ok(ev[0].contact.optIn);
       });
     }

@@ -240,7 +240,7 @@ describe('lists', () => {
       assert.equal(contact.lists[0].id, l.id);
       assert.equal(contact.lists[0].name, 'Members');
       assert.match(contact.lists[0].optIn, /Z$/);
-      assert.equal(contact.lists[0].optOut, null);
+      assert.equal(contact.lists[0].optOut, undefined);
       assert.equal(body(await call(svc.api, 'GET', lists(a, `/${l.id}`), { auth: a.auth })).data.size, 2);
       const theirs = body(
         await call(svc.api, 'GET', `/v1/accounts/${b.accountId}/contacts/${foreign.id}`, { auth: b.auth }),
@@ -255,7 +255,7 @@ describe('lists', () => {
       const contact = body(
         await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/contacts/${c.id}`, { auth: a.auth }),
       ).data;
-      assert.equal(contact.lists[0].optIn, null);
+      assert.equal(contact.lists[0].optIn, undefined);
     });
 
     it('rejects an empty contactIds with 400', async () => {

@@ -33,7 +33,7 @@ describe('messages', () => {
     }[];
   const sent = async (acc: TestAccount, json: object) => {
     const res = await send(acc, json);
-    assert.equal(res.statusCode, 201, res.body);
+    assert.equal(res.statusCode, 200, res.body);
     return body(res).data;
   };
 
@@ -51,6 +51,9 @@ describe('messages', () => {
       const data = await sent(a, { contacts: [{ id: c1.id }, { id: c2.id }], template: 'Hello there' });
       assert.equal(data.queued, 2);
       assert.equal(data.failed, 0);
+      assert.equal(data.requested, 2);
+      assert.equal(data.valid, 2);
+      assert.deepEqual(data.invalid, []);
       assert.match(data.jobId, /^[0-9a-f-]{36}$/);
       assert.equal(data.estimatedPrice, round4(2 * US_RATE));
       assert.equal(data.messages.length, 2);
@@ -65,7 +68,7 @@ describe('messages', () => {
         assert.equal(m.price, US_RATE);
         assert.equal(m.phoneNumber, ours.number);
         assert.equal(m.jobId, data.jobId);
-        assert.equal(m.error, null);
+        assert.ok(!('error' in m), 'no error: left out, not null');
         assert.ok(m.conversation.id);
         assert.match(m.created.at, /^\d{4}-\d\d-\d\dT/);
       }
@@ -84,7 +87,9 @@ describe('messages', () => {
       });
       assert.equal(data.queued, 1);
       assert.equal(data.messages[0].message, 'Hi Nia Nova');
-      assert.equal(data.messages[0].contact.mobile, number);
+      assert.equal(data.messages[0].contact.mobile.number, number);
+      assert.equal(data.messages[0].contact.mobile.country, 'US');
+      assert.equal(data.messages[0].contact.mobile.valid, true);
       const res = await call(
         svc.api,
         'GET',
@@ -128,7 +133,7 @@ describe('messages', () => {
         contacts: [{ mobile: { number: '07400 123456', country: 'GB' } }],
         template: 'Hello',
       });
-      assert.equal(data.messages[0].contact.mobile, '+447400123456');
+      assert.equal(data.messages[0].contact.mobile.number, '+447400123456');
       assert.equal(data.estimatedPrice, GB_RATE);
     });
 
@@ -363,7 +368,7 @@ describe('messages', () => {
       ]);
       assert.equal(jobs.rows[0].n, 0);
       const one = await send(poor, { contacts: ids.slice(0, 1), template: 'affordable' });
-      assert.equal(one.statusCode, 201, one.body);
+      assert.equal(one.statusCode, 200, one.body);
     });
 
     it('keeps a contact on the same number of its group (sticky sender) and spreads new contacts over the pool', async () => {
@@ -419,7 +424,7 @@ describe('messages', () => {
         conversation: {
           id: data.messages[0].conversation.id,
           contact: { id: c.id },
-          phoneNumber: data.messages[0].phoneNumber,
+          phoneNumber: rows[0].data.conversation.phoneNumber,
           closed: false,
         },
         reopened: false,
@@ -435,7 +440,11 @@ describe('messages', () => {
           },
         ),
       ).data;
+      // Our number is the same phone-number object in the payload and in the API's Conversation.
+      assert.equal(rows[0].data.conversation.phoneNumber.number, data.messages[0].phoneNumber);
+      assert.deepEqual(rows[0].data.conversation.phoneNumber, conv.phoneNumber);
       assert.equal(conv.lastMessage.id, data.messages[0].id);
+      assert.deepEqual(conv.lastMessage.contact.mobile, data.messages[0].contact.mobile);
       assert.equal(conv.lastMessage.template, 'new thread');
       assert.deepEqual(conv.lastMessage.created, data.messages[0].created);
       assert.equal(conv.lastMessage.status, data.messages[0].status);
@@ -644,7 +653,7 @@ describe('messages', () => {
         firstName: 'Una',
         lastName: 'One',
         email: 'una@example.com',
-        mobile: c.mobile.number,
+        mobile: c.mobile,
       });
       assert.equal(m.message, 'Hi Una');
       assert.equal(m.template, 'Hi {{{firstName}}}');

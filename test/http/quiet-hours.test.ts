@@ -117,7 +117,10 @@ describe('quiet hours', () => {
         await call(svc.api, 'GET', `/v1/accounts/${acc.accountId}/messages?jobId=${jobId}`, {
           auth: acc.auth,
         }),
-      ).data.map((m: { id: string; status: string; contact: { mobile: string } }) => [m.contact.mobile, m]),
+      ).data.map((m: { id: string; status: string; contact: { mobile: { number: string } } }) => [
+        m.contact.mobile.number,
+        m,
+      ]),
     );
   const runDispatch = async () => {
     for (let i = 0; i < 3; i++) await dispatch.run(svc.ctx, new AbortController().signal);

@@ -55,11 +55,14 @@ describe('POST /v1/accounts/:accountId/messages with sendAt', () => {
     const sendAt = inAnHour();
     const before = await balance(acc);
     const res = await send(acc, { contacts: [{ id: contactId }], template: 'Hi {{{firstName}}}', sendAt });
-    assert.equal(res.statusCode, 201, res.body);
+    assert.equal(res.statusCode, 200, res.body);
     const data = body(res).data;
     assert.equal(data.status, 'scheduled');
     assert.equal(data.sendAt, sendAt);
     assert.equal(data.queued, 0);
+    assert.equal(data.requested, 1);
+    assert.equal(data.valid, 1);
+    assert.deepEqual(data.invalid, []);
     assert.ok(data.estimatedPrice > 0);
     assert.deepEqual(data.messages, []);
     assert.equal(await balance(acc), before);
@@ -77,7 +80,7 @@ describe('POST /v1/accounts/:accountId/messages with sendAt', () => {
     const { acc, contactId } = await setup();
     const before = await balance(acc);
     const res = await send(acc, { contacts: [{ id: contactId }], template: 'Later', sendAt: inAnHour() });
-    assert.equal(res.statusCode, 201, res.body);
+    assert.equal(res.statusCode, 200, res.body);
     const { jobId, estimatedPrice } = body(res).data;
     await makeDue(acc, jobId);
     const ran = await eventually(async () => {
@@ -95,7 +98,7 @@ describe('POST /v1/accounts/:accountId/messages with sendAt', () => {
   it('fails the job with ACCT-002 when the balance no longer covers it at sendAt, and sends nothing', async () => {
     const { acc, contactId } = await setup();
     const res = await send(acc, { contacts: [{ id: contactId }], template: 'Later', sendAt: inAnHour() });
-    assert.equal(res.statusCode, 201, res.body);
+    assert.equal(res.statusCode, 200, res.body);
     const { jobId } = body(res).data;
     await svc.db.query('UPDATE accounts SET balance = 0 WHERE id = $1', [acc.accountId]);
     await makeDue(acc, jobId);

@@ -31,12 +31,56 @@ describe('webhooks API', () => {
       assert.equal(success, true);
       assert.equal(data.type, 'webhook');
       assert.equal(data.destination, URL_A);
+      assert.equal(data.url, URL_A);
       assert.deepEqual(data.eventTypes, ['contact-created', 'message-status']);
       assert.equal(data.status, 'active');
       assert.match(data.secret, /^whsec_[A-Za-z0-9+/]+=*$/);
       const key = Buffer.from(data.secret.slice(6), 'base64');
       assert.ok(key.length >= 24 && key.length <= 64);
       assert.match(data.created.at, /^\d{4}-\d\d-\d\dT/);
+    });
+
+    it('accepts the destination named `destination` and answers it as both names', async () => {
+      const url = 'http://127.0.0.1:9/hooks/by-destination';
+      const res = await call(svc.api, 'POST', path(a), {
+        auth: a.auth,
+        json: { destination: url, eventTypes: ['contact-created'] },
+      });
+      assert.equal(res.statusCode, 200);
+      assert.equal(body(res).data.destination, url);
+      assert.equal(body(res).data.url, url);
+    });
+
+    it('accepts `url` and `destination` together when they agree', async () => {
+      const url = 'http://127.0.0.1:9/hooks/both-same';
+      const res = await call(svc.api, 'POST', path(a), {
+        auth: a.auth,
+        json: { url, destination: url, eventTypes: ['contact-created'] },
+      });
+      assert.equal(res.statusCode, 200);
+      assert.equal(body(res).data.url, url);
+    });
+
+    it('rejects `url` and `destination` that differ with 400 HOOK-005', async () => {
+      const res = await call(svc.api, 'POST', path(a), {
+        auth: a.auth,
+        json: {
+          url: 'http://127.0.0.1:9/one',
+          destination: 'http://127.0.0.1:9/two',
+          eventTypes: ['contact-created'],
+        },
+      });
+      assert.equal(res.statusCode, 400);
+      assert.equal(body(res).error.code, 'HOOK-005');
+    });
+
+    it('rejects a subscription without `url` or `destination` with 400', async () => {
+      const res = await call(svc.api, 'POST', path(a), {
+        auth: a.auth,
+        json: { eventTypes: ['contact-created'] },
+      });
+      assert.equal(res.statusCode, 400);
+      assert.equal(body(res).error.code, 'VAL-001');
     });
 
     it('rejects an unknown event type with 400', async () => {
@@ -103,6 +147,7 @@ describe('webhooks API', () => {
       assert.equal(data.length, 2);
       assert.deepEqual(pagination, { limit: 2, offset: 0, hasNext: true, totalCount: 3 });
       assert.equal(data[0].destination, 'http://127.0.0.1:9/list/1');
+      assert.equal(data[0].url, 'http://127.0.0.1:9/list/1');
       assert.equal(data[0].secret, undefined);
       const next = body(await call(svc.api, 'GET', `${path(acc)}?limit=2&offset=2`, { auth: acc.auth }));
       assert.equal(next.data.length, 1);
@@ -129,6 +174,7 @@ describe('webhooks API', () => {
       const byId = await call(svc.api, 'GET', path(a, `/${created.id}`), { auth: a.auth });
       assert.equal(byId.statusCode, 200);
       assert.equal(body(byId).data.id, created.id);
+      assert.equal(body(byId).data.url, 'http://127.0.0.1:9/get?x=1');
       assert.equal(body(byId).data.secret, undefined);
       const byUrl = await call(svc.api, 'GET', path(a, `/${encodeURIComponent(created.destination)}`), {
         auth: a.auth,
@@ -159,6 +205,18 @@ describe('webhooks API', () => {
       assert.equal(res.statusCode, 200);
       assert.deepEqual(body(res).data.eventTypes, ['contact-removed']);
       assert.equal(body(res).data.destination, 'http://127.0.0.1:9/put2');
+      assert.equal(body(res).data.url, 'http://127.0.0.1:9/put2');
+      res = await call(svc.api, 'PUT', path(a, `/${created.id}`), {
+        auth: a.auth,
+        json: { destination: 'http://127.0.0.1:9/put3' },
+      });
+      assert.equal(body(res).data.url, 'http://127.0.0.1:9/put3');
+      res = await call(svc.api, 'PUT', path(a, `/${created.id}`), {
+        auth: a.auth,
+        json: { url: 'http://127.0.0.1:9/put4', destination: 'http://127.0.0.1:9/put5' },
+      });
+      assert.equal(res.statusCode, 400);
+      assert.equal(body(res).error.code, 'HOOK-005');
       res = await call(svc.api, 'PUT', path(a, `/${created.id}`), {
         auth: a.auth,
         json: { status: 'disabled' },

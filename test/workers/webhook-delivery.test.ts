@@ -133,7 +133,7 @@ describe('webhook delivery', () => {
         template: 'Hi {{{firstName}}}',
       },
     });
-    assert.equal(sent.statusCode, 201, sent.body);
+    assert.equal(sent.statusCode, 200, sent.body);
     const m = body(sent).data.messages[0];
     // The worker set above does not include the dispatcher: run its rounds here.
     const got = await eventually(async () => {
@@ -166,7 +166,9 @@ describe('webhook delivery', () => {
       },
     );
     assert.match(String(sentMessage.providerMessageId), /^sim-/);
-    assert.deepEqual(byType['message-sent'].contact, { id: m.contact.id, mobile: '+12015550188' });
+    assert.deepEqual(byType['message-sent'].contact, { id: m.contact.id, mobile: m.contact.mobile });
+    assert.equal(byType['message-sent'].contact.mobile.number, '+12015550188');
+    assert.equal(byType['message-sent'].contact.mobile.country, 'US');
     assert.equal(byType['message-sent'].status, 'sent');
     const statusMessage = byType['message-status'].message as Record<string, unknown>;
     assert.equal(statusMessage.status, 'delivered');

@@ -56,7 +56,7 @@ export async function inboxPage(view, { query }) {
                 c.lastMessage ? `${c.lastMessage.outgoing ? 'You: ' : ''}${c.lastMessage.message}` : '',
               ),
           ],
-          ['Our number', (c) => c.phoneNumber ?? '—'],
+          ['Our number', (c) => c.phoneNumber?.number ?? '—'],
           ['State', (c) => (c.closed ? 'closed' : 'open')],
           ['Updated', (c) => when(c.updated.at)],
         ],
@@ -118,7 +118,7 @@ export async function conversationPage(view, { params }) {
   }
   view.append(
     h('div', { class: 'titlebar' }, h('h2', {}, nameOf(conv.contact), ' ', state), closeButton),
-    h('p', { class: 'muted' }, `${conv.contact.mobile?.number ?? ''} ↔ ${conv.phoneNumber ?? ''}`),
+    h('p', { class: 'muted' }, `${conv.contact.mobile?.number ?? ''} ↔ ${conv.phoneNumber?.number ?? ''}`),
     thread,
     h(
       'form',

@@ -99,7 +99,7 @@ export async function messagePage(view, { params }) {
           ? h('a', { href: `#/contacts/${encodeURIComponent(m.contact.id)}` }, nameOf(m.contact))
           : null,
       ),
-      row('Contact mobile', m.contact?.mobile),
+      row('Contact mobile', m.contact?.mobile?.number),
       row('Our number', m.phoneNumber),
       row(
         'Conversation',

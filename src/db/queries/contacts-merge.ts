@@ -117,23 +117,24 @@ const isoSql = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"
 
 /**
  * The Contact shape built in SQL from a contacts row aliased `a` (lists included), for events
- * written set-based. Must stay identical to presentContact() in src/domain/contacts/present-contact.ts.
+ * written set-based. Must stay identical to presentContact() in src/domain/contacts/present-contact.ts
+ * (unset fields left out: sparrow_omit_nulls, migration 0211).
  */
 export function contactJsonSql(a: string): string {
-  return `(jsonb_build_object(
+  return `(sparrow_omit_nulls(jsonb_build_object(
     'id', ${a}.id, 'email', ${a}.email, 'firstName', ${a}.first_name, 'lastName', ${a}.last_name,
-    'mobile', CASE WHEN ${a}.mobile_number IS NULL THEN NULL ELSE jsonb_build_object(
+    'mobile', CASE WHEN ${a}.mobile_number IS NULL THEN NULL ELSE jsonb_strip_nulls(jsonb_build_object(
       'country', ${a}.mobile_country, 'number', ${a}.mobile_number, 'verified', ${isoSql(`${a}.mobile_verified_at`)},
-      'valid', ${a}.mobile_valid, 'lineType', ${a}.mobile_line_type) END,
-    'lists', (SELECT coalesce(jsonb_agg(jsonb_build_object('id', l.id, 'name', l.name,
-                'optIn', ${isoSql('m.opt_in_at')}, 'optOut', ${isoSql('m.opt_out_at')}) ORDER BY m.added_at, l.id), '[]')
+      'valid', ${a}.mobile_valid, 'lineType', ${a}.mobile_line_type)) END,
+    'lists', (SELECT coalesce(jsonb_agg(jsonb_strip_nulls(jsonb_build_object('id', l.id, 'name', l.name,
+                'optIn', ${isoSql('m.opt_in_at')}, 'optOut', ${isoSql('m.opt_out_at')})) ORDER BY m.added_at, l.id), '[]')
                 FROM list_members m JOIN lists l ON l.account_id = m.account_id AND l.id = m.list_id
                WHERE m.account_id = ${a}.account_id AND m.contact_id = ${a}.id),
     'attributes', ${a}.attributes, 'tags', ${a}.tags,
     'optIn', ${isoSql(`${a}.opt_in_at`)}, 'optOut', ${isoSql(`${a}.opted_out_at`)}, 'blocked', ${isoSql(`${a}.blocked_at`)},
     'valid', ${a}.valid, 'error', ${a}.error,
     'created', jsonb_build_object('at', ${isoSql(`${a}.created_at`)}, 'by', ${a}.created_by),
-    'updated', jsonb_build_object('at', ${isoSql(`${a}.updated_at`)}, 'by', ${a}.updated_by))
+    'updated', jsonb_build_object('at', ${isoSql(`${a}.updated_at`)}, 'by', ${a}.updated_by)))
     || (SELECT coalesce(jsonb_object_agg(k, v), '{}') FROM jsonb_each(${a}.integrations) x(k, v) WHERE jsonb_typeof(v) = 'object'))`;
 }
 

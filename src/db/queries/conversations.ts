@@ -18,6 +18,8 @@ export interface ConversationRow {
 /** A conversation with what its API shape needs: our number and its unread inbound message ids. */
 export interface ConversationView extends ConversationRow {
   phone_number: string | null;
+  /** Our number as the published phone-number object (sparrow_phone_number_ref, migration 0210). */
+  phone_number_ref: Record<string, unknown> | null;
   unread_ids: string[];
 }
 
@@ -29,7 +31,7 @@ export interface ConversationFilter {
 }
 
 const VIEW = `
-  SELECT c.*, n.number AS phone_number,
+  SELECT c.*, n.number AS phone_number, sparrow_phone_number_ref(c.account_id, c.phone_number_id) AS phone_number_ref,
          ARRAY(SELECT m.id FROM messages m
                WHERE m.account_id = c.account_id AND m.conversation_id = c.id AND NOT m.outgoing AND NOT m.read
                ORDER BY m.created_at, m.id) AS unread_ids

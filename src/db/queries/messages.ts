@@ -48,12 +48,15 @@ export interface MessageView extends MessageRow {
   contact_last_name: string | null;
   contact_email: string | null;
   contact_mobile: string | null;
+  /** The Contact's `mobile` object (sparrow_contact_mobile, migration 0210). */
+  contact_mobile_object: Record<string, unknown> | null;
 }
 
 /**
  * The `data` of `message-sent` and `message-status` events, built from a messages row `m`:
  * `{message: {id, jobId, campaignId, conversation: {id}, phoneNumber, to, outgoing, system,
- * encoding, segments, price, status, error, providerMessageId}, contact: {id, mobile}, status, error}`.
+ * encoding, segments, price, status, error, providerMessageId}, contact: {id, mobile}, status, error}`,
+ * `mobile` being the Contact's mobile object (sparrow_contact_mobile, migration 0210).
  */
 export const MESSAGE_EVENT_DATA = `jsonb_build_object(
   'message', jsonb_build_object(
@@ -62,7 +65,8 @@ export const MESSAGE_EVENT_DATA = `jsonb_build_object(
     'phoneNumber', m.from_number, 'to', m.to_number, 'outgoing', m.outgoing, 'system', m.system,
     'encoding', m.encoding, 'segments', m.segments, 'price', m.price, 'status', m.status, 'error', m.error,
     'providerMessageId', coalesce(m.provider_ref, m.provider_message_id)),
-  'contact', jsonb_build_object('id', m.contact_id, 'mobile', m.to_number),
+  'contact', jsonb_build_object(
+    'id', m.contact_id, 'mobile', sparrow_contact_mobile(m.account_id, m.contact_id, m.to_number)),
   'status', m.status,
   'error', m.error)`;
 
@@ -187,6 +191,9 @@ const STATUS = `CASE WHEN m.bulk AND m.status = 'queued' AND EXISTS (
 // A bulk message's source text and author are its send job's (migration 0035).
 const VIEW = `SELECT m.*, c.first_name AS contact_first_name, c.last_name AS contact_last_name,
                      c.email AS contact_email, c.mobile_number AS contact_mobile, ${STATUS} AS status,
+                     sparrow_contact_mobile(m.account_id, m.contact_id,
+                       coalesce(c.mobile_number, CASE WHEN m.outgoing THEN m.to_number ELSE m.from_number END))
+                       AS contact_mobile_object,
                      coalesce(m.template, j.template) AS template, coalesce(m.created_by, j.created_by, '{}') AS created_by
               FROM messages m LEFT JOIN contacts c ON c.account_id = m.account_id AND c.id = m.contact_id
               LEFT JOIN send_jobs j ON m.template IS NULL AND j.account_id = m.account_id AND j.id = m.job_id`;

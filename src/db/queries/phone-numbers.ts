@@ -202,3 +202,16 @@ export async function setPhoneNumberVerified(
   );
   return rows[0];
 }
+
+/** A number as the published phone-number object of a Conversation (sparrow_phone_number_ref, migration 0210). */
+export async function phoneNumberRef(
+  db: Queryable,
+  accountId: string,
+  id: string,
+): Promise<Record<string, unknown> | null> {
+  const { rows } = await db.query<{ ref: Record<string, unknown> | null }>(
+    'SELECT sparrow_phone_number_ref($1, $2) AS ref',
+    [accountId, id],
+  );
+  return rows[0]?.ref ?? null;
+}

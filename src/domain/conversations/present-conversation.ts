@@ -6,6 +6,7 @@ import {
   findConversationView,
 } from '../../db/queries/conversations.ts';
 import { type MessageView, messageViewsByIds } from '../../db/queries/messages.ts';
+import { omitNulls } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 import { presentContact } from '../contacts/present-contact.ts';
 import { presentMessage } from '../messages/present-message.ts';
@@ -13,18 +14,19 @@ import { presentMessage } from '../messages/present-message.ts';
 /** The Message shape (a conversation's lastMessage). */
 type Message = ReturnType<typeof presentMessage>;
 
-/** The Conversation shape of the API. */
+/** The Conversation shape of the API; unset fields are left out (the published description marks nothing nullable). */
 export interface Conversation {
   id: string;
   contact: {
     id: string;
-    firstName: string | null;
-    lastName: string | null;
-    email: string | null;
-    mobile: unknown;
+    firstName?: string;
+    lastName?: string;
+    email?: string;
+    mobile?: unknown;
   };
-  phoneNumber: string | null;
-  lastMessage: Message | null;
+  /** Our number, as the published phone-number object. */
+  phoneNumber?: Record<string, unknown>;
+  lastMessage?: Message;
   unread: string[];
   closed: boolean;
   created: ReturnType<typeof stamp>;
@@ -37,18 +39,24 @@ function presentConversation(
   last: MessageView | undefined,
 ): Conversation {
   const c = contact ? presentContact(contact) : undefined;
-  return {
+  return omitNulls({
     id: v.id,
     contact: c
-      ? { id: c.id, firstName: c.firstName, lastName: c.lastName, email: c.email, mobile: c.mobile }
-      : { id: v.contact_id, firstName: null, lastName: null, email: null, mobile: null },
-    phoneNumber: v.phone_number,
+      ? omitNulls({
+          id: c.id,
+          firstName: c.firstName,
+          lastName: c.lastName,
+          email: c.email,
+          mobile: c.mobile,
+        })
+      : { id: v.contact_id },
+    phoneNumber: v.phone_number_ref,
     lastMessage: last ? presentMessage(last) : null,
     unread: v.unread_ids,
     closed: v.closed_at !== null,
     created: stamp(v.created_at, v.created_by),
     updated: stamp(v.updated_at, v.updated_by),
-  };
+  });
 }
 
 /** Presents conversation rows with their contacts and last messages (two queries for the whole page). */

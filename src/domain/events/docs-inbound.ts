@@ -8,7 +8,8 @@ export const INBOUND_EVENT_DOCS = {
   'message-received': {
     summary: 'A text arrived on one of the account’s numbers.',
     data:
-      '`{message: Message, contact: Contact, conversation: {id, phoneNumber, started}}`. `message.outgoing` is ' +
+      '`{message: Message, contact: Contact, conversation: {id, phoneNumber, started}}` (`conversation.phoneNumber`: ' +
+      'the phone-number object `{id, number, country, …, active}`). `message.outgoing` is ' +
       'false, `message.status` is `received`, `message.read` false. `conversation.started` is true when this ' +
       'message opened (or reopened) the conversation. Emitted once per carrier message id: a carrier retry of the ' +
       'same message emits nothing. A keyword text (STOP, START, HELP…) is a received message too, emitted before ' +
@@ -20,7 +21,7 @@ export const INBOUND_EVENT_DOCS = {
     data:
       '`{conversation: Conversation, reopened: boolean}`. `reopened` is true when a closed conversation came back ' +
       'to life (it keeps its id and history). `conversation.lastMessage` is the one before the message that opened ' +
-      'it (null for a new conversation).',
+      'it (left out for a new conversation).',
   },
   'conversation-closed': {
     summary: 'A conversation was closed through the API.',
@@ -30,13 +31,13 @@ export const INBOUND_EVENT_DOCS = {
     summary: 'A contact texted an opt-out keyword (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT).',
     data:
       '`{contact: Contact, keyword, source: "keyword", messageId, conversationId}`: `contact.optOut` is set, ' +
-      '`contact.optIn` null, every `contact.lists[].optOut` set. `keyword` is the word as sent, upper case; ' +
+      '`contact.optIn` left out, every `contact.lists[].optOut` set. `keyword` is the word as sent, upper case; ' +
       '`messageId` the inbound message. A repeated STOP from an opted-out contact emits nothing.',
   },
   'contact-opt-in': {
     summary: 'An opted-out contact texted an opt-in keyword (START, YES, UNSTOP).',
     data:
-      '`{contact: Contact, keyword, source: "keyword", messageId, conversationId}`: `contact.optOut` null, ' +
+      '`{contact: Contact, keyword, source: "keyword", messageId, conversationId}`: `contact.optOut` left out, ' +
       '`contact.optIn` now, `contact.lists[].optOut` cleared. Emitted only for a contact that was opted out.',
   },
 } as const satisfies Partial<Record<EventType, { summary: string; data: string }>>;

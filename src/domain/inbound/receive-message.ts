@@ -7,6 +7,7 @@ import {
   insertInboundMessage,
   lockInboundProviderId,
 } from '../../db/queries/inbound.ts';
+import { phoneNumberRef } from '../../db/queries/phone-numbers.ts';
 import { fail } from '../../errors.ts';
 import { classifyKeyword, type KeywordAction, keywordOf } from '../../messaging/keywords.ts';
 import { parseMobile } from '../../messaging/phone.ts';
@@ -102,7 +103,11 @@ export async function receiveMessage(ctx: AppContext, msg: InboundMessage): Prom
     await emitEvent(tx, accountId, 'message-received', {
       message: await loadMessage(tx, accountId, messageId),
       contact: presentContact(contact),
-      conversation: { id: conversation.id, phoneNumber: number.number, started },
+      conversation: {
+        id: conversation.id,
+        phoneNumber: await phoneNumberRef(tx, accountId, number.id),
+        started,
+      },
     });
 
     const keyword = classifyKeyword(msg.text);

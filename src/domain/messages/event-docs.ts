@@ -7,7 +7,8 @@ export const MESSAGE_EVENT_DOCS = {
     summary: 'A provider accepted an outgoing message (status `sent`).',
     data:
       '`{message: {id, jobId, campaignId, conversation: {id}, phoneNumber, to, outgoing, system, encoding, segments, ' +
-      'price, status, error, providerMessageId}, contact: {id, mobile}, status: "sent", error: null}`. Emitted once ' +
+      'price, status, error, providerMessageId}, contact: {id, mobile}, status: "sent", error: null}` (`contact.mobile`: ' +
+      'the Contact’s mobile object `{number, country, …}`; `message.phoneNumber`: the sender, E.164). Emitted once ' +
       'per message: by the dispatcher when it records the provider’s acceptance. Queuing a message emits nothing.',
   },
   'message-status': {
@@ -23,7 +24,8 @@ export const MESSAGE_EVENT_DOCS = {
   'conversation-started': {
     summary: 'A bulk send opened a conversation between a contact and one of the group’s numbers.',
     data:
-      '`{conversation: {id, contact: {id}, phoneNumber, closed: false}, reopened: false}` (the bulk path writes ' +
+      '`{conversation: {id, contact: {id}, phoneNumber, closed: false}, reopened: false}`, `phoneNumber` the ' +
+      'phone-number object `{id, number, country, …, active}` (the bulk path writes ' +
       'these set-based; a closed conversation is threaded into, not reopened, by a bulk send).',
   },
 } as const;

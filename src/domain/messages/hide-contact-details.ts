@@ -2,7 +2,7 @@ import type { Message } from './present-message.ts';
 
 /** A Message as shown to a token that may not read contacts. */
 export type MessageWithoutContactDetails = Omit<Message, 'contact' | 'message'> & {
-  contact: { id: string } | null;
+  contact?: { id: string };
   message?: string;
 };
 
@@ -14,10 +14,10 @@ export type MessageWithoutContactDetails = Omit<Message, 'contact' | 'message'> 
  */
 export function hideContactDetails(m: Message): MessageWithoutContactDetails {
   const { contact, message, ...rest } = m;
-  const rendered = m.template !== null && m.template !== message;
+  const rendered = m.template !== undefined && m.template !== message;
   return {
     ...rest,
-    contact: contact ? { id: contact.id } : null,
+    ...(contact ? { contact: { id: contact.id } } : {}),
     ...(rendered ? {} : { message }),
   };
 }

@@ -1,4 +1,5 @@
 import type { MessageView } from '../../db/queries/messages.ts';
+import { omitNulls } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 
 /**
@@ -7,16 +8,17 @@ import { stamp } from '../actor.ts';
  * recipient of an incoming one.
  */
 export function presentMessage(m: MessageView) {
-  return {
+  // Unset fields are left out, not null: the published description marks nothing nullable.
+  return omitNulls({
     id: m.id,
     contact: m.contact_id
-      ? {
+      ? omitNulls({
           id: m.contact_id,
           firstName: m.contact_first_name,
           lastName: m.contact_last_name,
           email: m.contact_email,
-          mobile: m.contact_mobile ?? (m.outgoing ? m.to_number : m.from_number),
-        }
+          mobile: m.contact_mobile_object,
+        })
       : null,
     conversation: m.conversation_id ? { id: m.conversation_id } : null,
     phoneNumber: m.outgoing ? m.from_number : m.to_number,
@@ -34,7 +36,7 @@ export function presentMessage(m: MessageView) {
     campaignId: m.campaign_id,
     created: stamp(m.created_at, m.created_by),
     updated: stamp(m.updated_at, m.created_by),
-  };
+  });
 }
 
 /** The Message shape's type. */

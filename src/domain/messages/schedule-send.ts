@@ -3,7 +3,12 @@ import { insertScheduledJob } from '../../db/queries/send-jobs.ts';
 import { fail } from '../../errors.ts';
 import { newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
-import { type SendMessagesInput, type SendMessagesResult, sendMessages } from './send-messages.ts';
+import {
+  jobInvalid,
+  type SendMessagesInput,
+  type SendMessagesResult,
+  sendMessages,
+} from './send-messages.ts';
 
 /** How far ahead a send may be scheduled. */
 export const MAX_SCHEDULE_DAYS = 365;
@@ -39,11 +44,13 @@ export async function scheduleSend(
     request: input,
     submitted: estimate.queued + estimate.failed,
     price: estimate.estimatedPrice,
-    invalid: estimate.invalid,
+    invalid: jobInvalid(estimate.invalid),
     by,
   });
   return {
     jobId: job.id,
+    requested: estimate.requested,
+    valid: estimate.valid,
     queued: 0,
     failed: 0,
     estimatedPrice: estimate.estimatedPrice,

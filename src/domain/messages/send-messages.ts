@@ -50,15 +50,33 @@ export interface SendMessagesInput {
   shortenLinks?: boolean;
 }
 
-/** What a send answers. */
+/** A recipient named in the request whose number is not a valid mobile number, as the send answers it. */
+export interface RefusedContact {
+  mobile: { number: string; country?: string };
+  error: { code: string; description: string };
+}
+
+/**
+ * What a send answers: the union of the two published versions' fields (`jobId`, `queued`,
+ * `estimatedPrice`, `messages`; `requested`, `valid`, `invalid`) plus Sparrow's `failed`.
+ */
 export interface SendMessagesResult {
   jobId: string;
+  /** Every recipient the send addressed: `queued` + `failed`. */
+  requested: number;
+  /** Recipients accepted for sending (the same as `queued`). */
+  valid: number;
   queued: number;
   failed: number;
   estimatedPrice: number;
   messages: Message[];
-  /** Numbers named in the request that are not valid mobile numbers (failed, uncharged: CONT-001). */
-  invalid: { mobile: string; error: { code: string; description: string } }[];
+  /** Contacts named in the request whose number is not a valid mobile number (failed, uncharged: CONT-001). */
+  invalid: RefusedContact[];
+}
+
+/** The job record's `invalid` items (unchanged: the number as a string). */
+export function jobInvalid(invalid: RefusedContact[]): { mobile: string; error: RefusedContact['error'] }[] {
+  return invalid.map((i) => ({ mobile: i.mobile.number, error: i.error }));
 }
 
 /** How sendMessages runs: at once (the default), priced without effect (`estimate`), or a scheduled job's run. */
@@ -165,14 +183,18 @@ export async function sendMessages(
 
     // Recipients named by mobile: created set-based when new (with their contact-created events), then
     // every one's id read in one statement; invalid ones are recorded.
-    const invalidNumbers: string[] = [];
+    const invalidNumbers: { number: string; country?: string }[] = [];
     const contactIds = new Set(ids);
     const byNumber = new Map<string, UpsertRecord>();
     for (const c of contacts) {
       if (c.id || !c.mobile) continue;
       const parsed = parseMobile(c.mobile.number, c.mobile.country);
       if (!parsed) {
-        invalidNumbers.push(c.mobile.number);
+        invalidNumbers.push(
+          c.mobile.country === undefined
+            ? { number: c.mobile.number }
+            : { number: c.mobile.number, country: c.mobile.country },
+        );
         continue;
       }
       if (byNumber.has(parsed.number)) continue;
@@ -228,7 +250,7 @@ export async function sendMessages(
       from: senders[0].number,
       template,
       body: template,
-      numbers: invalidNumbers,
+      numbers: invalidNumbers.map((n) => n.number),
       by,
     });
     const failed = counts.failed + invalidCount;
@@ -237,8 +259,8 @@ export async function sendMessages(
       const balance = await adjustBalance(tx, accountId, -counts.price);
       if (balance === undefined || balance < 0) fail('ACCT-002');
     }
-    const invalid = invalidNumbers.map((n) => ({
-      mobile: n,
+    const invalid = invalidNumbers.map((mobile) => ({
+      mobile,
       error: { code: 'CONT-001', description: 'Invalid mobile number.' },
     }));
     await setSendJobCounts(tx, accountId, jobId, {
@@ -247,11 +269,13 @@ export async function sendMessages(
       queued: counts.queued,
       failures: failed,
       price: counts.price,
-      invalid,
+      invalid: jobInvalid(invalid),
     });
     const first = await firstJobMessages(tx, accountId, jobId, FIRST_MESSAGES);
     const result = {
       jobId,
+      requested: counts.queued + failed,
+      valid: counts.queued,
       queued: counts.queued,
       failed,
       estimatedPrice: counts.price,

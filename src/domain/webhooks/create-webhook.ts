@@ -5,6 +5,7 @@ import { fail } from '../../errors.ts';
 import { newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import type { EventType } from '../events/emit.ts';
+import { type DestinationInput, pickDestination } from './pick-destination.ts';
 import { generateSecret } from './signing.ts';
 import { validateDestination } from './validate-destination.ts';
 
@@ -16,10 +17,11 @@ import { validateDestination } from './validate-destination.ts';
 export async function createWebhook(
   db: Queryable,
   accountId: string,
-  input: { url: string; eventTypes: EventType[] },
+  input: DestinationInput & { eventTypes: EventType[] },
   opts: { allowPrivate: boolean; by: Actor; secrets: SecretBox },
 ): Promise<WebhookRow> {
-  const destination = await validateDestination(input.url, opts.allowPrivate);
+  const url = pickDestination(input) ?? fail('VAL-001', 'body.url is required (or body.destination).');
+  const destination = await validateDestination(url, opts.allowPrivate);
   const secret = generateSecret();
   const row = await insertWebhook(db, accountId, {
     id: newId(),

@@ -9,6 +9,8 @@ export function presentWebhook(w: WebhookRow, opts: { withSecret?: boolean } = {
     type: 'webhook' as const,
     eventTypes: w.event_types,
     destination: w.destination,
+    // The interface names it `destination`; the published description and its clients read `url`.
+    url: w.destination,
     status: w.status,
     disabled: w.disabled_at ? { at: w.disabled_at.toISOString(), reason: w.disabled_reason ?? '' } : null,
     ...(opts.withSecret ? { secret: w.secret } : {}),

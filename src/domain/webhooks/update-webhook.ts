@@ -6,6 +6,7 @@ import { fail } from '../../errors.ts';
 import type { Actor } from '../actor.ts';
 import type { EventType } from '../events/emit.ts';
 import { getWebhook } from './get-webhook.ts';
+import { type DestinationInput, pickDestination } from './pick-destination.ts';
 import { validateDestination } from './validate-destination.ts';
 
 /**
@@ -16,12 +17,12 @@ export async function updateWebhook(
   db: Db,
   accountId: string,
   idOrUrl: string,
-  input: { url?: string; eventTypes?: EventType[]; status?: 'active' | 'disabled' },
+  input: DestinationInput & { eventTypes?: EventType[]; status?: 'active' | 'disabled' },
   opts: { allowPrivate: boolean; by: Actor },
 ): Promise<WebhookRow> {
+  const url = pickDestination(input);
   const current = await getWebhook(db, accountId, idOrUrl);
-  const destination =
-    input.url === undefined ? undefined : await validateDestination(input.url, opts.allowPrivate);
+  const destination = url === undefined ? undefined : await validateDestination(url, opts.allowPrivate);
   return withTx(db, async (tx) => {
     let row: WebhookRow | undefined;
     try {

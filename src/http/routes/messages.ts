@@ -27,8 +27,10 @@ const SEND_DESCRIPTION =
   'The price (segments × the destination country rate) is charged now; 402 ACCT-002 when the balance cannot cover ' +
   'it, and then nothing is queued. Invalid numbers (CONT-001) and opted-out or blocked contacts (CONT-010) are ' +
   'recorded as failed, uncharged messages and counted in `failed`, as are messages whose text renders empty ' +
-  'without media (MSG-004) or longer than 1,600 characters (MSG-005); numbers that are not valid are listed in ' +
-  '`invalid`. Media URLs must be absolute http(s) on a public host (MSG-009). Answers the first 100 messages; list ' +
+  'without media (MSG-004) or longer than 1,600 characters (MSG-005); contacts whose number is not valid are ' +
+  'listed in `invalid` with their `error`. Answers 200 with both published versions of the answer: `jobId`, ' +
+  '`queued`, `estimatedPrice`, `messages`, and `requested` (every recipient: `queued` + `failed`), `valid` ' +
+  '(accepted for sending), `invalid`. Media URLs must be absolute http(s) on a public host (MSG-009). Answers the first 100 messages; list ' +
   'the rest with GET …/messages?jobId=. With `sendAt` the send is checked and priced now (402 if the balance cannot ' +
   'cover it now), stored as a `scheduled` job and charged when it runs; a run the balance no longer covers ends the ' +
   "job `failed` with ACCT-002. Without the `contacts:read` scope the messages' `contact` carries only its `id`, " +
@@ -46,10 +48,10 @@ export async function messageRoutes(app: FastifyInstance) {
         description: SEND_DESCRIPTION,
         params: IdParam('accountId'),
         body: SendMessagesBody,
-        response: { 201: Envelope(SendMessagesResult), ...errorResponses(402) },
+        response: { 200: Envelope(SendMessagesResult), ...errorResponses(402) },
       },
     },
-    async (req, reply) => {
+    async (req) => {
       const { sendAt, ...fields } = req.body;
       // Only the body's own fields: a body property named like an internal option is not one.
       const input: SendMessagesInput = {
@@ -70,8 +72,8 @@ export async function messageRoutes(app: FastifyInstance) {
           ? await sendMessages(db, accountId, input, req.actor)
           : await scheduleSend(db, accountId, input, sendAt, req.actor);
       // Contact details only to a token that may read contacts (messages:send alone may not).
-      if (req.grant?.scopes.has('contacts:read')) return reply.code(201).send(ok(result));
-      return reply.code(201).send(ok({ ...result, messages: result.messages.map(hideContactDetails) }));
+      if (req.grant?.scopes.has('contacts:read')) return ok(result);
+      return ok({ ...result, messages: result.messages.map(hideContactDetails) });
     },
   );
 

@@ -6,6 +6,7 @@ import { deleteWebhook } from '../../domain/webhooks/delete-webhook.ts';
 import { getWebhook } from '../../domain/webhooks/get-webhook.ts';
 import { listDeliveries } from '../../domain/webhooks/list-deliveries.ts';
 import { listWebhooks } from '../../domain/webhooks/list-webhooks.ts';
+import type { DestinationInput } from '../../domain/webhooks/pick-destination.ts';
 import { presentDelivery, presentWebhook } from '../../domain/webhooks/present.ts';
 import { replayDelivery } from '../../domain/webhooks/replay-delivery.ts';
 import { rotateSecret } from '../../domain/webhooks/rotate-secret.ts';
@@ -50,7 +51,7 @@ export async function webhookRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<{ Params: Account; Body: { url: string; eventTypes: EventType[] } }>(
+  app.post<{ Params: Account; Body: DestinationInput & { eventTypes: EventType[] } }>(
     base,
     {
       config: { scope: 'webhooks:write' },
@@ -89,7 +90,10 @@ export async function webhookRoutes(app: FastifyInstance) {
       ok(presentWebhook(await getWebhook(app.ctx.db, req.params.accountId, req.params.webhookId))),
   );
 
-  app.put<{ Params: Hook; Body: { url?: string; eventTypes?: EventType[]; status?: 'active' | 'disabled' } }>(
+  app.put<{
+    Params: Hook;
+    Body: DestinationInput & { eventTypes?: EventType[]; status?: 'active' | 'disabled' };
+  }>(
     `${base}/:webhookId`,
     {
       config: { scope: 'webhooks:write' },

@@ -15,48 +15,59 @@ const Timestamp = Type.String({ format: 'date-time' });
 
 export const ContactTag = Type.Object({ tag: Type.String(), visible: Type.Boolean() });
 
+/** A Contact's `mobile`; unset fields are left out. The same object inside a Message and a Conversation. */
 export const ContactMobile = Type.Object({
-  country: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2 region of the number.' })),
+  country: Type.Optional(Type.String({ description: 'ISO 3166-1 alpha-2 region of the number.' })),
   number: Type.String({ description: 'E.164.' }),
-  verified: Nullable(Timestamp),
+  verified: Type.Optional(Timestamp),
   valid: Type.Boolean(),
-  lineType: Nullable(
+  lineType: Type.Optional(
     Type.String({
       description: '`mobile`, `landline`, `fixedOrMobile`, `voip`, `tollFree`, `personal`, ... or `unknown`.',
     }),
   ),
 });
 
+/**
+ * The contact's `mobile` inside a Message: the Contact's mobile object; only `number` when the
+ * contact no longer has the number the message went to or came from.
+ */
+export const MessageContactMobile = Type.Object(
+  { ...ContactMobile.properties, valid: Type.Optional(Type.Boolean()) },
+  { description: "The Contact's mobile object." },
+);
+
 export const ContactListMembership = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  optIn: Nullable(Timestamp),
-  optOut: Nullable(Timestamp),
+  optIn: Type.Optional(Timestamp),
+  optOut: Type.Optional(Timestamp),
 });
 
 export const Contact = Type.Object(
   {
     id: Type.String(),
-    email: Nullable(Type.String()),
-    firstName: Nullable(Type.String()),
-    lastName: Nullable(Type.String()),
-    mobile: Nullable(ContactMobile),
+    // Unset fields are left out, never null (the published description marks nothing nullable).
+    email: Type.Optional(Type.String()),
+    firstName: Type.Optional(Type.String()),
+    lastName: Type.Optional(Type.String()),
+    mobile: Type.Optional(ContactMobile),
     lists: Type.Array(ContactListMembership, { description: 'The static lists the contact is a member of.' }),
     attributes: Type.Object(
       {},
       { additionalProperties: true, description: 'Custom attributes (free-form).' },
     ),
     tags: Type.Array(ContactTag),
-    optIn: Nullable(Timestamp),
-    optOut: Nullable(
+    optIn: Type.Optional(Timestamp),
+    optOut: Type.Optional(
       Type.String({
         format: 'date-time',
-        description: 'When the contact opted out (STOP); null while subscribed.',
+        description: 'When the contact opted out (STOP); left out while subscribed.',
       }),
     ),
-    blocked: Nullable(Timestamp),
+    blocked: Type.Optional(Timestamp),
     valid: Type.Boolean(),
-    error: Nullable(ErrorObject),
+    error: Type.Optional(ErrorObject),
     created: AuditStamp,
     updated: AuditStamp,
   },

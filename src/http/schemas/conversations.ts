@@ -1,32 +1,34 @@
 import { Type } from '@sinclair/typebox';
 import { AuditStamp, PageQuery } from './common.ts';
+import { ContactMobile } from './contacts.ts';
 import { Message } from './messages.ts';
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
 /** The contact a conversation is with: the Contact shape's identifying fields. */
 export const ConversationContact = Type.Object({
   id: Type.String(),
-  firstName: Nullable(Type.String()),
-  lastName: Nullable(Type.String()),
-  email: Nullable(Type.String()),
-  mobile: Nullable(
-    Type.Object({
-      country: Nullable(Type.String()),
-      number: Type.String(),
-      verified: Nullable(Type.String({ format: 'date-time' })),
-      valid: Type.Boolean(),
-      lineType: Nullable(Type.String()),
-    }),
-  ),
+  firstName: Type.Optional(Type.String()),
+  lastName: Type.Optional(Type.String()),
+  email: Type.Optional(Type.String()),
+  mobile: Type.Optional(ContactMobile),
+});
+
+/** Our number in a conversation: the published phone-number object (unset fields left out). */
+export const ConversationPhoneNumber = Type.Object({
+  id: Type.String(),
+  number: Type.String({ description: 'E.164.' }),
+  country: Type.Optional(Type.String()),
+  name: Type.Optional(Type.String()),
+  type: Type.Optional(Type.String()),
+  status: Type.Optional(Type.String()),
+  active: Type.Boolean({ description: 'Whether the number is active (not released).' }),
 });
 
 /** A conversation: the thread of messages between one contact and one of our numbers. */
 export const Conversation = Type.Object({
   id: Type.String(),
   contact: ConversationContact,
-  phoneNumber: Nullable(Type.String({ description: 'Our number in the conversation (E.164).' })),
-  lastMessage: Nullable(Message),
+  phoneNumber: Type.Optional(ConversationPhoneNumber),
+  lastMessage: Type.Optional(Message),
   unread: Type.Array(Type.String(), { description: 'Ids of inbound messages not yet read, oldest first.' }),
   closed: Type.Boolean(),
   created: AuditStamp,

@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { MAX_TEXT_LENGTH } from '../../messaging/text-rules.ts';
 import { AttributeFilter, AuditStamp, ErrorObject, MediaItem, PageQuery } from './common.ts';
+import { MessageContactMobile } from './contacts.ts';
 import { AllContacts, ClosedObject, SearchText } from './recipient-filters.ts';
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
 /** Message statuses: queued → sending → sent → delivered | undelivered | failed; `received` for inbound. */
 export const MESSAGE_STATUSES = [
@@ -19,18 +18,19 @@ export const MESSAGE_STATUSES = [
 /** A message, outgoing or incoming (the compatibility Message shape of docs/interface.md, plus encoding, jobId, campaignId). */
 export const Message = Type.Object({
   id: Type.String(),
-  contact: Nullable(
+  // Unset fields are left out, never null (the published description marks nothing nullable).
+  contact: Type.Optional(
     Type.Object({
       id: Type.String(),
       // Optional: a send answer to a token without contacts:read carries only the id.
-      firstName: Type.Optional(Nullable(Type.String())),
-      lastName: Type.Optional(Nullable(Type.String())),
-      email: Type.Optional(Nullable(Type.String())),
-      mobile: Type.Optional(Nullable(Type.String({ description: 'E.164.' }))),
+      firstName: Type.Optional(Type.String()),
+      lastName: Type.Optional(Type.String()),
+      email: Type.Optional(Type.String()),
+      mobile: Type.Optional(MessageContactMobile),
     }),
   ),
-  conversation: Nullable(Type.Object({ id: Type.String() })),
-  phoneNumber: Nullable(
+  conversation: Type.Optional(Type.Object({ id: Type.String() })),
+  phoneNumber: Type.Optional(
     Type.String({ description: 'Our number (E.164): the sender of an outgoing message.' }),
   ),
   message: Type.Optional(
@@ -39,17 +39,17 @@ export const Message = Type.Object({
         'The text as sent (merge fields rendered); left out of a send answer to a token without contacts:read when merge fields were rendered.',
     }),
   ),
-  template: Nullable(Type.String({ description: 'The source text with merge fields.' })),
+  template: Type.Optional(Type.String({ description: 'The source text with merge fields.' })),
   media: Type.Array(MediaItem),
   outgoing: Type.Boolean(),
   status: Type.String({ description: MESSAGE_STATUSES.join(' | ') }),
-  encoding: Nullable(Type.String({ description: '`GSM-7` or `UCS-2`.' })),
+  encoding: Type.Optional(Type.String({ description: '`GSM-7` or `UCS-2`.' })),
   segments: Type.Integer(),
   price: Type.Number(),
   read: Type.Boolean(),
-  error: Nullable(ErrorObject),
-  jobId: Nullable(Type.String()),
-  campaignId: Nullable(Type.String()),
+  error: Type.Optional(ErrorObject),
+  jobId: Type.Optional(Type.String()),
+  campaignId: Type.Optional(Type.String()),
   created: AuditStamp,
   updated: AuditStamp,
 });
@@ -157,6 +157,8 @@ export const SendMessagesBody = Type.Object({
 /** What a send answers: the job, counts, the estimated charge and the first 100 messages. */
 export const SendMessagesResult = Type.Object({
   jobId: Type.String(),
+  requested: Type.Integer({ description: 'Every recipient the send addressed: `queued` + `failed`.' }),
+  valid: Type.Integer({ description: 'Recipients accepted for sending (the same as `queued`).' }),
   queued: Type.Integer({ description: 'Messages queued for dispatch.' }),
   failed: Type.Integer({
     description:
@@ -169,10 +171,18 @@ export const SendMessagesResult = Type.Object({
   messages: Type.Array(Message, {
     description: 'The first 100 messages; the rest via GET …/messages?jobId=.',
   }),
-  invalid: Type.Array(Type.Object({ mobile: Type.String(), error: ErrorObject }), {
-    description:
-      'Numbers named in `contacts` that are not valid mobile numbers (CONT-001): not sent, not charged.',
-  }),
+  invalid: Type.Array(
+    Type.Object({
+      mobile: Type.Object({ number: Type.String(), country: Type.Optional(Type.String()) }),
+      error: ErrorObject,
+    }),
+    {
+      description:
+        'Contacts named in `contacts` whose number is not a valid mobile number (CONT-001), as given, each ' +
+        'with its `error`: not sent, not charged. (Opted-out or blocked contacts are counted in `failed`; ' +
+        'their message carries the error.)',
+    },
+  ),
   status: Type.Optional(
     Type.Literal('scheduled', { description: 'A send with `sendAt`: nothing queued yet.' }),
   ),

@@ -14,6 +14,7 @@ export const Webhook = Type.Object({
   type: Type.Literal('webhook'),
   eventTypes: Type.Array(EventTypeSchema),
   destination: Type.String({ description: 'The address notifications are POSTed to.' }),
+  url: Type.String({ description: 'The same as `destination` (the published description reads `url`).' }),
   status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
   disabled: Type.Union(
     [Type.Null(), Type.Object({ at: Type.String({ format: 'date-time' }), reason: Type.String() })],
@@ -36,13 +37,18 @@ export const WebhookWithSecret = Type.Composite([
   }),
 ]);
 
+const Destination = (description: string) =>
+  Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description }));
+
 export const CreateWebhookBody = Type.Object({
-  url: Type.String({ minLength: 1, maxLength: 2048, description: 'Absolute http(s) URL.' }),
+  url: Destination('Absolute http(s) URL. Required unless `destination` is given.'),
+  destination: Destination('The same as `url` (either name is accepted; both only if equal).'),
   eventTypes: Type.Array(EventTypeSchema, { minItems: 1, maxItems: 10 }),
 });
 
 export const UpdateWebhookBody = Type.Object({
-  url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+  url: Destination('A new destination.'),
+  destination: Destination('The same as `url` (either name is accepted; both only if equal).'),
   eventTypes: Type.Optional(Type.Array(EventTypeSchema, { minItems: 1, maxItems: 10 })),
   status: Type.Optional(
     Type.Union([Type.Literal('active'), Type.Literal('disabled')], {
