@@ -195,7 +195,7 @@ describe('exactly once at the carrier: a worker killed with SIGKILL in the middl
       auth: a.auth,
       json: { filters: { all: true }, template: 'Hello {{{firstName}}}' },
     });
-    assert.equal(send.statusCode, 201);
+    assert.equal(send.statusCode, 200);
     assert.equal(body(send).data.queued, N);
     const balanceAfterSend = body(
       await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/balance`, { auth: a.auth }),
