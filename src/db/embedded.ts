@@ -96,7 +96,12 @@ export async function startEmbedded(
 ): Promise<EmbeddedServer> {
   const { log, role = 'service' } = opts;
   const pgdir = path.join(dir, 'pg');
-  await fs.mkdir(dir, { recursive: true });
+  await fs.mkdir(dir, { recursive: true }).catch((err: NodeJS.ErrnoException) => {
+    // A file in the way, or a folder this user may not create: one line naming the setting.
+    throw new StartupError(
+      `DATA_DIR ${dir} cannot be used as a directory (${err.code}): set DATA_DIR to a folder`,
+    );
+  });
   const version = await fs.readFile(path.join(pgdir, 'PG_VERSION'), 'utf8').catch(() => undefined);
   const initialised = version !== undefined;
   const major = await binariesMajor();

@@ -85,6 +85,17 @@ describe('sparrow start: every start-up failure is one line naming its setting',
     oneLine(await start({ DATABASE_URL: wrong.toString() }), /refused the credentials .*check DATABASE_URL/);
   });
 
+  it('refuses a DATA_DIR that is a file, naming the setting', async () => {
+    const dir = tempDataDir();
+    dirs.push(dir);
+    const file = path.join(dir, 'not-a-folder');
+    fs.writeFileSync(file, 'x');
+    oneLine(
+      await start({ DATA_DIR: file }),
+      /DATA_DIR .*not-a-folder cannot be used as a directory .*set DATA_DIR/,
+    );
+  });
+
   it('refuses a DATA_DIR made by another PostgreSQL version', async () => {
     const dir = tempDataDir();
     dirs.push(dir);
