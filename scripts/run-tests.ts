@@ -62,6 +62,8 @@ async function main() {
     SPARROW_TEST_ADMIN_URL: adminUrl,
     SPARROW_TEST_TEMPLATE: template,
     SPARROW_TEST_PREFIX: `sparrow_t_${process.pid}_`,
+    // The server DATABASE_URL named (not the embedded one): the scale-out tests run only against it.
+    ...(process.env.DATABASE_URL ? { SPARROW_TEST_SERVER_URL: process.env.DATABASE_URL } : {}),
   };
   delete env.DATABASE_URL;
   const code = await new Promise<number>((resolve) => {

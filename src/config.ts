@@ -17,17 +17,36 @@ export interface Config {
   rateLimitPerMinute: number;
   webhooksAllowPrivate: boolean;
   quietHoursEnabled: boolean;
-  bootstrap: { accountId?: string; clientId?: string; clientSecret?: string };
+  bootstrap: {
+    accountId?: string;
+    clientId?: string;
+    clientSecret?: string;
+    adminEmail?: string;
+    adminPassword?: string;
+  };
+  /** Console sign-in: session length, lock-out after failed sign-ins, invitation links. */
+  console: {
+    sessionHours: number;
+    maxFailedSignIns: number;
+    lockMinutes: number;
+    invitationHours: number;
+    /** Failed sign-ins one client address may make per minute, before any password is hashed. */
+    signInFailuresPerMinute: number;
+  };
   simulatorDeliveryDelayMs: number;
   /** Price per segment by destination country (PRICE_TABLE over the built-in rates). */
   priceTable: PriceTable;
   /** How long a dispatcher's claim on a batch lasts before another worker may take it over. */
   dispatchLeaseSeconds: number;
+  /** Contacts a bulk contact operation changes per transaction (BULK_CHUNK_SIZE). */
+  bulkChunkSize: number;
   tokenTtlSeconds: number;
   /** Twilio-compatible provider settings (used by numbers whose provider is `twilio`). */
   twilio: { baseUrl: string; accountSid: string; authToken: string };
   /** SMPP provider settings (used by numbers whose provider is `smpp`). */
   smpp: { url: string; systemId: string; password: string; windowSize: number };
+  /** SMPP server for customers' ESMEs (docs/smpp-server.md); port 0: off. */
+  smppServer: SmppServerConfig;
   /** Payments for checkout and auto top-up: the simulator (default) or a Stripe-compatible REST API. */
   payments: PaymentsConfig;
   logLevel: string;
@@ -55,6 +74,71 @@ export interface Config {
    * died with it in flight) when the provider cannot be asked: resend it, or fail and refund it.
    */
   deliveryGuarantee: 'at-least-once' | 'at-most-once';
+  /** AUTORESPONDER_WINDOW_MINUTES: an autoresponder answers one contact at most once in this many minutes. */
+  autoresponderWindowMinutes: number;
+  /** Hosted files (POST /v1/tools/sharefile): SHAREFILE_MAX_BYTES, SHAREFILE_TTL_HOURS, SHAREFILE_QUOTA_BYTES. */
+  sharefile: SharefileConfig;
+  /** S3_*: an S3-compatible object store for hosted files; unset, they are kept under DATA_DIR/files. */
+  s3?: S3Config;
+  /**
+   * Prometheus metrics: METRICS_PORT (a listener of its own serving GET /metrics; 0: none) and
+   * METRICS_TOKEN (GET /metrics on the API listener too; required by both when set). Off by default.
+   */
+  metrics: { port: number; token: string };
+}
+
+/** Limits of hosted files (docs/files.md). */
+export interface SharefileConfig {
+  /** Largest file accepted, in bytes (413 FILE-003 above). */
+  maxBytes: number;
+  /** How long a link serves its file. */
+  ttlHours: number;
+  /** Bytes of unexpired files one account may hold (413 FILE-006 above). */
+  quotaBytes: number;
+}
+
+/** An S3-compatible bucket (AWS S3, MinIO, Ceph, R2...) for hosted files. */
+export interface S3Config {
+  bucket: string;
+  region: string;
+  /** S3_ENDPOINT: the store's URL; unset, AWS's own for the region. */
+  endpoint?: string;
+  /** S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY; unset, the SDK's default credential chain. */
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** S3_FORCE_PATH_STYLE: bucket in the path (MinIO and most self-hosted stores) rather than the host name. */
+  forcePathStyle: boolean;
+}
+
+/** SMPP_SERVER_*: the SMPP server's listener and limits. */
+export interface SmppServerConfig {
+  /** SMPP_SERVER_PORT: 0 (the default) leaves the server off. */
+  port: number;
+  /** SMPP_SERVER_TLS_CERT / SMPP_SERVER_TLS_KEY: PEM files; the listener speaks TLS when both are set. */
+  tlsCert?: string;
+  tlsKey?: string;
+  /** SMPP_SERVER_WINDOW: most submit_sm one bind may have unanswered. */
+  window: number;
+  /** SMPP_SERVER_THROUGHPUT: submit_sm a second of a new credential (when it is not given one). */
+  throughput: number;
+  /** SMPP_SERVER_KEEP_HOURS: receipts and inbound texts wait this long for a receiver bind. */
+  keepHours: number;
+}
+
+function smppServer(env: NodeJS.ProcessEnv): SmppServerConfig {
+  const tlsCert = env.SMPP_SERVER_TLS_CERT || undefined;
+  const tlsKey = env.SMPP_SERVER_TLS_KEY || undefined;
+  if (Boolean(tlsCert) !== Boolean(tlsKey)) {
+    throw new ConfigError('SMPP_SERVER_TLS_CERT and SMPP_SERVER_TLS_KEY go together: set both or neither');
+  }
+  return {
+    port: int(env, 'SMPP_SERVER_PORT', 0, 0, 65535),
+    tlsCert,
+    tlsKey,
+    window: int(env, 'SMPP_SERVER_WINDOW', 50, 1, 10_000),
+    throughput: int(env, 'SMPP_SERVER_THROUGHPUT', 100, 1, 100_000),
+    keepHours: int(env, 'SMPP_SERVER_KEEP_HOURS', 72, 1, 24 * 365),
+  };
 }
 
 /** Per-IP budgets (requests a minute) of the public listener's route families. */
@@ -64,6 +148,7 @@ export interface PublicRateLimits {
   links: number;
   callbacks: number;
   simulator: number;
+  files: number;
 }
 
 export class ConfigError extends Error {}
@@ -216,6 +301,49 @@ function deliveryGuarantee(env: NodeJS.ProcessEnv): Config['deliveryGuarantee'] 
   return raw;
 }
 
+function s3(env: NodeJS.ProcessEnv): S3Config | undefined {
+  const bucket = env.S3_BUCKET || '';
+  const endpoint = env.S3_ENDPOINT ? url(env, 'S3_ENDPOINT', '') : undefined;
+  const accessKeyId = env.S3_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY || undefined;
+  if (!bucket) {
+    if (endpoint || accessKeyId || secretAccessKey)
+      throw new ConfigError(
+        'S3_ENDPOINT and S3_ACCESS_KEY_ID need S3_BUCKET (the bucket hosted files go to)',
+      );
+    return undefined;
+  }
+  if (!accessKeyId !== !secretAccessKey)
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both or neither');
+  return {
+    bucket,
+    region: env.S3_REGION || 'us-east-1',
+    endpoint,
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', endpoint !== undefined),
+  };
+}
+
+/** DATABASE_POOLER: `none`, or `transaction` when DATABASE_URL leads to a transaction-pooling PgBouncer. */
+function pooler(env: NodeJS.ProcessEnv): 'none' | 'transaction' {
+  const raw = env.DATABASE_POOLER || 'none';
+  if (raw !== 'none' && raw !== 'transaction') {
+    throw new ConfigError(`DATABASE_POOLER must be none or transaction, got "${raw}"`);
+  }
+  return raw;
+}
+
+function metricsConfig(env: NodeJS.ProcessEnv): Config['metrics'] {
+  const token = env.METRICS_TOKEN || '';
+  if (token && (token.length < 16 || /\s/.test(token))) {
+    throw new ConfigError(
+      'METRICS_TOKEN must be at least 16 characters without spaces (e.g. `openssl rand -hex 24`)',
+    );
+  }
+  return { port: int(env, 'METRICS_PORT', 0, 0, 65535), token };
+}
+
 /** Reads and validates the configuration; throws ConfigError with a readable message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
@@ -237,10 +365,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       accountId: uuid(env, 'BOOTSTRAP_ACCOUNT_ID'),
       clientId: env.BOOTSTRAP_CLIENT_ID || undefined,
       clientSecret: env.BOOTSTRAP_CLIENT_SECRET || undefined,
+      adminEmail: env.BOOTSTRAP_ADMIN_EMAIL?.trim().toLowerCase() || undefined,
+      adminPassword: env.BOOTSTRAP_ADMIN_PASSWORD || undefined,
+    },
+    console: {
+      sessionHours: int(env, 'CONSOLE_SESSION_HOURS', 12, 1, 720),
+      maxFailedSignIns: int(env, 'CONSOLE_MAX_FAILED_SIGN_INS', 5, 1, 100),
+      lockMinutes: int(env, 'CONSOLE_LOCK_MINUTES', 15, 1, 1440),
+      invitationHours: int(env, 'CONSOLE_INVITATION_HOURS', 72, 1, 720),
+      signInFailuresPerMinute: int(env, 'CONSOLE_SIGN_IN_FAILURES_PER_MINUTE', 20, 1),
     },
     simulatorDeliveryDelayMs: int(env, 'SIMULATOR_DELIVERY_DELAY_MS', 200, 0),
     priceTable: prices(env),
     dispatchLeaseSeconds: int(env, 'DISPATCH_LEASE_SECONDS', 30, 1, 3600),
+    bulkChunkSize: int(env, 'BULK_CHUNK_SIZE', 1000, 1, 10_000),
     tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 3600, 60, 86400),
     twilio: {
       baseUrl: url(env, 'TWILIO_BASE_URL', 'https://api.twilio.com'),
@@ -253,6 +391,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       password: env.SMPP_PASSWORD || '',
       windowSize: int(env, 'SMPP_WINDOW_SIZE', 10, 1, 1000),
     },
+    smppServer: smppServer(env),
     payments: payments(env, production),
     logLevel: env.LOG_LEVEL || 'info',
     workers: bool(env, 'WORKERS', true),
@@ -264,6 +403,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       links: int(env, 'PUBLIC_RATE_LIMIT_LINKS', 600, 1),
       callbacks: int(env, 'PUBLIC_RATE_LIMIT_CALLBACKS', 12_000, 1),
       simulator: int(env, 'PUBLIC_RATE_LIMIT_SIMULATOR', 600, 1),
+      files: int(env, 'PUBLIC_RATE_LIMIT_FILES', 6000, 1),
     },
     anonymousTextsPerHour: {
       form: int(env, 'FORM_CONFIRMATIONS_PER_HOUR', 100, 0),
@@ -274,9 +414,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       connectMs: int(env, 'DB_CONNECT_TIMEOUT_MS', DB_TIMEOUTS.connectMs, 100, 600_000),
       statementMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', DB_TIMEOUTS.statementMs, 0, 86_400_000),
       bulkStatementMs: int(env, 'DB_BULK_STATEMENT_TIMEOUT_MS', DB_TIMEOUTS.bulkStatementMs, 0, 86_400_000),
+      pooler: pooler(env),
     },
     secretsKey: key32(env, 'SECRETS_KEY'),
     secretsKeyPrevious: key32(env, 'SECRETS_KEY_PREVIOUS'),
     deliveryGuarantee: deliveryGuarantee(env),
+    autoresponderWindowMinutes: int(env, 'AUTORESPONDER_WINDOW_MINUTES', 60, 1, 525_600),
+    sharefile: {
+      maxBytes: int(env, 'SHAREFILE_MAX_BYTES', 5_242_880, 1, 1024 * 1024 * 1024),
+      ttlHours: int(env, 'SHAREFILE_TTL_HOURS', 168, 1, 24 * 366),
+      quotaBytes: int(env, 'SHAREFILE_QUOTA_BYTES', 104_857_600, 1),
+    },
+    s3: s3(env),
+    metrics: metricsConfig(env),
   };
 }

@@ -4,7 +4,10 @@ import type { Db } from './db/client.ts';
 import { type DbHealth, watchDatabase } from './db/health.ts';
 import { ClientAuthenticator } from './domain/auth/client-authenticator.ts';
 import { TokenService } from './domain/auth/tokens.ts';
+import { useShortLinkBase } from './domain/links/shorten-links.ts';
 import { createRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
+import { trustOwnFiles } from './messaging/media-url.ts';
+import { usePriceTable } from './messaging/pricing.ts';
 import { createProviders, type Providers } from './providers/registry.ts';
 
 /** Everything a request handler or worker needs, built once per process. */
@@ -21,15 +24,21 @@ export interface AppContext {
   providers: Providers;
   /** Whether the database answers (a watchdog ping); requests answer 503 SYS-503 while it does not. */
   dbHealth: DbHealth;
+  /** The process's log line writer (the service's logger; silent when none was given, as in tests). */
+  log: (msg: string) => void;
   close: () => Promise<void>;
 }
 
 export function createContext(config: Config, db: Db, log?: (msg: string) => void): AppContext {
+  usePriceTable(config.priceTable);
+  useShortLinkBase(config.externalsUrl);
   const secrets = secretBoxFor(config);
   const tokens = new TokenService(db, config.publicUrl, config.tokenTtlSeconds, secrets);
   const rateLimiter = createRateLimiter(config.rateLimitPerMinute, config.redisUrl);
   const providers = createProviders(config);
   const dbHealth = watchDatabase(db, { timeoutMs: Math.min(config.db.connectMs, 3_000), log });
+  // The service's own hosted-file links are valid media URLs wherever EXTERNALS_URL points.
+  trustOwnFiles(config.externalsUrl);
   return {
     config,
     db,
@@ -39,6 +48,7 @@ export function createContext(config: Config, db: Db, log?: (msg: string) => voi
     rateLimiter,
     providers,
     dbHealth,
+    log: log ?? (() => {}),
     close: async () => {
       await dbHealth.stop();
       await rateLimiter.close();

@@ -21,6 +21,23 @@ export const ERRORS = {
   'AUTH-003': { status: 403, message: 'The token does not grant access to this account.' },
   'AUTH-004': { status: 403, message: 'The token lacks the scope this operation needs.' },
 
+  // Console users and their sessions
+  'USER-001': { status: 401, message: 'The e-mail or password is wrong.' },
+  'USER-002': {
+    status: 429,
+    message:
+      'Too many failed sign-ins: this user is locked for a while. Try again later or reset the password.',
+  },
+  'USER-003': { status: 401, message: 'Not signed in to the console (no session, or it ended).' },
+  'USER-004': { status: 403, message: 'The X-CSRF-Token header is missing or does not match the session.' },
+  'USER-005': { status: 404, message: 'No such user in this account.' },
+  'USER-006': { status: 404, message: 'The invitation link is unknown, used or expired.' },
+  'USER-007': { status: 409, message: 'The last administrator of an account cannot be removed or demoted.' },
+  'USER-008': { status: 400, message: 'The password must be 12 to 128 characters.' },
+  'USER-009': { status: 403, message: 'This user is not a member of that account.' },
+  'USER-010': { status: 403, message: 'The request came from another site.' },
+  'CLIENT-001': { status: 404, message: 'No such API client in this account.' },
+
   // Request shape
   'VAL-001': { status: 400, message: 'The request is invalid.' },
   'VAL-002': { status: 400, message: 'The request body is not valid JSON.' },
@@ -180,12 +197,51 @@ export const ERRORS = {
   'WF-015': { status: 400, message: "A node's edges break its type's rules." },
   'WF-016': { status: 400, message: 'The definition has a cycle without a wait.' },
   'WF-017': { status: 400, message: 'A node refers to a list or group that does not exist.' },
+  'WF-018': { status: 404, message: 'Workflow template not found.' },
+  'WF-019': { status: 400, message: 'Give either a templateId or versions, not both.' },
+
+  // Hosted files: POST /v1/tools/sharefile (docs/files.md)
+  'FILE-001': {
+    status: 415,
+    message:
+      'This file type is not accepted: send an image (JPEG, PNG, GIF, WebP), audio (MP3, AAC/M4A, AMR, Ogg, WAV), video (MP4, 3GP, QuickTime), a PDF or a vCard.',
+  },
+  'FILE-002': { status: 415, message: 'The contents of the file do not match its content type.' },
+  'FILE-003': { status: 413, message: 'The file is larger than the limit (SHAREFILE_MAX_BYTES).' },
+  'FILE-004': { status: 400, message: 'The file is empty.' },
+  'FILE-005': {
+    status: 400,
+    message: 'The upload is malformed: send one file, as the multipart field `media` or as the raw body.',
+  },
+  'FILE-006': {
+    status: 413,
+    message:
+      "The account's storage for hosted files is full (SHAREFILE_QUOTA_BYTES): wait for files to expire.",
+  },
 
   // Carrier numbers verified with their provider (issue 9)
   'NUM-010': {
     status: 400,
     message: 'The sending phone number is not verified with its provider: it cannot send.',
   },
+
+  // Autoresponders (docs/autoresponders.md)
+  'AUTO-001': { status: 404, message: 'Autoresponder not found.' },
+  'AUTO-002': { status: 400, message: 'The autoresponder trigger is invalid.' },
+  'AUTO-003': { status: 400, message: 'An autoresponder keyword is invalid.' },
+  'AUTO-004': { status: 409, message: 'The account has as many autoresponders as it may have.' },
+  // Jobs (sends and bulk contact operations: GET/PUT …/jobs, POST …/bulk/contacts)
+  // Recorded on messages (a message's `error`) by a cancel, not answered by the API.
+  'JOB-001': {
+    status: 409,
+    message: 'Cancelled: the job was cancelled before this message was handed to a dispatcher.',
+  },
+  'JOB-002': {
+    status: 400,
+    message: 'The bulk operation is missing what its action needs (tags or listId).',
+  },
+  // SMPP server (issue 15)
+  'SMPP-001': { status: 404, message: 'SMPP credential not found.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 /** A registered error code. */

@@ -11,6 +11,14 @@ const USAGE = `usage: sparrow <command> [options]
   accounts credit ACCOUNT_ID AMOUNT   add credit to an account's balance (a negative AMOUNT debits)
   clients create --account ACCOUNT_ID [--name N]   prints the new client's secret once
   clients revoke CLIENT_ID
+  users create --account ACCOUNT_ID --email E [--role R] [--password P]
+                                a console user of the account (role Administrator, Member or Viewer;
+                                default Administrator); without --password prints an invitation link
+  users reset-password --email E [--password P]
+                                sets the password, or prints a link that sets it (once, 72 h)
+  smpp-credentials create --account ACCOUNT_ID [--name N] [--throughput N]
+                                SMPP system_id and password for ESMEs (password printed once)
+  smpp-credentials delete --account ACCOUNT_ID CREDENTIAL_ID
   keys rotate                   new token signing key (the previous one keeps verifying)
   secrets seal                  seal secrets at rest under SECRETS_KEY (what start-up does)
   help                          this text (also --help, -h, and <command> --help)
@@ -62,6 +70,10 @@ async function main(argv: string[]) {
       name: { type: 'string' },
       account: { type: 'string' },
       balance: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      password: { type: 'string' },
+      throughput: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -125,6 +137,117 @@ async function main(argv: string[]) {
         return;
       }
       break;
+    case 'users':
+      if (sub === 'create' || sub === 'reset-password') {
+        if (!values.email) throw new UsageError(`users ${sub} needs --email`);
+        const email = values.email.trim().toLowerCase();
+        const role = (values.role ?? 'Administrator') as 'Administrator' | 'Member' | 'Viewer';
+        if (!['Administrator', 'Member', 'Viewer'].includes(role))
+          throw new UsageError(`--role must be Administrator, Member or Viewer, got "${values.role}"`);
+        const config = loadConfig();
+        const [
+          { ensureUser },
+          { createInvitation },
+          users,
+          { findAccount },
+          { setPassword },
+          { hashPassword },
+        ] = await Promise.all([
+          import('./domain/users/members.ts'),
+          import('./domain/users/invitations.ts'),
+          import('./db/queries/users.ts'),
+          import('./db/queries/accounts.ts'),
+          import('./db/queries/users.ts'),
+          import('./domain/users/passwords.ts'),
+        ]);
+        const by = { id: 'cli', name: 'sparrow CLI', source: 'cli' };
+        const out = await withDb(async (db) => {
+          if (sub === 'create') {
+            const accountId = accountIdArg(values.account);
+            if (!(await findAccount(db, accountId))) throw new CommandError(`no account ${accountId}`);
+            if (values.password !== undefined) {
+              const { userId, created } = await ensureUser(
+                db,
+                accountId,
+                { email, password: values.password, role },
+                by,
+              );
+              return { accountId, userId, email, role, created };
+            }
+            const inv = await createInvitation(db, config, accountId, { email, role }, by);
+            return { accountId, email, role, invitationLink: inv.link, expires: inv.expires };
+          }
+          const user = await users.findUserByEmail(db, email);
+          if (!user) throw new CommandError(`no console user ${email}`);
+          if (values.password !== undefined) {
+            await setPassword(db, user.id, { hash: await hashPassword(values.password) });
+            return { userId: user.id, email, passwordSet: true };
+          }
+          const [membership] = await users.membershipsOf(db, user.id);
+          if (!membership) throw new CommandError(`${email} is not a member of any account`);
+          const inv = await createInvitation(
+            db,
+            config,
+            membership.account_id,
+            { email, role: membership.role, kind: 'reset' },
+            by,
+          );
+          return { userId: user.id, email, resetLink: inv.link, expires: inv.expires };
+        });
+        console.log(JSON.stringify(out));
+        return;
+      }
+      break;
+    case 'smpp-credentials':
+      if (sub === 'create') {
+        const accountId = accountIdArg(values.account);
+        const throughput =
+          values.throughput === undefined ? undefined : amountArg(values.throughput, '--throughput');
+        if (
+          throughput !== undefined &&
+          (!Number.isInteger(throughput) || throughput < 1 || throughput > 100_000)
+        )
+          throw new UsageError(
+            `--throughput must be an integer from 1 to 100000, got "${values.throughput}"`,
+          );
+        const config = loadConfig();
+        const [{ createSmppCredential }, { findAccount }] = await Promise.all([
+          import('./domain/smpp/create-credential.ts'),
+          import('./db/queries/accounts.ts'),
+        ]);
+        const out = await withDb(async (db) => {
+          if (!(await findAccount(db, accountId))) throw new CommandError(`no account ${accountId}`);
+          return createSmppCredential(
+            db,
+            accountId,
+            { name: values.name, throughput },
+            { id: 'cli', name: 'sparrow smpp-credentials', source: 'cli' },
+            config.smppServer.throughput,
+          );
+        });
+        const c = out.credential;
+        console.log(
+          JSON.stringify({
+            accountId,
+            credentialId: c.id,
+            systemId: c.system_id,
+            password: out.password,
+            throughput: c.throughput_mps,
+          }),
+        );
+        return;
+      }
+      if (sub === 'delete' && rest.length === 1) {
+        const accountId = accountIdArg(values.account);
+        const id = rest[0];
+        if (!UUID.test(id)) throw new UsageError(`"${id}" is not a credential id (credential ids are UUIDs)`);
+        const { deleteSmppCredential } = await import('./db/queries/smpp.ts');
+        const deleted = await withDb((db) => deleteSmppCredential(db, accountId, id));
+        if (!deleted) throw new CommandError(`no SMPP credential ${id} in account ${accountId}`);
+        console.log(JSON.stringify({ credentialId: id, deleted: true }));
+        return;
+      }
+      break;
     case 'keys':
       if (sub === 'rotate') {
         const config = loadConfig();
@@ -175,8 +298,10 @@ main(process.argv.slice(2)).catch((err: unknown) => {
     console.error(`sparrow: configuration error: ${err.message}`);
     process.exit(2);
   }
-  if (err instanceof StartupError || err instanceof CommandError) {
-    console.error(`sparrow: ${err.message}`);
+  // A rule of the service refused the command (e.g. a password too short): its message and code.
+  const appCode = (err as { code?: unknown; status?: unknown })?.status ? code : undefined;
+  if (err instanceof StartupError || err instanceof CommandError || appCode) {
+    console.error(`sparrow: ${(err as Error).message}${appCode ? ` (${appCode})` : ''}`);
     process.exit(1);
   }
   // Unexpected: one line first, the details after it for a bug report.

@@ -29,6 +29,11 @@ export function securityNotes(config: Config): string[] {
   } else if (config.payments.provider === 'simulator') {
     notes.push('payments: simulator (simulated checkouts credit balances for free)');
   }
+  const { sharefile, s3 } = config;
+  notes.push(
+    `hosted files (POST /v1/tools/sharefile) served on the public listener at /files/… from ${s3 ? `S3 bucket ${s3.bucket}` : `${config.dataDir}/files`}: ` +
+      `up to ${sharefile.maxBytes} bytes each, ${sharefile.quotaBytes} per account, links live ${sharefile.ttlHours} h`,
+  );
   if (config.trustProxy !== false) {
     notes.push(`client addresses from X-Forwarded-For (TRUST_PROXY=${config.trustProxy})`);
   }

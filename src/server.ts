@@ -51,13 +51,16 @@ export async function startService(role: Role, config: Config = loadConfig()) {
   let ctx: AppContext | undefined;
   const apps: FastifyInstance[] = [];
   let workers: { stop: () => Promise<void> } | undefined;
+  let smppServer: { close: () => Promise<void> } | undefined;
+  let metricsServer: { close: () => Promise<void> } | undefined;
   let stopping: Promise<void> | undefined;
 
   const shutdown = (reason: string) => {
     stopping ??= (async () => {
       log(`${reason}: shutting down`);
-      await Promise.allSettled(apps.map((a) => a.close()));
+      await Promise.allSettled([...apps.map((a) => a.close()), smppServer?.close()]);
       await workers?.stop();
+      await metricsServer?.close();
       await ctx?.close();
       await db?.end();
       await database?.stop();
@@ -108,6 +111,26 @@ export async function startService(role: Role, config: Config = loadConfig()) {
     log(database.embedded ? `embedded PostgreSQL ready in ${config.dataDir}` : 'connected to DATABASE_URL');
     db = createPool(database.url, role === 'worker' ? 10 : 20, config.db);
     ctx = createContext(config, db, log);
+    if (config.metrics.port || config.metrics.token) {
+      const { enableMetrics } = await import('./metrics/metrics.ts');
+      await enableMetrics(role);
+      if (config.metrics.port) {
+        const { startMetricsServer } = await import('./metrics/serve.ts');
+        const m = await startMetricsServer(db, {
+          host: config.host,
+          port: config.metrics.port,
+          token: config.metrics.token,
+        }).catch((err: { code?: string }) => {
+          if (err.code === 'EADDRINUSE')
+            throw new StartupError(
+              `port ${config.metrics.port} on ${config.host} is already in use: set METRICS_PORT to a free port`,
+            );
+          throw err;
+        });
+        metricsServer = m;
+        log(`metrics on http://${config.host}:${m.port}/metrics`);
+      }
+    }
     const sealed = step(await sealSecretsAtRest(db, ctx.secrets));
     if (!config.secretsKey) {
       log('warning: SECRETS_KEY is not set: token-signing keys and webhook secrets are stored in plain text');
@@ -128,6 +151,10 @@ export async function startService(role: Role, config: Config = loadConfig()) {
       await listen(externals, config.host, config.externalsPort, 'EXTERNALS_PORT');
       step(log(`API listening on ${config.publicUrl} (docs at ${config.publicUrl}/docs)`));
       log(`public listener on ${config.externalsUrl}`);
+      if (config.smppServer.port > 0) {
+        const { startSmppServer } = await import('./smpp/start.ts');
+        smppServer = await startSmppServer(db, config, log);
+      }
       for (const note of securityNotes(config)) log(note);
       lazySchemas.warm((err) => log(`a route schema does not compile: ${err.message}`));
       if (boot.clientSecret) {
@@ -136,6 +163,12 @@ export async function startService(role: Role, config: Config = loadConfig()) {
           `\n  SPARROW_ACCOUNT_ID=${boot.accountId}\n  SPARROW_CLIENT_ID=${boot.clientId}\n  SPARROW_CLIENT_SECRET=${boot.clientSecret}\n\n`,
         );
         log(`credentials written to ${boot.credentialsFile}`);
+      }
+      if (boot.admin?.password) {
+        log(`console sign-in (shown once, also in the file above): ${config.publicUrl}/console/`);
+        process.stdout.write(`\n  email:    ${boot.admin.email}\n  password: ${boot.admin.password}\n\n`);
+      } else if (boot.admin?.created) {
+        log(`console administrator ${boot.admin.email} created from BOOTSTRAP_ADMIN_EMAIL`);
       }
     }
     if (role !== 'api' && config.workers) {

@@ -64,3 +64,51 @@ describe('SECRETS_KEY', () => {
     }
   });
 });
+
+describe('hosted files (SHAREFILE_*, S3_*)', () => {
+  it('defaults to 5 MiB files, 168 h links, a 100 MiB quota per account, and DATA_DIR storage', () => {
+    const c = loadConfig({});
+    assert.deepEqual(c.sharefile, {
+      maxBytes: 5 * 1024 * 1024,
+      ttlHours: 168,
+      quotaBytes: 100 * 1024 * 1024,
+    });
+    assert.equal(c.s3, undefined);
+    assert.equal(c.publicRateLimits.files, 6000);
+  });
+
+  it('reads an S3-compatible bucket, path-style by default when an endpoint is given', () => {
+    const c = loadConfig({
+      S3_BUCKET: 'media',
+      S3_ENDPOINT: 'http://127.0.0.1:9000/',
+      S3_ACCESS_KEY_ID: 'k',
+      S3_SECRET_ACCESS_KEY: 's',
+    });
+    assert.deepEqual(c.s3, {
+      bucket: 'media',
+      region: 'us-east-1',
+      endpoint: 'http://127.0.0.1:9000',
+      accessKeyId: 'k',
+      secretAccessKey: 's',
+      forcePathStyle: true,
+    });
+    assert.equal(loadConfig({ S3_BUCKET: 'media' }).s3?.forcePathStyle, false);
+  });
+
+  it('refuses half an S3 configuration and out-of-range limits, naming the variable', () => {
+    for (const [env, name] of [
+      [{ S3_ENDPOINT: 'http://127.0.0.1:9000' }, 'S3_BUCKET'],
+      [{ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k' }, 'S3_SECRET_ACCESS_KEY'],
+      [{ S3_BUCKET: 'b', S3_ENDPOINT: 'nope' }, 'S3_ENDPOINT'],
+      [{ SHAREFILE_MAX_BYTES: '0' }, 'SHAREFILE_MAX_BYTES'],
+      [{ SHAREFILE_TTL_HOURS: '1.5' }, 'SHAREFILE_TTL_HOURS'],
+      [{ SHAREFILE_QUOTA_BYTES: '-1' }, 'SHAREFILE_QUOTA_BYTES'],
+    ] as const) {
+      assert.throws(
+        () => loadConfig(env),
+        (err: Error) => err instanceof ConfigError && err.message.includes(name),
+        JSON.stringify(env),
+      );
+    }
+  });
+});

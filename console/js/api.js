@@ -1,14 +1,16 @@
 // The console's only door to the service: the public API, through fetch.
-// The session (account id, client id, access token and its expiry) lives in sessionStorage, so it
-// ends with the tab. The client secret stays in memory only: it renews the token while the page is
-// open, and is never written to storage. After a reload the token is used until it expires; then
-// the person signs in again.
+// A person signs in with e-mail and password: the service sets an HttpOnly session cookie (the page
+// never sees it) and answers a CSRF token, kept in memory only. From the session the console mints
+// short access tokens (5 minutes) for the chosen account, with the scopes of the person's role, and
+// calls the API with them exactly as an integration does. The token and the chosen account live in
+// sessionStorage, so they end with the tab; the cookie lets a new tab or a reload carry on.
 
 const KEY = 'sparrow.console.session';
 // Renew a little before expiry so a request never leaves with a token about to lapse.
 const RENEW_MARGIN_MS = 30_000;
+const SESSION_URL = '/console/api/session';
 
-let secret = null;
+let csrf = null;
 
 /** An error from the API, with the envelope's code and text. */
 export class ApiError extends Error {
@@ -19,7 +21,7 @@ export class ApiError extends Error {
   }
 }
 
-/** The current session, or null when signed out. */
+/** The current session ({accountId, accountName, role, accounts, user, token, expiresAt}), or null. */
 export function session() {
   try {
     return JSON.parse(sessionStorage.getItem(KEY) ?? 'null');
@@ -44,56 +46,106 @@ function errorFrom(res, body) {
   return new ApiError(res.status, `HTTP-${res.status}`, res.statusText || 'The request failed.');
 }
 
-async function requestToken(clientId, clientSecret) {
-  const res = await fetch('/oauth2/token', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      grant_type: 'client_credentials',
-      client_id: clientId,
-      client_secret: clientSecret,
-    }),
+async function sessionCall(method, path, json) {
+  const headers = {};
+  if (json !== undefined) headers['content-type'] = 'application/json';
+  if (csrf) headers['x-csrf-token'] = csrf;
+  const res = await fetch(path, {
+    method,
+    headers,
+    body: json === undefined ? undefined : JSON.stringify(json),
+    credentials: 'same-origin',
   });
   const body = await readBody(res);
   if (!res.ok) throw errorFrom(res, body);
-  return { token: body.access_token, expiresAt: Date.now() + body.expires_in * 1000 };
+  return body;
 }
 
-/** Exchanges the credentials for a token and checks that it opens the account. */
-export async function signIn(accountId, clientId, clientSecret) {
-  const { token, expiresAt } = await requestToken(clientId, clientSecret);
-  sessionStorage.setItem(KEY, JSON.stringify({ accountId, clientId, token, expiresAt }));
-  secret = clientSecret;
+async function mint(who, accountId) {
+  const account = who.accounts.find((a) => a.id === accountId) ?? who.accounts[0];
+  if (!account) throw new ApiError(403, 'USER-009', 'This user is not a member of any account yet.');
+  const t = await sessionCall('POST', '/console/api/token', { accountId: account.id });
+  const next = {
+    user: who.user,
+    accounts: who.accounts,
+    accountId: account.id,
+    accountName: account.name,
+    role: t.role,
+    token: t.access_token,
+    expiresAt: Date.now() + t.expires_in * 1000,
+  };
+  sessionStorage.setItem(KEY, JSON.stringify(next));
+  return next;
+}
+
+/** Signs in with e-mail and password and opens the person's first (or last used) account. */
+export async function signIn(email, password) {
+  const { data } = await sessionCall('POST', SESSION_URL, { email, password });
+  csrf = data.csrfToken;
+  return mint(data, session()?.accountId);
+}
+
+/** Carries on a session the cookie still holds (a reload, a new tab): answers it, or null. */
+export async function resume() {
   try {
-    return await api('GET', '');
-  } catch (err) {
-    signOut();
-    throw err;
+    const { data } = await sessionCall('GET', SESSION_URL);
+    csrf = data.csrfToken;
+    return await mint(data, session()?.accountId);
+  } catch {
+    sessionStorage.removeItem(KEY);
+    return null;
   }
 }
 
-/** Forgets the token and the secret. */
-export function signOut() {
+/** Switches to another of the person's accounts. */
+export async function switchAccount(accountId) {
+  const s = session();
+  if (!s) throw new ApiError(401, 'USER-003', 'Sign in first.');
+  if (!csrf) await resume();
+  return mint({ user: s.user, accounts: s.accounts }, accountId);
+}
+
+/** Ends the session on the server (the cookie) and here. */
+export async function signOut() {
   sessionStorage.removeItem(KEY);
-  secret = null;
+  try {
+    if (!csrf) csrf = (await sessionCall('GET', SESSION_URL)).data.csrfToken;
+    await sessionCall('DELETE', SESSION_URL);
+  } catch {
+    // Already ended.
+  }
+  csrf = null;
+}
+
+/** What an invitation link is for. */
+export async function invitation(token) {
+  return (await sessionCall('GET', `/console/api/invitations/${encodeURIComponent(token)}`)).data;
+}
+
+/** Accepts an invitation (setting a password when needed) and signs the person in. */
+export async function acceptInvitation(token, body) {
+  const { data } = await sessionCall('POST', `/console/api/invitations/${encodeURIComponent(token)}/accept`, body);
+  csrf = data.csrfToken;
+  return mint(data, undefined);
 }
 
 async function renew(s) {
-  if (!secret) {
-    throw new ApiError(401, 'AUTH-002', 'Your session has expired. Sign in again.');
+  try {
+    if (!csrf) csrf = (await sessionCall('GET', SESSION_URL)).data.csrfToken;
+    return await mint({ user: s.user, accounts: s.accounts }, s.accountId);
+  } catch {
+    // The page shows the sign-in form with the e-mail of this session, then signs out.
+    throw new ApiError(401, 'USER-003', 'Your session has ended. Sign in again.');
   }
-  const { token, expiresAt } = await requestToken(s.clientId, secret);
-  const next = { ...s, token, expiresAt };
-  sessionStorage.setItem(KEY, JSON.stringify(next));
-  return next;
 }
 
 /**
  * Calls the account's part of the API: api('GET', '/contacts', {query}) → GET
  * /v1/accounts/{accountId}/contacts. Answers the envelope; throws ApiError on failure.
- * `json` sends a JSON body; `csv` sends text/csv.
+ * `json` sends a JSON body; `csv` sends text/csv; `file` (a File or Blob) sends its bytes with its
+ * type. `root: true` calls `/v1{path}` instead (operations outside the account path, e.g. tools).
  */
-export async function api(method, path, { query, json, csv } = {}) {
+export async function api(method, path, { query, json, csv, file, root = false } = {}) {
   let s = session();
   if (!s) throw new ApiError(401, 'AUTH-001', 'Sign in first.');
   if (s.expiresAt - Date.now() < RENEW_MARGIN_MS) s = await renew(s);
@@ -101,7 +153,8 @@ export async function api(method, path, { query, json, csv } = {}) {
     ? new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined && v !== ''))
     : null;
   const search = qs ? qs.toString() : '';
-  const url = `/v1/accounts/${encodeURIComponent(s.accountId)}${path}${search ? `?${search}` : ''}`;
+  const base = root ? '/v1' : `/v1/accounts/${encodeURIComponent(s.accountId)}`;
+  const url = `${base}${path}${search ? `?${search}` : ''}`;
   const send = (token) => {
     const headers = { authorization: `Bearer ${token}` };
     let body;
@@ -111,6 +164,9 @@ export async function api(method, path, { query, json, csv } = {}) {
     } else if (csv !== undefined) {
       headers['content-type'] = 'text/csv';
       body = csv;
+    } else if (file !== undefined) {
+      headers['content-type'] = file.type || 'application/octet-stream';
+      body = file;
     }
     return fetch(url, { method, headers, body });
   };
@@ -124,4 +180,9 @@ export async function api(method, path, { query, json, csv } = {}) {
   const body = await readBody(res);
   if (!res.ok || !body || body.success === false) throw errorFrom(res, body);
   return body;
+}
+
+/** Hosts a file (POST /v1/tools/sharefile): answers `{link, expires, contentType, size}`. */
+export async function shareFile(file) {
+  return (await api('POST', '/tools/sharefile', { file, root: true })).data;
 }

@@ -1,16 +1,29 @@
 // The console shell: sign-in, navigation and the page for the current hash route.
-import { ApiError, session, signIn, signOut } from './api.js';
+import { ApiError, acceptInvitation, invitation, resume, session, signIn, signOut, switchAccount } from './api.js';
 import { h } from './dom.js';
 import { bindFlash, clearFlash, showError } from './flash.js';
+import { autorespondersPage } from './pages/autoresponders.js';
+import { billingPage } from './pages/billing.js';
+import { callPage, callsPage } from './pages/calls.js';
 import { campaignsPage } from './pages/campaigns.js';
 import { composePage } from './pages/compose.js';
 import { contactPage, contactsPage } from './pages/contacts.js';
+import { credentialsPage } from './pages/credentials.js';
+import { dripPage, dripsPage } from './pages/drips.js';
 import { conversationPage, inboxPage } from './pages/conversations.js';
+import { filesPage } from './pages/files.js';
+import { groupPage, groupsPage } from './pages/groups.js';
+import { formPage, formsPage } from './pages/forms.js';
+import { jobPage, jobsPage } from './pages/jobs.js';
+import { linkPage, linksPage } from './pages/links.js';
 import { listPage, listsPage } from './pages/lists.js';
 import { messagePage, messagesPage } from './pages/messages.js';
+import { numbersPage } from './pages/numbers.js';
 import { overviewPage } from './pages/overview.js';
 import { templatesPage } from './pages/templates.js';
+import { usersPage } from './pages/users.js';
 import { webhookPage, webhooksPage } from './pages/webhooks.js';
+import { workflowPage, workflowsPage } from './pages/workflows.js';
 import { current, go, match } from './router.js';
 
 const NAV = [
@@ -19,10 +32,23 @@ const NAV = [
   ['/lists', 'Lists'],
   ['/compose', 'Compose'],
   ['/messages', 'Messages'],
+  ['/jobs', 'Jobs'],
   ['/inbox', 'Inbox'],
   ['/templates', 'Templates'],
+  ['/files', 'Files'],
   ['/campaigns', 'Campaigns'],
+  ['/autoresponders', 'Autoresponders'],
   ['/webhooks', 'Webhooks'],
+  ['/workflows', 'Workflows'],
+  ['/numbers', 'Numbers'],
+  ['/groups', 'Groups'],
+  ['/calls', 'Calls'],
+  ['/drips', 'Drip campaigns'],
+  ['/forms', 'Lead forms'],
+  ['/links', 'Tracked links'],
+  ['/users', 'Users', 'Administrator'],
+  ['/credentials', 'API credentials', 'Administrator'],
+  ['/billing', 'Billing', 'Administrator'],
 ];
 
 const ROUTES = [
@@ -34,12 +60,32 @@ const ROUTES = [
   { path: '/compose', page: composePage },
   { path: '/messages', page: messagesPage },
   { path: '/messages/:id', page: messagePage },
+  { path: '/jobs', page: jobsPage },
+  { path: '/jobs/:id', page: jobPage },
   { path: '/inbox', page: inboxPage },
   { path: '/inbox/:id', page: conversationPage },
   { path: '/templates', page: templatesPage },
+  { path: '/files', page: filesPage },
   { path: '/campaigns', page: campaignsPage },
+  { path: '/autoresponders', page: autorespondersPage },
   { path: '/webhooks', page: webhooksPage },
   { path: '/webhooks/:id', page: webhookPage },
+  { path: '/workflows', page: workflowsPage },
+  { path: '/workflows/:id', page: workflowPage },
+  { path: '/drips', page: dripsPage },
+  { path: '/drips/:id', page: dripPage },
+  { path: '/forms', page: formsPage },
+  { path: '/forms/:id', page: formPage },
+  { path: '/links', page: linksPage },
+  { path: '/links/:id', page: linkPage },
+  { path: '/users', page: usersPage },
+  { path: '/credentials', page: credentialsPage },
+  { path: '/numbers', page: numbersPage },
+  { path: '/groups', page: groupsPage },
+  { path: '/groups/:id', page: groupPage },
+  { path: '/billing', page: billingPage },
+  { path: '/calls', page: callsPage },
+  { path: '/calls/:id', page: callPage },
 ];
 
 const root = document.getElementById('app');
@@ -47,24 +93,19 @@ let main = null;
 let nav = null;
 
 /**
- * The sign-in form; `reason` (an error) says why it is shown again, e.g. an expired session, and
- * `previous` (the ended session) fills in the ids.
+ * The sign-in form (e-mail and password); `reason` (an error) says why it is shown again, e.g. an
+ * ended session, and `previous` (the ended session) fills in the e-mail.
  */
 function signInView(reason, previous) {
   main = null;
-  const accountId = h('input', {
-    name: 'accountId',
+  const email = h('input', {
+    name: 'email',
+    type: 'email',
     required: true,
     autocomplete: 'username',
-    value: previous?.accountId,
+    value: previous?.user?.email,
   });
-  const clientId = h('input', { name: 'clientId', required: true, value: previous?.clientId });
-  const clientSecret = h('input', {
-    name: 'clientSecret',
-    type: 'password',
-    required: true,
-    autocomplete: 'current-password',
-  });
+  const password = h('input', { name: 'password', type: 'password', required: true, autocomplete: 'current-password' });
   const error = h('div', { class: 'flash-area' });
   if (reason) showError(reason, error);
   const button = h('button', { type: 'submit' }, 'Sign in');
@@ -77,9 +118,9 @@ function signInView(reason, previous) {
         button.disabled = true;
         error.replaceChildren();
         try {
-          await signIn(accountId.value.trim(), clientId.value.trim(), clientSecret.value);
-          clientSecret.value = '';
-          if (!location.hash) go('/overview');
+          await signIn(email.value.trim(), password.value);
+          password.value = '';
+          if (!location.hash || location.hash.startsWith('#/accept/')) go('/overview');
           shell();
         } catch (err) {
           showError(err, error);
@@ -89,15 +130,68 @@ function signInView(reason, previous) {
       },
     },
     h('h1', {}, 'Sparrow console'),
-    h('p', {}, 'Sign in with your account id and an API client’s id and secret (npm start prints them).'),
+    h('p', {}, 'Sign in with your e-mail and password (the first start of the service prints the first administrator’s).'),
     error,
-    h('label', { class: 'field' }, h('span', {}, 'Account id'), accountId),
-    h('label', { class: 'field' }, h('span', {}, 'Client id'), clientId),
-    h('label', { class: 'field' }, h('span', {}, 'Client secret'), clientSecret),
+    h('label', { class: 'field' }, h('span', {}, 'E-mail'), email),
+    h('label', { class: 'field' }, h('span', {}, 'Password'), password),
     button,
   );
   root.replaceChildren(h('main', { class: 'signin-page' }, form));
-  (previous ? clientSecret : accountId).focus();
+  (previous ? password : email).focus();
+}
+
+/** #/accept/{token}: an invitation (or password reset) link. */
+async function acceptView(token) {
+  main = null;
+  const error = h('div', { class: 'flash-area' });
+  let info;
+  try {
+    info = await invitation(token);
+  } catch (err) {
+    showError(err, error);
+    root.replaceChildren(
+      h('main', { class: 'signin-page' }, h('div', { class: 'signin' }, h('h1', {}, 'Invitation'), error, h('a', { href: '#/overview' }, 'Sign in'))),
+    );
+    return;
+  }
+  const first = h('input', { name: 'firstName', autocomplete: 'given-name', maxlength: 100 });
+  const last = h('input', { name: 'lastName', autocomplete: 'family-name', maxlength: 100 });
+  const password = h('input', { name: 'password', type: 'password', autocomplete: 'new-password', minlength: 12, maxlength: 128, required: info.needsPassword });
+  const terms = h('input', { name: 'acceptTerms', type: 'checkbox', required: true });
+  const button = h('button', { type: 'submit' }, info.kind === 'reset' ? 'Set password' : 'Join');
+  const form = h(
+    'form',
+    {
+      class: 'signin',
+      onsubmit: async (e) => {
+        e.preventDefault();
+        button.disabled = true;
+        error.replaceChildren();
+        try {
+          const body = { acceptTerms: terms.checked };
+          if (first.value.trim()) body.firstName = first.value.trim();
+          if (last.value.trim()) body.lastName = last.value.trim();
+          if (info.needsPassword) body.password = password.value;
+          await acceptInvitation(token, body);
+          go('/overview');
+          shell();
+        } catch (err) {
+          showError(err, error);
+        } finally {
+          button.disabled = false;
+        }
+      },
+    },
+    h('h1', {}, info.kind === 'reset' ? 'Set a new password' : 'Join Sparrow'),
+    h('p', {}, h('bdi', {}, info.email), ` · ${info.role} of `, h('bdi', {}, info.account.name)),
+    error,
+    info.kind === 'invite' ? h('label', { class: 'field' }, h('span', {}, 'First name'), first) : null,
+    info.kind === 'invite' ? h('label', { class: 'field' }, h('span', {}, 'Last name'), last) : null,
+    info.needsPassword ? h('label', { class: 'field' }, h('span', {}, 'Password (12 characters or more)'), password) : null,
+    h('label', { class: 'check' }, terms, h('span', {}, 'I accept the terms of use')),
+    button,
+  );
+  root.replaceChildren(h('main', { class: 'signin-page' }, form));
 }
 
 function shell() {
@@ -108,22 +202,24 @@ function shell() {
   nav = h(
     'nav',
     { class: 'nav' },
-    NAV.map(([path, label]) => h('a', { href: `#${path}`, 'data-path': path }, label)),
+    NAV.filter(([, , role]) => !role || role === s.role).map(([path, label]) =>
+      h('a', { href: `#${path}`, 'data-path': path }, label),
+    ),
   );
   main = h('section', { class: 'page' });
   root.replaceChildren(
     h(
       'header',
       { class: 'top' },
-      h('strong', { class: 'brand' }, 'Sparrow'),
-      h('span', { class: 'who' }, `Account ${s.accountId}`),
+      h('h1', { class: 'brand' }, 'Sparrow'),
+      accountSwitcher(s),
       h(
         'button',
         {
           type: 'button',
           class: 'link',
-          onclick: () => {
-            signOut();
+          onclick: async () => {
+            await signOut();
             location.hash = '';
             signInView();
           },
@@ -136,8 +232,33 @@ function shell() {
   route();
 }
 
+/** The account in use (and the role there); a menu when the person has several. */
+function accountSwitcher(s) {
+  const who = `${s.user?.email ?? ''} · ${s.role}`;
+  if (!s.accounts || s.accounts.length < 2)
+    return h('span', { class: 'who' }, h('bdi', {}, s.accountName || s.accountId), ` · ${who}`);
+  const select = h(
+    'select',
+    {
+      'aria-label': 'Account',
+      onchange: async () => {
+        try {
+          await switchAccount(select.value);
+          shell();
+        } catch (err) {
+          showError(err);
+        }
+      },
+    },
+    s.accounts.map((a) => h('option', { value: a.id, selected: a.id === s.accountId }, `${a.name} (${a.role})`)),
+  );
+  return h('span', { class: 'who' }, select, ` · ${who}`);
+}
+
 async function route() {
-  if (!session()) return signInView();
+  const accept = /^#\/accept\/([A-Za-z0-9_-]+)$/.exec(location.hash);
+  if (accept) return acceptView(accept[1]);
+  if (!session() && !(await resume())) return signInView();
   if (!main) return shell();
   const { path, query } = current();
   const found = match(ROUTES, path);
@@ -158,12 +279,17 @@ async function route() {
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) {
       const previous = session();
-      signOut();
+      await signOut();
       return signInView(err, previous);
     }
     if (view.isConnected) showError(err);
   }
 }
 
-window.addEventListener('hashchange', () => (session() ? route() : signInView()));
-shell();
+window.addEventListener('hashchange', () => route());
+(async () => {
+  const accept = /^#\/accept\//.test(location.hash);
+  if (!accept && !session()) await resume();
+  if (accept || !session()) return route();
+  shell();
+})();

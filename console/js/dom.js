@@ -31,11 +31,20 @@ export function when(iso) {
   return iso ? new Date(iso).toLocaleString() : '—';
 }
 
-/** A contact's display name: first and last name, else the mobile, else the email. */
+/**
+ * User text isolated for direction: wrapped in FIRST STRONG ISOLATE … POP DIRECTIONAL ISOLATE, so a
+ * right-to-left name, or one carrying an override character (U+202E), cannot reorder the text
+ * around it, wherever the string goes (a cell, a heading, a confirm() dialog).
+ */
+export function isolate(text) {
+  return `\u2068${text}\u2069`;
+}
+
+/** A contact's display name (isolated): first and last name, else the mobile, else the email. */
 export function nameOf(contact) {
   if (!contact) return '—';
   const name = [contact.firstName, contact.lastName].filter(Boolean).join(' ');
-  return name || contact.mobile?.number || contact.email || contact.id;
+  return isolate(name || contact.mobile?.number || contact.email || contact.id);
 }
 
 /** A money amount with two to four decimals. */
@@ -44,19 +53,24 @@ export function money(amount, currency = '') {
   return `${n.toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 4 })} ${currency}`.trim();
 }
 
-/** A table: columns are [heading, cell(row) → node or text]; an empty list shows `empty`. */
+/**
+ * A table: columns are [heading, cell(row) → node or text]; an empty list shows `empty`. On a
+ * narrow screen the table scrolls sideways by itself (style.css), so it is focusable: a keyboard
+ * can scroll it too.
+ */
 export function table(columns, rows, empty = 'Nothing here yet.') {
   if (!rows.length) return h('p', { class: 'empty' }, empty);
   return h(
     'table',
-    {},
+    { tabindex: 0 },
     h(
       'thead',
       {},
       h(
         'tr',
         {},
-        columns.map(([heading]) => h('th', {}, heading)),
+        // A column without a heading (its row's buttons) has an empty cell, not an empty header.
+        columns.map(([heading]) => (heading ? h('th', { scope: 'col' }, heading) : h('td', {}))),
       ),
     ),
     h(
@@ -106,10 +120,11 @@ export function badge(text) {
 
 /** Previous / next buttons for a collection's pagination; go(offset) moves. */
 export function pager(pagination, go) {
-  if (!pagination) return null;
+  // One page holds everything: no buttons to show. An empty element, never null: pages pass the
+  // pager to append(), which would show null as the text "null".
+  if (!pagination || (pagination.offset === 0 && !pagination.hasNext))
+    return h('div', { class: 'pager', hidden: true });
   const { offset, limit, hasNext, totalCount } = pagination;
-  // One page holds everything: no buttons to show.
-  if (offset === 0 && !hasNext) return null;
   const first = totalCount === 0 ? 0 : offset + 1;
   const last = Math.min(offset + limit, totalCount);
   return h(

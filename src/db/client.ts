@@ -17,6 +17,14 @@ export interface DbTimeouts {
   statementMs: number;
   /** A statement of a bulk transaction (`withTx(…, { bulk: true })`): a send's accept statement. */
   bulkStatementMs: number;
+  /**
+   * DATABASE_POOLER=transaction: the connection string leads to a transaction-pooling PgBouncer
+   * (or the like), where a server connection is ours for one transaction only. Then no statement
+   * is prepared by name (another client may get the connection it was prepared on, or we may get
+   * one without it), the statement timeout is not a startup parameter (PgBouncer refuses unknown
+   * ones) but SET LOCAL at the start of each transaction, and nothing relies on session state.
+   */
+  pooler?: 'none' | 'transaction';
 }
 
 /**
@@ -34,14 +42,34 @@ interface PoolState {
 }
 const pools = new WeakMap<pg.Pool, PoolState>();
 
+/**
+ * A client for transaction pooling: a query's `name` (a server-side prepared statement, which
+ * lives on one server connection) is dropped, so every statement is parsed in the same round trip
+ * that runs it (the unnamed statement, which a pooler keeps within the transaction).
+ */
+class UnnamedStatementsClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; this only strips `name`.
+  override query(config: any, ...rest: any[]): any {
+    if (config && typeof config === 'object' && 'name' in config && config.name !== undefined) {
+      const { name: _name, ...unnamed } = config;
+      return (super.query as (...a: unknown[]) => unknown)(unnamed, ...rest);
+    }
+    return (super.query as (...a: unknown[]) => unknown)(config, ...rest);
+  }
+}
+
 export function createPool(connectionString: string, max = 10, timeouts: DbTimeouts = DB_TIMEOUTS): Db {
+  const pooled = timeouts.pooler === 'transaction';
   const pool = new pg.Pool({
     connectionString,
     max,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: timeouts.connectMs,
-    // Enforced by the server: a statement past it fails with 57014 (answered 503).
-    ...(timeouts.statementMs > 0 ? { statement_timeout: timeouts.statementMs } : {}),
+    // Enforced by the server: a statement past it fails with 57014 (answered 503). Through a
+    // transaction pooler it is set per transaction instead (withTx), and the pooler's server
+    // connections carry a default for single statements (docs/scaling.md).
+    ...(timeouts.statementMs > 0 && !pooled ? { statement_timeout: timeouts.statementMs } : {}),
+    ...(pooled ? { Client: UnnamedStatementsClient } : {}),
   });
   const state: PoolState = { timeouts, clients: new Set(), bulk: new Set() };
   pools.set(pool, state);
@@ -78,11 +106,15 @@ export async function withTx<T>(
   const state = pools.get(db);
   let broken: Error | undefined;
   try {
-    await client.query('BEGIN');
     if (opts.bulk) {
       state?.bulk.add(client);
       const ms = state?.timeouts.bulkStatementMs ?? DB_TIMEOUTS.bulkStatementMs;
-      await client.query(`SET LOCAL statement_timeout = ${Math.trunc(ms)}`);
+      await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.trunc(ms)}`);
+    } else if (state?.timeouts.pooler === 'transaction' && state.timeouts.statementMs > 0) {
+      // One round trip (simple protocol), as BEGIN alone is.
+      await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.trunc(state.timeouts.statementMs)}`);
+    } else {
+      await client.query('BEGIN');
     }
     const result = await fn(client);
     await client.query('COMMIT');

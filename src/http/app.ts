@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { metrics } from '../metrics/metrics.ts';
 import type { lazySchemaController } from './lazy-schemas.ts';
 import { setProtectiveHeaders } from './page-headers.ts';
 import { registerAuth } from './plugins/auth.ts';
@@ -14,6 +15,7 @@ import { registerStrictQueryIntegers } from './plugins/strict-query.ts';
 import { type LogDestination, loggerOptions } from './request-log.ts';
 import { healthRoutes } from './routes/health.ts';
 import { apiRoutes, externalRoutes, simulatorRoutes } from './routes/index.ts';
+import { metricsRoute } from './routes/metrics.ts';
 import './types.ts';
 
 const AJV = {
@@ -34,7 +36,7 @@ export interface BuildOptions {
   lazySchemas?: ReturnType<typeof lazySchemaController>;
 }
 
-function base(ctx: AppContext, opts: BuildOptions): FastifyInstance {
+function base(ctx: AppContext, opts: BuildOptions, listener: 'api' | 'public'): FastifyInstance {
   const logger = opts.logger ?? false;
   const app = Fastify({
     ...(opts.lazySchemas && {
@@ -61,6 +63,12 @@ function base(ctx: AppContext, opts: BuildOptions): FastifyInstance {
   });
   app.decorate('ctx', ctx);
   registerErrorHandling(app);
+  // Request rate and latency by route pattern (never the raw URL: one series per route, not per id).
+  app.addHook('onResponse', async (request, reply) => {
+    if (!metrics.enabled) return;
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.httpRequest(listener, request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+  });
   // While the database does not answer (the watchdog in db/health.ts), everything but the health
   // probes answers 503 at once rather than waiting on it.
   app.addHook('onRequest', async (request, reply) => {
@@ -81,11 +89,12 @@ function base(ctx: AppContext, opts: BuildOptions): FastifyInstance {
 
 /** The API listener: OAuth, the /v1 resources, OpenAPI and docs. */
 export async function buildApiApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
-  const app = base(ctx, opts);
+  const app = base(ctx, opts, 'api');
   registerAuth(app);
   registerIdempotency(app);
   await registerOpenApi(app, ctx.config.publicUrl);
   await app.register(healthRoutes, { db: ctx.db, dbHealth: ctx.dbHealth });
+  if (ctx.config.metrics.token) await app.register(metricsRoute);
   for (const routes of apiRoutes) await app.register(routes);
   await app.ready();
   return app;
@@ -97,7 +106,7 @@ export async function buildApiApp(ctx: AppContext, opts: BuildOptions = {}): Pro
  * has a per-address budget.
  */
 export async function buildExternalsApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
-  const app = base(ctx, opts);
+  const app = base(ctx, opts, 'public');
   app.addHook('onRequest', async (_request, reply) => {
     setProtectiveHeaders(reply);
   });

@@ -1,10 +1,6 @@
-/** A page of results and what was applied to produce it. */
-export interface Page<T> {
-  items: T[];
-  totalCount: number;
-  offset: number;
-  limit: number;
-}
+import type { Page } from '../domain/page.ts';
+
+export type { Page };
 
 /** `{success: true, data}` */
 export function ok<T>(data: T): { success: true; data: T } {

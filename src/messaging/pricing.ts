@@ -1,4 +1,3 @@
-import { loadConfig } from '../config.ts';
 /**
  * Price per segment by destination country (ISO 3166 alpha-2), in the account currency, with a
  * `default` rate for every other country. `PRICE_TABLE` (JSON, e.g. `{"US":0.01,"default":0.05}`)
@@ -49,24 +48,18 @@ export function parsePriceTable(raw: string | undefined): PriceTable {
   return table;
 }
 
-let cached: PriceTable | undefined;
+let active: PriceTable = { ...DEFAULT_PRICE_TABLE };
 
-/** The price table in force (built-in rates with PRICE_TABLE applied), from the configuration, read once. */
+/**
+ * Sets the price table in force for this process; createContext calls it with the configuration's
+ * table (built-in rates with PRICE_TABLE applied), so a service started with another configuration
+ * (a test's) prices by that one. Nothing here reads the environment.
+ */
+export function usePriceTable(table: PriceTable): void {
+  active = table;
+}
+
+/** The price table in force (see usePriceTable). */
 export function priceTable(): PriceTable {
-  cached ??= loadConfig().priceTable;
-  return cached;
-}
-
-/** The rate per segment for a destination country. */
-export function rateFor(country: string | null | undefined, table: PriceTable = priceTable()): number {
-  return (country ? table[country.toUpperCase()] : undefined) ?? table.default;
-}
-
-/** The price of a message: segments × rate, to four decimals (the stored precision). */
-export function priceOf(
-  segments: number,
-  country: string | null | undefined,
-  table: PriceTable = priceTable(),
-): number {
-  return Math.round(segments * rateFor(country, table) * 10_000) / 10_000;
+  return active;
 }

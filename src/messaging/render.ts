@@ -71,11 +71,6 @@ export function parseTemplate(template: string): TemplatePart[] {
   return parts;
 }
 
-/** Whether a template uses any merge field (when not, every recipient gets the same text). */
-export function hasMergeFields(template: string): boolean {
-  return parseTemplate(template).some((p) => p.kind !== 'text');
-}
-
 /** How an attribute value reads in a message: JSON text for objects, as PostgreSQL's `->>` gives it. */
 function attributeText(value: unknown): string {
   if (value === undefined || value === null) return '';

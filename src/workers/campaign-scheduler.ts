@@ -11,5 +11,5 @@ const BATCH = 20;
 export const campaignScheduler: WorkerTask = {
   name: 'campaign-scheduler',
   run: async (ctx) =>
-    (await runDueCampaigns(ctx.db, BATCH, ctx.config.quietHoursEnabled)) === BATCH ? 0 : 1000,
+    (await runDueCampaigns(ctx.db, BATCH, ctx.config.quietHoursEnabled, ctx.log)) === BATCH ? 0 : 1000,
 };

@@ -2,6 +2,7 @@ import type { AppContext } from '../context.ts';
 import { preferIndexLookups, withTx } from '../db/client.ts';
 import { dropInflight } from '../db/queries/dispatch-inflight.ts';
 import { recordSubmissions, type SubmissionOutcome } from '../db/queries/message-dispatch.ts';
+import { metrics } from '../metrics/metrics.ts';
 import type { BatchLease } from './dispatch-lease.ts';
 
 /** Acknowledgements recorded together at most (a flush starts as soon as this many wait). */
@@ -111,5 +112,6 @@ export class OutcomeRecorder {
       if (last) await last(tx);
     });
     this.lease?.closed(groups);
+    if (metrics.enabled) for (const o of outcomes) metrics.submissions(o.provider ?? 'none', o.outcome);
   }
 }

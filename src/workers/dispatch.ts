@@ -10,8 +10,9 @@ import {
   takeEarlyReceipts,
 } from '../db/queries/message-dispatch.ts';
 import { exhaustedSenders, grantSends } from '../db/queries/senders.ts';
+import { metrics } from '../metrics/metrics.ts';
 import { dispatchBlocker } from './dispatch-checks.ts';
-import { BatchLease } from './dispatch-lease.ts';
+import { BatchLease, LeaseLost } from './dispatch-lease.ts';
 import { claimRangeBatch } from './dispatch-ranges.ts';
 import { reconcileInflight } from './dispatch-reconcile.ts';
 import { OutcomeRecorder } from './dispatch-record.ts';
@@ -165,7 +166,10 @@ export const dispatch: WorkerTask = {
     let throttled = false;
     const lane = async () => {
       while (!signal.aborted) {
-        const r = await dispatchBatch(ctx);
+        const r = await dispatchBatch(ctx).catch((err: unknown) => {
+          metrics.claimFailure(err instanceof LeaseLost ? 'lease-lost' : 'error');
+          throw err;
+        });
         if (r.throttled) throttled = true;
         if (!r.full || r.claimed === 0) return;
       }
@@ -173,7 +177,7 @@ export const dispatch: WorkerTask = {
     // A provider that cannot be asked right now holds back only the messages it may have: the
     // lanes still run, and the failure is thrown (and logged) after them.
     let unsettled: unknown;
-    await reconcileInflight(ctx).catch((err: unknown) => {
+    await reconcileInflight(ctx, ctx.log).catch((err: unknown) => {
       unsettled = err;
     });
     await Promise.all(Array.from({ length: LANES }, lane));

@@ -1,14 +1,15 @@
 import type { AppContext } from '../context.ts';
 import { createProviderSink } from '../domain/messages/provider-sink.ts';
 import { autoTopup } from './auto-topup.ts';
+import { bulkContacts } from './bulk-contacts.ts';
 import { campaignScheduler } from './campaign-scheduler.ts';
 import { dispatch } from './dispatch.ts';
-import { dripEntries } from './drip-entries.ts';
-import { dripRunner } from './drip-runner.ts';
 import { idempotencyPurge } from './idempotency-purge.ts';
 import { type Loop, startLoop } from './loop.ts';
 import { meetingReminders } from './meeting-reminders.ts';
 import { scheduledSends } from './scheduled-sends.ts';
+import { sharefilePurge } from './sharefile-purge.ts';
+import { smppOutboxExpiry } from './smpp-outbox-expiry.ts';
 import { webhookDelivery } from './webhook-delivery.ts';
 import { webhookFanOut } from './webhook-fanout.ts';
 import { workflowEnroll } from './workflow-enroll.ts';
@@ -29,12 +30,13 @@ export const TASKS: WorkerTask[] = [
   webhookDelivery(),
   campaignScheduler,
   autoTopup,
-  dripEntries,
-  dripRunner,
   workflowEnroll,
   workflowRunner,
   meetingReminders,
   scheduledSends,
+  sharefilePurge,
+  bulkContacts,
+  smppOutboxExpiry,
 ];
 
 /** Starts the worker role; `stop` lets every running round finish, then returns. */

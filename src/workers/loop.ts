@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { metrics } from '../metrics/metrics.ts';
 import type { WorkerTask } from './index.ts';
 
 /** A running task loop. */
@@ -20,6 +21,7 @@ export function startLoop(ctx: AppContext, task: WorkerTask, log: (msg: string) 
         delay = await task.run(ctx, abort.signal);
       } catch (err) {
         if (abort.signal.aborted) break;
+        metrics.taskError(task.name);
         log(`worker ${task.name}: ${(err as Error).message}`);
         delay = 1000;
       }

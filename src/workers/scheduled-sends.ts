@@ -9,5 +9,5 @@ const BATCH = 20;
  */
 export const scheduledSends: WorkerTask = {
   name: 'scheduled-sends',
-  run: async (ctx) => ((await runScheduledSends(ctx.db, BATCH)) === BATCH ? 0 : 1000),
+  run: async (ctx) => ((await runScheduledSends(ctx.db, BATCH, ctx.log)) === BATCH ? 0 : 1000),
 };

@@ -12,6 +12,7 @@ import {
 import { markWebhooksFailing, markWebhooksHealthy } from '../db/queries/webhooks.ts';
 import { buildRequest } from '../domain/webhooks/build-request.ts';
 import { DEFAULT_RETRY_POLICY, nextDelay, type RetryPolicy } from '../domain/webhooks/retry-policy.ts';
+import { metrics } from '../metrics/metrics.ts';
 import { createPoster, type Poster, type PostResult } from '../net/post.ts';
 import type { WorkerTask } from './index.ts';
 import { waitForWebhookWork } from './webhook-wake.ts';
@@ -166,6 +167,15 @@ export function webhookDelivery(opts: DeliveryOptions = {}): WorkerTask {
       );
       return off;
     });
+    if (metrics.enabled) {
+      for (const f of batch) {
+        const o = toOutcome(f);
+        metrics.webhookAttempt(
+          o.status === 'succeeded' ? 'succeeded' : o.status === 'failed' ? 'failed' : 'retry',
+          f.result.durationMs / 1000,
+        );
+      }
+    }
     for (const w of disabled) {
       log(`webhook ${w.id} of account ${w.account_id} (${w.destination}) disabled: ${w.disabled_reason}`);
     }

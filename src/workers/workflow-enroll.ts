@@ -9,5 +9,5 @@ const BATCH = 100;
  */
 export const workflowEnroll: WorkerTask = {
   name: 'workflow-enroll',
-  run: async (ctx) => ((await handleTriggers(ctx.db, BATCH)) === BATCH ? 0 : 500),
+  run: async (ctx) => ((await handleTriggers(ctx.db, BATCH, ctx.log)) === BATCH ? 0 : 500),
 };

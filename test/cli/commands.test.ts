@@ -52,4 +52,54 @@ describe('sparrow CLI', () => {
       return true;
     });
   });
+
+  it('creates console users with a password or an invitation link, and resets a password by link', async () => {
+    const acct = JSON.parse((await sparrow('accounts', 'create', '--name', 'CLI users')).stdout);
+    const made = JSON.parse(
+      (
+        await sparrow(
+          'users',
+          'create',
+          '--account',
+          acct.accountId,
+          '--email',
+          'Ops@Example.com',
+          '--password',
+          'twelve chars ok',
+        )
+      ).stdout,
+    );
+    assert.equal(made.email, 'ops@example.com');
+    assert.equal(made.role, 'Administrator');
+    assert.equal(made.created, true);
+    const invited = JSON.parse(
+      (
+        await sparrow(
+          'users',
+          'create',
+          '--account',
+          acct.accountId,
+          '--email',
+          'viewer@example.com',
+          '--role',
+          'Viewer',
+        )
+      ).stdout,
+    );
+    assert.match(invited.invitationLink, /\/console\/#\/accept\/inv_/);
+    const reset = JSON.parse((await sparrow('users', 'reset-password', '--email', 'ops@example.com')).stdout);
+    assert.match(reset.resetLink, /\/console\/#\/accept\/inv_/);
+    await assert.rejects(
+      sparrow('users', 'reset-password', '--email', 'ops@example.com', '--password', 'short'),
+      (err: { code: number; stderr: string }) => {
+        assert.equal(err.code, 1);
+        assert.match(err.stderr, /^sparrow: The password must be 12 to 128 characters\. \(USER-008\)/);
+        return true;
+      },
+    );
+    await assert.rejects(
+      sparrow('users', 'create', '--account', acct.accountId, '--email', 'x@example.com', '--role', 'Owner'),
+      (err: { code: number; stderr: string }) => err.code === 2 && /--role must be/.test(err.stderr),
+    );
+  });
 });

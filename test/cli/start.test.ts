@@ -47,7 +47,7 @@ describe('sparrow start', () => {
     const env = { DATA_DIR: dir, ...listeners };
     const first = start(env);
     const out = await eventually(
-      async () => (/SPARROW_CLIENT_SECRET=(\S+)/.test(first.output()) ? first.output() : undefined),
+      async () => (/^\s+password:\s+\S+$/m.test(first.output()) ? first.output() : undefined),
       60_000,
       100,
     );
@@ -55,8 +55,28 @@ describe('sparrow start', () => {
     const clientId = /SPARROW_CLIENT_ID=(\S+)/.exec(out)![1];
     const clientSecret = /SPARROW_CLIENT_SECRET=(\S+)/.exec(out)![1];
     const file = path.join(dir, 'credentials.json');
-    assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')), { accountId, clientId, clientSecret });
+    // The console's first administrator is printed too, and signs in with what was printed.
+    const consoleEmail = /^\s+email:\s+(\S+)$/m.exec(out)![1];
+    const consolePassword = /^\s+password:\s+(\S+)$/m.exec(out)![1];
+    assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')), {
+      accountId,
+      clientId,
+      clientSecret,
+      consoleEmail,
+      consolePassword,
+    });
     assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    const signIn = await fetch(`http://127.0.0.1:${port}/console/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: consoleEmail, password: consolePassword }),
+    });
+    assert.equal(signIn.status, 200);
+    const session = (await signIn.json()) as { data: { accounts: { id: string; role: string }[] } };
+    assert.deepEqual(
+      session.data.accounts.map((a) => [a.id, a.role]),
+      [[accountId, 'Administrator']],
+    );
     const t = await token(port, clientId, clientSecret);
     const acct = await fetch(`http://127.0.0.1:${port}/v1/accounts/${accountId}`, {
       headers: { authorization: `Bearer ${t}` },
@@ -70,7 +90,7 @@ describe('sparrow start', () => {
     const second = start(env);
     await eventually(async () => /workers running|API listening/.test(second.output()), 60_000, 100);
     await eventually(() => ready(port), 30_000, 100);
-    assert.doesNotMatch(second.output(), /SPARROW_CLIENT_SECRET/);
+    assert.doesNotMatch(second.output(), /SPARROW_CLIENT_SECRET|password:/);
     await token(port, clientId, clientSecret);
     assert.equal(await stop(second.child), 0);
   });

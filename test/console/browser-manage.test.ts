@@ -70,7 +70,7 @@ describe('the web console’s management pages in a browser', { skip: skipWithou
       .locator('.panel tr', { hasText: 'Grace Hopper' })
       .locator('button', { hasText: 'Add' })
       .click();
-    await page.locator('.flash-info', { hasText: 'Grace Hopper added.' }).waitFor();
+    await page.locator('.flash-info', { hasText: '\u2068Grace Hopper\u2069 added.' }).waitFor();
     await page.locator('td a', { hasText: 'Grace Hopper' }).waitFor();
 
     await page.click('a[href="#/campaigns"]');

@@ -6,7 +6,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { body, call, eventually, type TestAccount, type TestService } from '../helpers.ts';
-import { type ConsoleSession, skipWithoutChromium, startConsole } from './browser.ts';
+import {
+  adminEmail,
+  CONSOLE_PASSWORD,
+  type ConsoleSession,
+  skipWithoutChromium,
+  startConsole,
+} from './browser.ts';
 
 describe('the web console in a browser', { skip: skipWithoutChromium }, () => {
   let c: ConsoleSession;
@@ -29,11 +35,11 @@ describe('the web console in a browser', { skip: skipWithoutChromium }, () => {
 
   const flash = (p: Page) => p.locator('.flash').first();
 
-  it('shows the token endpoint’s error when the secret is wrong, and stays signed out', async () => {
-    await c.signIn({ ...a, clientSecret: 'not-the-secret' });
-    const alert = page.getByRole('alert');
+  it('shows the sign-in error when the password is wrong, and stays signed out', async () => {
+    await c.signIn(a, 'not the password');
+    const alert = page.locator('.flash-error');
     await alert.waitFor();
-    assert.match((await alert.textContent()) ?? '', /Client authentication failed\. \(invalid_client\)/);
+    assert.match((await alert.textContent()) ?? '', /The e-mail or password is wrong\. \(USER-001\)/);
     assert.equal(await page.evaluate(() => sessionStorage.getItem('sparrow.console.session')), null);
     assert.equal(await page.locator('nav').count(), 0);
   });
@@ -48,7 +54,10 @@ describe('the web console in a browser', { skip: skipWithoutChromium }, () => {
     );
     assert.equal(stored.accountId, a.accountId);
     assert.ok(stored.token);
-    assert.ok(!JSON.stringify(stored).includes(a.clientSecret), 'the secret is never stored');
+    assert.equal(stored.role, 'Administrator');
+    assert.ok(!JSON.stringify(stored).includes(CONSOLE_PASSWORD), 'the password is never stored');
+    // The session cookie is HttpOnly: the page's script cannot read it.
+    assert.equal(await page.evaluate(() => document.cookie), '');
   });
 
   it('creates a contact', async () => {
@@ -84,7 +93,7 @@ describe('the web console in a browser', { skip: skipWithoutChromium }, () => {
     await page.fill('textarea[name=text]', 'Hi {{{firstName}}}, your order shipped.');
     assert.match(
       (await page.locator('.counter').first().textContent()) ?? '',
-      /For Ada Lovelace: “Hi Ada, your order shipped\.”/,
+      /For \u2068Ada Lovelace\u2069: “Hi Ada, your order shipped\.”/,
     );
     await page.locator('button', { hasText: /^Send$/ }).click();
     await page.locator('.flash-info', { hasText: '1 queued, 0 not sent' }).waitFor();
@@ -165,18 +174,23 @@ describe('the web console in a browser', { skip: skipWithoutChromium }, () => {
     assert.equal(await page.locator('.flash-error').count(), 0);
   });
 
-  it('after a reload uses the token until it expires, then asks to sign in again', async () => {
+  it('after a reload carries on from the session cookie; once the session ends, asks to sign in again', async () => {
     // The previous test ended on the contacts page; the reload shows it again, signed in.
     await page.reload();
     await page.locator('td a', { hasText: 'Ada Lovelace' }).waitFor();
+    // The server-side session ends (signed out elsewhere): the next renewal fails.
+    await svc.db.query(
+      `UPDATE user_sessions SET revoked_at = now() WHERE user_id = (SELECT id FROM users WHERE email = $1)`,
+      [adminEmail(a)],
+    );
     await patchSession({ expiresAt: Date.now() - 1000 });
     await page.click('a[href="#/overview"]');
-    const alert = page.getByRole('alert');
+    const alert = page.locator('.flash-error');
     await alert.waitFor();
-    assert.equal(await alert.textContent(), 'Your session has expired. Sign in again. (AUTH-002)');
-    assert.equal(await page.inputValue('input[name=accountId]'), a.accountId);
+    assert.equal(await alert.textContent(), 'Your session has ended. Sign in again. (USER-003)');
+    assert.equal(await page.inputValue('input[name=email]'), adminEmail(a));
     assert.equal(await stored(), null);
-    await page.fill('input[name=clientSecret]', a.clientSecret);
+    await page.fill('input[name=password]', CONSOLE_PASSWORD);
     await page.click('button[type=submit]');
     await page.locator('h2', { hasText: 'Overview' }).waitFor();
   });
@@ -195,8 +209,11 @@ describe('the web console in a browser', { skip: skipWithoutChromium }, () => {
 
   it('signs out, clearing the session', async () => {
     await page.locator('button', { hasText: 'Sign out' }).click();
-    await page.locator('input[name=clientSecret]').waitFor();
+    await page.locator('input[name=password]').waitFor();
     assert.equal(await page.evaluate(() => sessionStorage.getItem('sparrow.console.session')), null);
+    // The cookie's session ended on the server too: a reload does not sign back in.
+    await page.reload();
+    await page.locator('input[name=password]').waitFor();
   });
 
   it('shows a send the balance cannot cover as payment required (402)', async () => {

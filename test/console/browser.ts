@@ -7,7 +7,17 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Config } from '../../src/config.ts';
+import { ensureUser } from '../../src/domain/users/members.ts';
 import { startTestService, type TestAccount, type TestService } from '../helpers.ts';
+
+/** The console password of every account's administrator in the browser tests. */
+export const CONSOLE_PASSWORD = 'console test password';
+
+/** The e-mail of an account's administrator in the browser tests. */
+export function adminEmail(who: Pick<TestAccount, 'accountId'>): string {
+  return `admin-${who.accountId}@example.com`;
+}
 
 /** Debian's Chromium (apt-get install -y chromium). */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -24,14 +34,20 @@ export interface ConsoleSession {
   page: Page;
   /** Script errors and CSP violations the page reported. */
   problems: string[];
-  /** Fills and submits the sign-in form. */
-  signIn(who: Pick<TestAccount, 'accountId' | 'clientId' | 'clientSecret'>): Promise<void>;
+  /**
+   * Makes the account's administrator (adminEmail, CONSOLE_PASSWORD) if absent, then fills and
+   * submits the sign-in form with that e-mail and `password` (the right one by default).
+   */
+  signIn(who: Pick<TestAccount, 'accountId'>, password?: string): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Starts the service (workers on, real listener) and a headless Chromium with a fresh profile. */
-export async function startConsole(): Promise<ConsoleSession> {
-  const svc = await startTestService();
+/**
+ * Starts the service (workers on, real listener; `overrides` as for startTestService) and a
+ * headless Chromium with a fresh profile.
+ */
+export async function startConsole(overrides: Partial<Config> = {}): Promise<ConsoleSession> {
+  const svc = await startTestService(overrides);
   svc.startWorkers();
   await svc.api.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(svc.api.server.address() as AddressInfo).port}`;
@@ -72,11 +88,18 @@ export async function startConsole(): Promise<ConsoleSession> {
     base,
     page,
     problems,
-    async signIn(who) {
+    async signIn(who, password = CONSOLE_PASSWORD) {
+      const email = adminEmail(who);
+      await ensureUser(
+        svc.db,
+        who.accountId,
+        { email, password: CONSOLE_PASSWORD, role: 'Administrator' },
+        {},
+      );
       await page.goto(`${base}/console/`);
-      await page.fill('input[name=accountId]', who.accountId);
-      await page.fill('input[name=clientId]', who.clientId);
-      await page.fill('input[name=clientSecret]', who.clientSecret);
+      await page.locator('input[name=email]').waitFor();
+      await page.fill('input[name=email]', email);
+      await page.fill('input[name=password]', password);
       await page.click('button[type=submit]');
     },
     async close() {

@@ -65,9 +65,9 @@ describe('auto top-up with the payment simulator', () => {
       assert.equal(res.statusCode, 200, res.body);
       const s = body(res).data;
       assert.equal(s.enabled, false);
-      assert.equal(s.threshold, null);
-      assert.equal(s.amount, null);
-      assert.equal(s.paymentMethod, null);
+      assert.equal(s.threshold, undefined);
+      assert.equal(s.amount, undefined);
+      assert.equal(s.paymentMethod, undefined);
       assert.deepEqual(s.recentTopups, []);
     });
 

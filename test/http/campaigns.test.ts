@@ -75,7 +75,7 @@ describe('campaigns', () => {
       assert.equal(campaign.name, 'Spring sale');
       assert.equal(campaign.trigger.code, 'M');
       assert.equal(campaign.status, 'sent');
-      assert.equal(campaign.nextExecution, null);
+      assert.equal(campaign.nextExecution, undefined);
       assert.equal(campaign.filters.list.id, listId);
       assert.equal(campaign.filters.list.size, 2);
       assert.deepEqual(campaign.phoneNumberFilter, { group: { id: groupId } });
@@ -120,11 +120,11 @@ describe('campaigns', () => {
       });
       assert.equal(res.statusCode, 200, res.body);
       const { campaign, job } = body(res).data;
-      assert.equal(job, null);
+      assert.equal(job, undefined);
       assert.equal(campaign.status, 'scheduled');
       assert.equal(campaign.trigger.code, 'S');
       assert.equal(campaign.nextExecution, sendAt);
-      assert.equal(campaign.lastJob, null);
+      assert.equal(campaign.lastJob, undefined);
       assert.equal((await campaignMessages(a, campaign.id)).data.length, 0);
 
       svc.startWorkers();
@@ -133,7 +133,7 @@ describe('campaigns', () => {
         return c.lastJob ? c : undefined;
       });
       assert.equal(done.status, 'sent');
-      assert.equal(done.nextExecution, null);
+      assert.equal(done.nextExecution, undefined);
       assert.equal(done.lastJob.submitted, 2);
       const msgs = await campaignMessages(a, campaign.id);
       assert.equal(msgs.data.length, 2);
@@ -250,9 +250,9 @@ describe('campaigns', () => {
       assert.equal(c.media[0].url, 'https://cdn.example.com/a.png');
       assert.deepEqual(c.fieldMappings, [{ attribute: 'firstName', column: 'A', mandatory: true }]);
       assert.equal(c.status, 'draft');
-      assert.equal(c.paused, null);
-      assert.equal(c.lastJob, null);
-      assert.equal(c.phoneNumberFilter, null);
+      assert.equal(c.paused, undefined);
+      assert.equal(c.lastJob, undefined);
+      assert.equal(c.phoneNumberFilter, undefined);
       assert.equal(c.created.by.id, a.clientId);
       assert.match(c.created.at, /Z$/);
     });
@@ -388,8 +388,8 @@ describe('campaigns', () => {
           json: { description: null, filters: { list: null } },
         }),
       ).data;
-      assert.equal(cleared.description, null);
-      assert.equal(cleared.filters.list, null);
+      assert.equal(cleared.description, undefined);
+      assert.equal(cleared.filters.list, undefined);
       assert.equal(cleared.name, 'After');
     });
 
@@ -406,7 +406,7 @@ describe('campaigns', () => {
       const resumed = body(
         await call(svc.api, 'PUT', campaigns(a, `/${c.id}`), { auth: a.auth, json: { paused: false } }),
       ).data;
-      assert.equal(resumed.paused, null);
+      assert.equal(resumed.paused, undefined);
       assert.equal(resumed.status, 'scheduled');
     });
 

@@ -121,6 +121,47 @@ describe('conversations', () => {
       await say(from, 'back again');
     });
 
+    it('filters threads with a reply from outbound-only ones (replied), and searches by contact (q)', async () => {
+      // An outbound-only thread: a send to a new contact opens it; nobody answered.
+      const sent = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/messages`, {
+        auth: a.auth,
+        json: {
+          contacts: [
+            { firstName: 'Quiet', lastName: 'O%Neil_', mobile: { number: '+12015550377', country: 'US' } },
+          ],
+          template: 'No answer expected',
+        },
+      });
+      assert.equal(sent.statusCode, 200, sent.body);
+      const quiet = body(sent).data.messages[0].conversation.id;
+      const talk = await say(sender(), 'a reply');
+      const replied = body(await call(svc.api, 'GET', `${base()}?replied=true&limit=100`, { auth: a.auth }));
+      const ids = replied.data.map((x: { id: string }) => x.id);
+      assert.ok(ids.includes(talk.conversationId));
+      assert.ok(!ids.includes(quiet), 'an outbound-only thread is not among the replied ones');
+      assert.equal(replied.pagination.totalCount, replied.data.length);
+      const silent = body(
+        await call(svc.api, 'GET', `${base()}?replied=false&limit=100`, { auth: a.auth }),
+      ).data;
+      assert.deepEqual(
+        silent.map((x: { id: string }) => x.id),
+        [quiet],
+      );
+      const found = body(await call(svc.api, 'GET', `${base()}?q=o%25neil_`, { auth: a.auth }));
+      assert.deepEqual(
+        found.data.map((x: { id: string }) => x.id),
+        [quiet],
+      );
+      assert.equal(found.pagination.totalCount, 1);
+      // % and _ are matched as themselves, not as wildcards.
+      assert.equal(body(await call(svc.api, 'GET', `${base()}?q=O_Neil`, { auth: a.auth })).data.length, 0);
+      assert.equal(body(await call(svc.api, 'GET', `${base()}?q=5550377`, { auth: a.auth })).data.length, 1);
+      assert.equal(
+        (await call(svc.api, 'GET', `${base()}?q=${'x'.repeat(101)}`, { auth: a.auth })).statusCode,
+        400,
+      );
+    });
+
     it('rejects a call without a token with 401', async () => {
       const res = await call(svc.api, 'GET', base());
       assert.equal(res.statusCode, 401);

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { runDueDrips } from '../../src/domain/drips/run-due-drips.ts';
+import { runDueWorkflows } from '../../src/domain/workflows/run-due-workflows.ts';
 import { body, call, eventually, type TestAccount, type TestService } from '../helpers.ts';
 import { dripHelpers, startDripService } from './drips-support.ts';
+
+const NOT_A_VERSION = '01937c1e-0000-7000-8000-00000000abcd';
 
 describe('drip campaign executions, deactivation and migration', () => {
   let svc: TestService;
@@ -59,7 +61,7 @@ describe('drip campaign executions, deactivation and migration', () => {
       await join(a, listId, [c1]);
       const stats = await eventually(async () => {
         const { rows } = await svc.db.query(
-          'SELECT count(*)::int AS n FROM drip_entry_queue WHERE account_id = $1',
+          'SELECT count(*)::int AS n FROM workflow_trigger_queue WHERE account_id = $1',
           [a.accountId],
         );
         return rows[0].n === 0 ? (await get(a, d.id)).stats : undefined;
@@ -93,14 +95,14 @@ describe('drip campaign executions, deactivation and migration', () => {
       assert.equal(after.active, false);
       const stopped = body(await execution(a, d.id)).data;
       assert.equal(stopped.status, 'stopped');
-      assert.equal(stopped.due, null);
+      assert.equal(stopped.due, undefined);
 
       // Even with its time come, a stopped execution's step is not sent.
       await svc.db.query(
-        `UPDATE drip_executions SET due_at = now() - interval '1 minute' WHERE account_id = $1 AND drip_id = $2`,
+        `UPDATE workflow_runs SET due_at = now() - interval '1 minute' WHERE account_id = $1 AND workflow_id = $2`,
         [a.accountId, d.id],
       );
-      await runDueDrips(svc.db, 100);
+      await runDueWorkflows(svc.db, 100);
       const sent = await svc.db.query(
         'SELECT count(*)::int AS n FROM messages WHERE account_id = $1 AND contact_id = $2',
         [a.accountId, c1],
@@ -190,6 +192,23 @@ describe('drip campaign executions, deactivation and migration', () => {
       });
       assert.equal(reactivate.statusCode, 409);
       assert.equal(body(reactivate).error.code, 'DRIP-003');
+    });
+
+    it('hands over the workflow the drip ran on: endpoint 17’s `versionId` names its versions', async () => {
+      const listId = await newList(a);
+      const d = await create(a, dripBody(listId, { activate: true }));
+      const c1 = await newContact(a);
+      await join(a, listId, [c1]);
+      await eventually(async () => (await execution(a, d.id)).statusCode === 200);
+      const wf = body(await call(svc.api, 'PUT', drips(a, `/${d.id}/migrate`), { auth: a.auth })).data;
+      assert.equal(wf.id, d.id, 'the same workflow, not a copy');
+      const versionId = wf.versions[0].id;
+      const inVersion = await execution(a, d.id, `?versionId=${versionId}`);
+      assert.equal(inVersion.statusCode, 200, inVersion.body);
+      assert.equal(body(inVersion).data.contact.id, c1);
+      const other = await execution(a, d.id, `?versionId=${NOT_A_VERSION}`);
+      assert.equal(other.statusCode, 404);
+      assert.equal(body(other).error.code, 'DRIP-002');
     });
 
     it('maps keyword and contact-created triggers, and an inactive drip to an inactive version', async () => {

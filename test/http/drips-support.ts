@@ -3,18 +3,18 @@
  * helpers they build drips, lists and contacts with. Not a test file itself.
  */
 import assert from 'node:assert/strict';
-import { dripEntries } from '../../src/workers/drip-entries.ts';
+import { workflowEnroll } from '../../src/workers/workflow-enroll.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 
 export const NOT_THERE = '01937c1e-0000-7000-8000-00000000abcd';
 
-/** A service with accounts `a` and `b`, running the drip-entries worker only. */
+/** A service with accounts `a` and `b`, running the workflow-enroll worker only (drips run on workflows). */
 export async function startDripService() {
   const svc = await startTestService({ rateLimitPerMinute: 1_000_000 });
   const a = await svc.newAccount();
   const b = await svc.newAccount();
   // Entries only: executions are created, but no step runs unless a test runs one.
-  svc.startWorkers([dripEntries]);
+  svc.startWorkers([workflowEnroll]);
   return { svc, a, b };
 }
 

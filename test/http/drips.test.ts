@@ -24,7 +24,7 @@ describe('drip campaigns', () => {
       assert.equal(d.trigger.type, 'list');
       assert.equal(d.trigger.list.id, listId);
       assert.deepEqual(d.trigger.delay, { days: 1, hours: 0, minutes: 0 });
-      assert.equal(d.trigger.group, null);
+      assert.equal(d.trigger.group, undefined);
       assert.equal(d.maxDuration, 30);
       assert.deepEqual(
         d.messages.map((m: { message: string; delay: object }) => [m.message, m.delay]),
@@ -38,7 +38,7 @@ describe('drip campaigns', () => {
       assert.deepEqual(d.stats, zero);
       assert.deepEqual(d.messages[0].stats, zero);
       assert.equal(d.created.by.source, 'api');
-      assert.equal(d.workflowId, null);
+      assert.equal(d.workflowId, undefined);
     });
 
     it('accepts trigger.listId, a sender group, and keyword and contact-created triggers', async () => {
@@ -54,7 +54,7 @@ describe('drip campaigns', () => {
 
       const k = await create(a, { ...dripBody(''), trigger: { type: 'keyword', message: ' Join ' } });
       assert.equal(k.trigger.message, 'JOIN');
-      assert.equal(k.trigger.list, null);
+      assert.equal(k.trigger.list, undefined);
       // In an account of its own: an active contact-created drip would enter every contact created here.
       const other = await svc.newAccount();
       const c = await create(other, {
@@ -207,7 +207,7 @@ describe('drip campaigns', () => {
         json: { trigger: { type: 'keyword', message: 'hello' } },
       });
       assert.equal(k.statusCode, 200, k.body);
-      assert.equal(body(k).data.trigger.list, null);
+      assert.equal(body(k).data.trigger.list, undefined);
       assert.equal(body(k).data.trigger.message, 'HELLO');
       const bad: [object, number, string][] = [
         [{ messages: [] }, 400, 'VAL-001'],
@@ -263,7 +263,7 @@ describe('drip campaigns', () => {
       }
       const still = await get(b, theirs.id);
       assert.equal(still.name, theirs.name);
-      assert.equal(still.workflowId, null);
+      assert.equal(still.workflowId, undefined);
     });
   });
 });

@@ -22,7 +22,7 @@ describe('lead forms: activation, analytics and conversions', () => {
   after(() => svc.close());
 
   describe('PUT …/forms/:formId/activate and …/deactivate', () => {
-    it('activates (keeping the first activation time) and deactivates (active null), answering the Lead form', async () => {
+    it('activates (keeping the first activation time) and deactivates (active left out), answering the Lead form', async () => {
       const f = await newForm(a);
       const on = await call(svc.api, 'PUT', forms(a, `/${f.id}/activate`), { auth: a.auth });
       assert.equal(on.statusCode, 200, on.body);
@@ -35,7 +35,7 @@ describe('lead forms: activation, analytics and conversions', () => {
         headers: { 'content-type': 'application/json' },
       });
       assert.equal(off.statusCode, 200, off.body);
-      assert.equal(body(off).data.active, null);
+      assert.equal(body(off).data.active, undefined);
       assert.equal(body(off).data.id, f.id);
       assert.equal(body(off).data.name, f.name);
       const page = await call(svc.externals, 'GET', `/f/${f.id}`);

@@ -34,7 +34,7 @@ describe('lead forms', () => {
         assert.ok(t, id);
         assert.equal(t.impressions, 0);
         assert.equal(t.conversions, 0);
-        assert.equal(t.active, null);
+        assert.equal(t.active, undefined);
         assert.ok(t.created.at && t.updated.at);
         assert.ok(
           t.fields.some((f: { name: string; required: boolean }) => f.name === 'mobile' && f.required),
@@ -114,7 +114,7 @@ describe('lead forms', () => {
       assert.equal(res.statusCode, 201, res.body);
       const f = body(res).data;
       assert.equal(f.name, 'Spring sign-up');
-      assert.equal(f.active, null);
+      assert.equal(f.active, undefined);
       assert.equal(f.impressions, 0);
       assert.equal(f.conversions, 0);
       assert.deepEqual(f.list, { id: list.id, name: list.name });
@@ -145,7 +145,7 @@ describe('lead forms', () => {
       assert.ok(f.confirmationMessage.includes('{{{firstName}}}'));
       const named = await newForm(a, { name: 'Mine', templateId: 'waitlist', confirmationMessage: null });
       assert.equal(named.name, 'Mine');
-      assert.equal(named.confirmationMessage, null);
+      assert.equal(named.confirmationMessage, undefined);
     });
 
     it('rejects invalid definitions with 400 (VAL-001 or FORM-003)', async () => {
@@ -247,7 +247,7 @@ describe('lead forms', () => {
       assert.equal(res.statusCode, 200, res.body);
       const u = body(res).data;
       assert.equal(u.name, 'Renamed');
-      assert.equal(u.list, null);
+      assert.equal(u.list, undefined);
       assert.equal(u.consentText, 'ok');
       assert.deepEqual(
         u.fields.map((x: { name: string }) => x.name),

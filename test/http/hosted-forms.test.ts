@@ -154,7 +154,7 @@ describe('hosted lead forms (public listener)', () => {
       assert.equal(conv.contact.id, contact.id);
       assert.equal(conv.pageUrl, 'https://shop.example/landing');
       assert.equal(conv.confirmation.messageId, msgs[0].id);
-      assert.equal(conv.confirmation.error, null);
+      assert.equal(conv.confirmation.error, undefined);
       assert.deepEqual(conv.submittedFields, { mobile: number, firstName: 'Grace', plan: 'gold' });
       assert.equal((await getForm(a, f.id)).conversions, 1);
       const members = body(
@@ -273,7 +273,7 @@ describe('hosted lead forms (public listener)', () => {
       assert.equal(after.length, sentBefore, 'no confirmation to an opted-out contact');
       const [conv] = await conversions(a, f.id);
       assert.equal(conv.contact.id, contact.id);
-      assert.equal(conv.confirmation.messageId, null);
+      assert.equal(conv.confirmation.messageId, undefined);
       assert.equal(conv.confirmation.error.code, 'CONT-010');
       assert.equal(
         (await contactByMobile(a, number)).optIn,

@@ -326,7 +326,9 @@ export function defineSweep(part: 'params' | 'bodies') {
           json: example(op.body),
         });
       const ids: Record<string, string> = {};
-      for (const op of ops.filter((o) => o.method === 'GET' && o.path.length === 0)) {
+      // Catalogs every account shares (ready-made workflows): their ids are nobody's own data.
+      const shared = (template: string) => template.startsWith('/v1/accounts/{accountId}/workflowtemplates');
+      for (const op of ops.filter((o) => o.method === 'GET' && o.path.length === 0 && !shared(o.template))) {
         const list = ops.find((o) => o.template.startsWith(`${op.template}/{`) && o.path.length === 1);
         if (!list) continue;
         const res = await call(svc.api, 'GET', bUrl(op.template.replace('/v1/accounts/{accountId}', '')), {
@@ -337,7 +339,7 @@ export function defineSweep(part: 'params' | 'bodies') {
       }
       let checked = 0;
       for (const op of ops) {
-        if (op.path.length === 0 || !op.path.every((p) => ids[p])) continue;
+        if (op.path.length === 0 || shared(op.template) || !op.path.every((p) => ids[p])) continue;
         const res = await send(
           op,
           url(op, a.accountId, ids),

@@ -164,9 +164,9 @@ describe('tracked links', () => {
       const { data, pagination } = body(res);
       assert.equal(pagination.totalCount, 1);
       assert.equal(data[0].type, 'direct');
-      assert.equal(data[0].key, null);
+      assert.equal(data[0].key, undefined);
       assert.equal(data[0].shortUrl, l.shortUrl);
-      assert.equal(data[0].job, null);
+      assert.equal(data[0].job, undefined);
       assert.equal(data[0].clicks, 1);
     });
 

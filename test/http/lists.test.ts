@@ -62,7 +62,7 @@ describe('lists', () => {
       assert.deepEqual(l.doubleOptIn, { enabled: true, prompt: 'Reply YES to join' });
       assert.equal(l.optInConfirmation, 'Welcome!');
       assert.deepEqual(l.source, { id: 'x1', integration: 'csv' });
-      assert.equal(l.filter, null);
+      assert.equal(l.filter, undefined);
       assert.equal(l.size, 0);
       assert.match(l.created.at, /Z$/);
     });
@@ -483,7 +483,7 @@ describe('lists', () => {
         json: { filter: null },
       });
       assert.equal(res.statusCode, 200);
-      assert.equal(body(res).data.filter, null);
+      assert.equal(body(res).data.filter, undefined);
       assert.equal(body(res).data.size, 0);
     });
   });

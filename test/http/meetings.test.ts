@@ -45,7 +45,7 @@ describe('meetings', () => {
       assert.equal(e.slotIncrement, 15);
       assert.deepEqual(e.availability.mon, [{ start: { hour: 9, minute: 0 }, end: { hour: 17, minute: 0 } }]);
       assert.equal(e.availability.sun, undefined);
-      assert.equal(e.reminder, null);
+      assert.equal(e.reminder, undefined);
       assert.equal(e.active, true);
       assert.equal(e.bookingHorizonDays, 60);
       assert.equal(e.hosts[0].mobile, '+12015550111');
@@ -182,12 +182,12 @@ describe('meetings', () => {
       await unauthorised('DELETE', events(a, `/${theirs.id}`));
       await unauthorised('POST', events(a, `/${theirs.id}/duplicate`));
     });
-    it('keeps the meetings of a deleted event type, with eventId null', async () => {
+    it('keeps the meetings of a deleted event type, with eventId left out', async () => {
       const e = await newEvent(a);
       const m = await book(e.slug, at10(2));
       assert.equal((await call(svc.api, 'DELETE', events(a, `/${e.id}`), { auth: a.auth })).statusCode, 200);
       const kept = body(await call(svc.api, 'GET', meetings(a, `/${m.id}`), { auth: a.auth })).data;
-      assert.equal(kept.eventId, null);
+      assert.equal(kept.eventId, undefined);
       assert.equal(kept.status, 'upcoming');
       assert.equal(kept.name, 'Demo');
     });

@@ -205,7 +205,7 @@ describe('phone numbers', () => {
       assert.equal(n.hosted, false);
       assert.equal(n.universalReply, false);
       assert.deepEqual(n.supportedDestinations, ['US']);
-      assert.equal(n.forwardTo, null);
+      assert.equal(n.forwardTo, undefined);
       assert.equal(n.throughput, 75);
       assert.equal(n.channels.sms.active, true);
       assert.equal(n.channels.voice.active, true);

@@ -19,7 +19,7 @@ describe('POST /oauth2/token', () => {
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['cache-control'], 'no-store');
     const b = body(res);
-    assert.equal(b.token_type, 'Bearer');
+    assert.equal(b.token_type, 'bearer');
     assert.equal(b.expires_in, 3600);
     assert.match(b.scope, /messages:send/);
     const header = decodeProtectedHeader(b.access_token);
@@ -50,7 +50,7 @@ describe('POST /oauth2/token', () => {
       }).toString(),
     });
     assert.equal(res.statusCode, 200);
-    assert.equal(body(res).token_type, 'Bearer');
+    assert.equal(body(res).token_type, 'bearer');
   });
 
   it('accepts HTTP Basic client authentication (RFC 6749 §2.3.1)', async () => {

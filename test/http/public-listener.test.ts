@@ -5,7 +5,7 @@ import { startSmallCheckout } from '../support/checkout.ts';
 import { serviceWithAccount } from '../support/suite.ts';
 
 const NOT_THERE = '01937c1e-0000-7000-8000-00000000abcd';
-const LIMITS = { forms: 3, bookings: 4, links: 5, callbacks: 6, simulator: 2 };
+const LIMITS = { forms: 3, bookings: 4, links: 5, callbacks: 6, simulator: 2, files: 7 };
 
 /** Headers every hosted page sends. */
 function assertPageHeaders(res: { headers: Record<string, unknown> }, what: string) {

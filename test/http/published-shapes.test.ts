@@ -17,9 +17,7 @@ const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 
 /**
  * The ways `value` departs from `shape`, each named by its path. A field whose name starts with `!`
- * must be present; the others may be left out, but never be null — except a field marked `~`: a
- * known departure, still answered null by Sparrow outside Contact, Message and Conversation (listed
- * in docs/interface.md), checked for its type when set.
+ * must be present; the others may be left out, but never be null.
  */
 function mismatches(value: unknown, shape: Shape, path = 'data'): string[] {
   if (value === null) return [`${path} is null (published type: ${typeName(shape)})`];
@@ -32,9 +30,8 @@ function mismatches(value: unknown, shape: Shape, path = 'data'): string[] {
       return [`${path} is ${kind(value)}, not an object`];
     const obj = value as Record<string, unknown>;
     return Object.entries(shape).flatMap(([key, s]) => {
-      const name = key.replace(/^[!~]/, '');
+      const name = key.replace(/^!/, '');
       if (!(name in obj)) return key.startsWith('!') ? [`${path}.${name} is missing`] : [];
-      if (obj[name] === null && key.startsWith('~')) return [];
       return mismatches(obj[name], s, `${path}.${name}`);
     });
   }
@@ -136,7 +133,7 @@ const Template: Shape = {
 const Campaign: Shape = {
   '!id': 'string',
   '!name': 'string',
-  '~description': 'string',
+  description: 'string',
   template: 'string',
   trigger: { code: 'string', name: 'string' },
   media: 'array',
@@ -148,7 +145,7 @@ const LeadForm: Shape = {
   '!name': 'string',
   impressions: 'integer',
   conversions: 'integer',
-  '~active': 'timestamp',
+  active: 'timestamp',
   created: Stamp,
   updated: Stamp,
 };

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { numberZonesLateral } from '../../src/db/queries/phone-zones.ts';
+import { handleTriggers } from '../../src/domain/workflows/handle-triggers.ts';
+import { runDueWorkflows } from '../../src/domain/workflows/run-due-workflows.ts';
 import { addDays, localDate, offsetMinutes, wallToInstant } from '../../src/util/zoned-time.ts';
 import { dispatch } from '../../src/workers/dispatch.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
@@ -166,5 +168,128 @@ describe('quiet hours', () => {
       (await messagesOf(daytime.acc, daytime.jobId)).get('+15005550006')?.status ?? '',
       /^(sent|delivered)$/,
     );
+  });
+
+  describe('automation and direct sends', () => {
+    // +1 500 is non-geographic: the account's zone decides, and the account's clocks read 3 a.m.
+    const NIGHT_NUMBER = '+15005550006';
+
+    async function nightAccount() {
+      const acc = await svc.newAccount({ balance: 50 });
+      const zone = zoneAtHour(3);
+      await svc.db.query('UPDATE accounts SET timezone = $2 WHERE id = $1', [acc.accountId, zone]);
+      return { acc, zone, base: `/v1/accounts/${acc.accountId}` };
+    }
+    /** The outgoing, non-system messages to the number: hold (epoch ms, or null) and status. */
+    const outgoing = async (acc: TestAccount) => {
+      const { rows } = await svc.db.query<{ not_before: Date | null; status: string; body: string }>(
+        `SELECT not_before, status, body FROM messages
+          WHERE account_id = $1 AND outgoing AND NOT system AND to_number = $2 ORDER BY created_at, id`,
+        [acc.accountId, NIGHT_NUMBER],
+      );
+      return rows.map((r) => ({ hold: r.not_before?.getTime() ?? null, status: r.status, body: r.body }));
+    };
+    const runEngine = async () => {
+      while ((await handleTriggers(svc.db, 100)) > 0);
+      while (
+        (await runDueWorkflows(svc.db, 100, undefined, { quietHours: svc.ctx.config.quietHoursEnabled })) > 0
+      );
+    };
+
+    it('a workflow message to a recipient at 3 a.m. waits until 8:00 there', async () => {
+      const { acc, zone, base } = await nightAccount();
+      const wf = await call(svc.api, 'POST', `${base}/workflows`, {
+        auth: acc.auth,
+        json: {
+          name: 'Night flow',
+          versions: [
+            {
+              activate: true,
+              definition: {
+                nodes: [
+                  { id: 't', type: { id: 'trigger.manual' } },
+                  { id: 'm', type: { id: 'action.send-message' }, config: { message: 'Good morning' } },
+                ],
+                edges: [{ source: 't', target: 'm' }],
+              },
+            },
+          ],
+        },
+      });
+      assert.equal(wf.statusCode, 201, wf.body);
+      const c = await call(svc.api, 'POST', `${base}/contacts`, {
+        auth: acc.auth,
+        json: { mobile: NIGHT_NUMBER },
+      });
+      const enrolled = await call(svc.api, 'POST', `${base}/workflows/${body(wf).data.id}/enrollments`, {
+        auth: acc.auth,
+        json: { contactId: body(c).data.id },
+      });
+      assert.equal(enrolled.statusCode, 201, enrolled.body);
+      await runEngine();
+      await runDispatch();
+      assert.deepEqual(await outgoing(acc), [
+        { hold: nextEight(zone), status: 'queued', body: 'Good morning' },
+      ]);
+    });
+
+    it('a drip message to a recipient at 3 a.m. waits until 8:00 there', async () => {
+      const { acc, zone, base } = await nightAccount();
+      const drip = await call(svc.api, 'POST', `${base}/dripcampaigns`, {
+        auth: acc.auth,
+        json: {
+          name: 'Night drip',
+          trigger: { type: 'contact-created' },
+          messages: [{ message: 'Welcome' }],
+          activate: true,
+        },
+      });
+      assert.equal(drip.statusCode, 201, drip.body);
+      const c = await call(svc.api, 'POST', `${base}/contacts`, {
+        auth: acc.auth,
+        json: { mobile: NIGHT_NUMBER },
+      });
+      assert.equal(c.statusCode, 201, c.body);
+      await runEngine();
+      await runDispatch();
+      assert.deepEqual(await outgoing(acc), [{ hold: nextEight(zone), status: 'queued', body: 'Welcome' }]);
+    });
+
+    it('a direct send goes at once; with `quietHours: true` it waits until 8:00; a HELP reply is not held', async () => {
+      const { acc, zone, base } = await nightAccount();
+      const send = (json: object) =>
+        call(svc.api, 'POST', `${base}/messages`, {
+          auth: acc.auth,
+          json: { contacts: [{ mobile: { number: NIGHT_NUMBER } }], ...json },
+        });
+      const direct = await send({ template: 'Direct' });
+      assert.equal(direct.statusCode, 200, direct.body);
+      const marketing = await send({ template: 'Marketing', quietHours: true });
+      assert.equal(marketing.statusCode, 200, marketing.body);
+      const bad = await send({ template: 'x', quietHours: 'yes' });
+      assert.equal(bad.statusCode, 400, bad.body);
+      await runDispatch();
+      const [first, second] = await outgoing(acc);
+      assert.equal(first.body, 'Direct');
+      assert.equal(first.hold, null);
+      assert.match(first.status, /^(sent|delivered)$/);
+      assert.deepEqual(second, { hold: nextEight(zone), status: 'queued', body: 'Marketing' });
+
+      // A reply to an inbound text (HELP's auto-reply) is not held either.
+      const { rows } = await svc.db.query(
+        `SELECT number FROM phone_numbers WHERE account_id = $1 AND status = 'active' ORDER BY created_at LIMIT 1`,
+        [acc.accountId],
+      );
+      const inbound = await call(svc.externals, 'POST', '/v1/providers/simulator/messages', {
+        json: { from: NIGHT_NUMBER, to: rows[0].number, text: 'HELP' },
+      });
+      assert.equal(inbound.statusCode, 200, inbound.body);
+      const replies = await svc.db.query<{ not_before: Date | null }>(
+        `SELECT not_before FROM messages WHERE account_id = $1 AND outgoing AND system AND to_number = $2`,
+        [acc.accountId, NIGHT_NUMBER],
+      );
+      assert.equal(replies.rows.length, 1);
+      assert.equal(replies.rows[0].not_before, null);
+    });
   });
 });

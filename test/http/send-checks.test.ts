@@ -249,13 +249,13 @@ describe('a send does exactly what its sender meant', () => {
       assert.equal(body(changed).data.filters.q, 'bob');
       const cleared = await put({ q: '', tags: [{ tag: 'vip' }] });
       assert.equal(cleared.statusCode, 200, cleared.body);
-      assert.equal(body(cleared).data.filters.q, null);
+      assert.equal(body(cleared).data.filters.q, undefined);
       assert.deepEqual(body(cleared).data.filters.tags, [{ tag: 'vip' }]);
       const both = await put({ q: 'ann', all: true });
       assert.equal(both.statusCode, 400, both.body);
       const everyone = await put({ all: true });
       assert.equal(everyone.statusCode, 200, everyone.body);
-      assert.equal(body(everyone).data.filters.q, null);
+      assert.equal(body(everyone).data.filters.q, undefined);
       const onCreate = await call(svc.api, 'POST', url, {
         auth: acc.auth,
         json: { name: 'c', filters: { q: 'ann', all: true } },

@@ -158,7 +158,7 @@ describe('Twilio voice webhooks', () => {
       assert.equal(res.statusCode, 200, res.body);
       const c = await stored(s);
       assert.equal(c.from, 'anonymous');
-      assert.equal(c.contact, null);
+      assert.equal(c.contact, undefined);
     });
   });
 

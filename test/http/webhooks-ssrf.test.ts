@@ -111,7 +111,7 @@ describe('webhook destinations when private addresses are not allowed', () => {
           return p.data[0]?.status === 'failed' && p.data[0];
         });
         assert.equal(delivery.attempts.length, 2);
-        assert.equal(delivery.attempts[0].statusCode, null);
+        assert.equal(delivery.attempts[0].statusCode, undefined);
         assert.match(delivery.attempts[0].error, /non-public/);
         assert.equal(hits, 0);
         await svc.db.query('DELETE FROM webhooks WHERE id = $1', [id]);

@@ -228,7 +228,7 @@ describe('webhooks API', () => {
         json: { status: 'active' },
       });
       assert.equal(body(res).data.status, 'active');
-      assert.equal(body(res).data.disabled, null);
+      assert.equal(body(res).data.disabled, undefined);
     });
 
     it('rejects an invalid body with 400', async () => {

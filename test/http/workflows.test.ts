@@ -73,7 +73,7 @@ describe('workflows', () => {
       assert.equal(v.name, 'v1');
       assert.equal(v.readonly, false);
       assert.ok(v.active, 'active timestamp');
-      assert.equal(v.lastActive, null);
+      assert.equal(v.lastActive, undefined);
       assert.deepEqual(
         v.definition.nodes.map((n: { id: string; type: { id: string } }) => [n.id, n.type.id]),
         [

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SYSTEM } from '../../src/domain/actor.ts';
-import { runDripStep } from '../../src/domain/drips/run-drip-step.ts';
-import { runDueDrips } from '../../src/domain/drips/run-due-drips.ts';
+import { runDueWorkflows } from '../../src/domain/workflows/run-due-workflows.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 
 describe('the drip engine, end to end with the workers', () => {
@@ -69,14 +67,15 @@ describe('the drip engine, end to end with the workers', () => {
   /** Makes the drip's running executions due now (the tests move time through the database). */
   const makeDue = (acc: TestAccount, dripId: string) =>
     svc.db.query(
-      `UPDATE drip_executions SET due_at = now() - interval '1 second' WHERE account_id = $1 AND drip_id = $2 AND status = 'active'`,
+      `UPDATE workflow_runs SET due_at = now() - interval '1 second'
+        WHERE account_id = $1 AND workflow_id = $2 AND status IN ('active', 'waiting')`,
       [acc.accountId, dripId],
     );
   /** Waits until the entry worker has taken every queued cause of the account. */
   const entriesDone = (acc: TestAccount) =>
     eventually(async () => {
       const { rows } = await svc.db.query(
-        'SELECT count(*)::int AS n FROM drip_entry_queue WHERE account_id = $1',
+        'SELECT count(*)::int AS n FROM workflow_trigger_queue WHERE account_id = $1',
         [acc.accountId],
       );
       return rows[0].n === 0;
@@ -164,7 +163,7 @@ describe('the drip engine, end to end with the workers', () => {
 
     await inbound(a, c.number, 'Sounds good, tell me more');
     const engaged = await executionIn(a, d.id, c.id, 'engaged');
-    assert.equal(engaged.due, null);
+    assert.equal(engaged.due, undefined);
     const drip = await getDrip(a, d.id);
     assert.equal(drip.stats.engaged, 1);
     assert.equal(drip.stats.active, 0);
@@ -172,10 +171,10 @@ describe('the drip engine, end to end with the workers', () => {
 
     // Even with its old time come again, an ended execution sends nothing more.
     await svc.db.query(
-      `UPDATE drip_executions SET due_at = now() - interval '1 minute' WHERE account_id = $1 AND id = $2`,
+      `UPDATE workflow_runs SET due_at = now() - interval '1 minute' WHERE account_id = $1 AND id = $2`,
       [a.accountId, engaged.id],
     );
-    await runDueDrips(svc.db, 100);
+    await runDueWorkflows(svc.db, 100);
     assert.deepEqual(await texts(a, c.id), ['Hi Bo']);
   });
 
@@ -264,7 +263,7 @@ describe('the drip engine, end to end with the workers', () => {
     // The next step (in 1 day) would come exactly at the 1-day limit: it is due then, and expires.
     assert.equal(Date.parse(e.due) - Date.parse(e.entered), 86_400_000);
     await svc.db.query(
-      `UPDATE drip_executions SET entered_at = now() - interval '2 days', due_at = now() - interval '1 second'
+      `UPDATE workflow_runs SET entered_at = now() - interval '2 days', due_at = now() - interval '1 second'
        WHERE account_id = $1 AND id = $2`,
       [a.accountId, e.id],
     );
@@ -285,28 +284,24 @@ describe('the drip engine, end to end with the workers', () => {
 
     // A runner claims it and dies: the lease keeps every other runner off until it ends.
     await svc.db.query(
-      `UPDATE drip_executions SET due_at = now() - interval '1 second', claimed_until = now() + interval '1 hour'
+      `UPDATE workflow_runs SET due_at = now() - interval '1 second', claimed_until = now() + interval '1 hour'
        WHERE account_id = $1 AND id = $2`,
       [a.accountId, e.id],
     );
-    await runDueDrips(svc.db, 100);
+    await runDueWorkflows(svc.db, 100);
     assert.deepEqual(await texts(a, c.id), []);
 
     // Its lease over, two runners and the background worker go for the same step at once.
     await svc.db.query(
-      `UPDATE drip_executions SET claimed_until = now() - interval '1 second' WHERE account_id = $1 AND id = $2`,
+      `UPDATE workflow_runs SET claimed_until = now() - interval '1 second' WHERE account_id = $1 AND id = $2`,
       [a.accountId, e.id],
     );
-    const { rows } = await svc.db.query('SELECT * FROM drip_executions WHERE account_id = $1 AND id = $2', [
-      a.accountId,
-      e.id,
-    ]);
-    await Promise.all([runDripStep(svc.db, rows[0], SYSTEM), runDripStep(svc.db, rows[0], SYSTEM)]);
+    await Promise.all([runDueWorkflows(svc.db, 100), runDueWorkflows(svc.db, 100)]);
     await eventually(async () => (await execution(a, d.id)).stepsSent === 1);
-    await runDueDrips(svc.db, 100);
+    await runDueWorkflows(svc.db, 100);
     assert.deepEqual(await texts(a, c.id), ['Hi Di']);
     const sends = await svc.db.query(
-      'SELECT count(*)::int AS n FROM drip_step_sends WHERE account_id = $1 AND execution_id = $2',
+      `SELECT count(*)::int AS n FROM workflow_steps WHERE account_id = $1 AND run_id = $2 AND node_id LIKE 'send-%'`,
       [a.accountId, e.id],
     );
     assert.equal(sends.rows[0].n, 1);

@@ -1,11 +1,12 @@
 // Compose & send: recipients (contacts, a list, or new mobile numbers), the sender group, the text
 // with merge fields and a live segment counter, then the send's answer (queued, failed, price).
-import { api } from '../api.js';
+import { api, shareFile } from '../api.js';
 import { field, h, money, nameOf } from '../dom.js';
 import { showError, showInfo } from '../flash.js';
 import { COMMON_FIELDS, hasMergeFields, renderTemplate } from '../render.js';
 import { link } from '../router.js';
 import { describeSegments, nonGsmCharacters } from '../segments.js';
+import { MEDIA_ACCEPT } from './files.js';
 
 /** A textarea with a live encoding/segment counter under it; answers { textarea, counter }. */
 export function messageBox(name = 'text', preview = () => null) {
@@ -173,6 +174,9 @@ export async function composePage(view, { query }) {
   };
   const result = h('div', { class: 'result' });
   const button = h('button', { type: 'submit' }, 'Send');
+  // MMS media: a file uploaded on send (POST /v1/tools/sharefile), or a hosted link from Files (?media=).
+  const mediaInput = h('input', { type: 'file', name: 'media', accept: MEDIA_ACCEPT });
+  const mediaLink = query.get('media') ?? '';
 
   const form = h(
     'form',
@@ -195,6 +199,13 @@ export async function composePage(view, { query }) {
         button.disabled = true;
         result.replaceChildren();
         try {
+          let media = mediaLink ? [{ url: mediaLink }] : [];
+          const file = mediaInput.files?.[0];
+          if (file) {
+            const hosted = await shareFile(file);
+            media = [{ url: hosted.link, type: hosted.contentType }];
+          }
+          if (media.length) Object.assign(body, { type: 'MMS', media });
           const res = await api('POST', '/messages', { json: body });
           const r = res.data;
           showInfo(
@@ -235,6 +246,9 @@ export async function composePage(view, { query }) {
     field('Message', box.textarea),
     h('div', { class: 'chips' }, h('span', { class: 'muted' }, 'Insert: '), insert),
     box.counter,
+    mediaLink
+      ? field('Media (MMS)', h('span', { class: 'attached-media' }, mediaLink), 'A hosted file from Files')
+      : field('Media (MMS)', mediaInput, 'Optional: an image, sound, video, PDF or vCard, uploaded when you send'),
     h('div', { class: 'actions' }, button),
     result,
   );

@@ -3,6 +3,7 @@ import { api } from '../api.js';
 import { field, h, nameOf, pager, table, when } from '../dom.js';
 import { showAfterNavigation, showError, showInfo } from '../flash.js';
 import { go, link } from '../router.js';
+import { bulkPanel, selectCell } from './contacts-bulk.js';
 
 /** #/contacts?q=&offset= */
 export async function contactsPage(view, { query }) {
@@ -31,9 +32,12 @@ export async function contactsPage(view, { query }) {
     ),
   );
   const res = await api('GET', '/contacts', { query: { q, offset, limit: 20 } });
-  view.append(
+  const rows = h('div', {});
+  view.append(rows);
+  rows.append(
     table(
       [
+        ['', selectCell],
         ['Name', (c) => h('a', { href: `#/contacts/${encodeURIComponent(c.id)}` }, nameOf(c))],
         ['Mobile', (c) => c.mobile?.number ?? '—'],
         ['Email', (c) => c.email ?? ''],
@@ -51,8 +55,8 @@ export async function contactsPage(view, { query }) {
       q ? 'No contact matches.' : 'No contacts yet.',
     ),
     pager(res.pagination, (o) => go('/contacts', { q, offset: o })),
-    uploadForm(),
   );
+  view.append(bulkPanel(rows, q), uploadForm());
 }
 
 function uploadForm() {

@@ -6,18 +6,23 @@ import { showError, showInfo } from '../flash.js';
 import { go } from '../router.js';
 import { messageBox } from './compose.js';
 
+// "Open" holds conversations: threads where the contact wrote at least once. The threads a bulk
+// send opens and nobody answered are under "Sent only".
 const VIEWS = [
-  ['open', 'Open', { closed: false }],
+  ['open', 'Open', { closed: false, replied: true }],
   ['unread', 'Unread', { unread: true }],
+  ['sent', 'Sent only', { closed: false, replied: false }],
   ['closed', 'Closed', { closed: true }],
   ['all', 'All', {}],
 ];
 
-/** #/inbox?show=open|unread|closed|all&offset= */
+/** #/inbox?show=open|unread|sent|closed|all&q=&offset= */
 export async function inboxPage(view, { query }) {
   const show = VIEWS.find(([key]) => key === query.get('show')) ?? VIEWS[0];
   const offset = Number(query.get('offset') ?? 0);
+  const q = query.get('q') ?? '';
   const list = h('div', {});
+  const search = h('input', { type: 'search', value: q, placeholder: 'Name, number or e-mail', 'aria-label': 'Search conversations', maxlength: 100 });
   view.append(
     h('h2', {}, 'Inbox'),
     h(
@@ -28,10 +33,23 @@ export async function inboxPage(view, { query }) {
       ),
       h('button', { type: 'button', class: 'secondary', onclick: () => load().catch(showError) }, 'Refresh'),
     ),
+    h(
+      'form',
+      {
+        class: 'inline',
+        role: 'search',
+        onsubmit: (e) => {
+          e.preventDefault();
+          go('/inbox', { show: show[0], q: search.value.trim() });
+        },
+      },
+      search,
+      h('button', { type: 'submit' }, 'Search'),
+    ),
     list,
   );
   async function load() {
-    const res = await api('GET', '/conversations', { query: { ...show[2], offset, limit: 25 } });
+    const res = await api('GET', '/conversations', { query: { ...show[2], q, offset, limit: 25 } });
     list.replaceChildren(
       table(
         [
@@ -41,7 +59,7 @@ export async function inboxPage(view, { query }) {
               h(
                 'a',
                 { href: `#/inbox/${encodeURIComponent(c.id)}`, class: c.unread.length ? 'unread' : '' },
-                nameOf(c.contact),
+                h('bdi', {}, nameOf(c.contact)),
                 c.unread.length
                   ? h('span', { class: 'count', 'aria-label': 'unread messages' }, String(c.unread.length))
                   : null,
@@ -63,7 +81,7 @@ export async function inboxPage(view, { query }) {
         res.data,
         'No conversations here.',
       ),
-      pager(res.pagination, (o) => go('/inbox', { show: show[0], offset: o })),
+      pager(res.pagination, (o) => go('/inbox', { show: show[0], q, offset: o })),
     );
   }
   await load();

@@ -40,6 +40,28 @@ export async function revokeClient(db: Queryable, clientId: string): Promise<boo
 
 /** Ids of every revoked client: the token service refreshes its revocation set from this. */
 export async function revokedClientIds(db: Queryable): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>('SELECT id FROM api_clients WHERE revoked_at IS NOT NULL');
+  // Console users removed from every account count as revoked too (their tokens name `user:<id>`).
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT id FROM api_clients WHERE revoked_at IS NOT NULL
+     UNION ALL
+     SELECT 'user:' || u.id FROM users u WHERE NOT EXISTS (SELECT 1 FROM account_users m WHERE m.user_id = u.id)`,
+  );
   return rows.map((r) => r.id);
+}
+
+/** The account's clients, newest first (secrets never leave the table). */
+export async function listClients(
+  db: Queryable,
+  accountId: string,
+  offset: number,
+  limit: number,
+): Promise<{ rows: ApiClientRow[]; total: number }> {
+  const [items, count] = await Promise.all([
+    db.query<ApiClientRow>(
+      'SELECT * FROM api_clients WHERE account_id = $1 ORDER BY created_at DESC, id OFFSET $2 LIMIT $3',
+      [accountId, offset, limit],
+    ),
+    db.query<{ n: number }>('SELECT count(*)::int AS n FROM api_clients WHERE account_id = $1', [accountId]),
+  ]);
+  return { rows: items.rows, total: count.rows[0].n };
 }

@@ -139,13 +139,25 @@ export async function updateContact(
   mode: MergeMode,
   by: object,
 ): Promise<ContactRow | undefined> {
+  return (await updateContacts(db, accountId, [{ id: contactId, fields }], mode, by))[0];
+}
+
+/** updateContact for many contacts in one statement (bulk operations): each its own fields. */
+export async function updateContacts(
+  db: Queryable,
+  accountId: string,
+  changes: { id: string; fields: ContactFields }[],
+  mode: MergeMode,
+  by: object,
+): Promise<ContactRow[]> {
+  if (changes.length === 0) return [];
   const { rows } = await db.query<ContactRow>(
-    `${mergeCte(3, 4)}
-     UPDATE contacts c SET ${mergeSet(5)}
-     FROM input i WHERE c.account_id = $1 AND c.id = $2 RETURNING c.*`,
-    [accountId, contactId, JSON.stringify([fieldsToRecord(fields)]), mode, by],
+    `${mergeCte(2, 3)}
+     UPDATE contacts c SET ${mergeSet(4)}
+     FROM input i WHERE c.account_id = $1 AND c.id = i.id RETURNING c.*`,
+    [accountId, JSON.stringify(changes.map((c) => ({ ...fieldsToRecord(c.fields), id: c.id }))), mode, by],
   );
-  return rows[0];
+  return rows;
 }
 
 export async function deleteContact(
@@ -153,12 +165,22 @@ export async function deleteContact(
   accountId: string,
   contactId: string,
 ): Promise<ContactRow | undefined> {
+  return (await deleteContacts(db, accountId, [contactId]))[0];
+}
+
+/** deleteContact for many contacts in one statement (bulk operations); answers the rows deleted. */
+export async function deleteContacts(
+  db: Queryable,
+  accountId: string,
+  contactIds: string[],
+): Promise<ContactRow[]> {
+  if (contactIds.length === 0) return [];
   const { rows } = await db.query<ContactRow>(
-    `WITH conv AS (DELETE FROM conversations WHERE account_id = $1 AND contact_id = $2)
-     DELETE FROM contacts WHERE account_id = $1 AND id = $2 RETURNING *`,
-    [accountId, contactId],
+    `WITH conv AS (DELETE FROM conversations WHERE account_id = $1 AND contact_id = ANY($2::uuid[]))
+     DELETE FROM contacts WHERE account_id = $1 AND id = ANY($2::uuid[]) RETURNING *`,
+    [accountId, contactIds],
   );
-  return rows[0];
+  return rows;
 }
 
 /** A contact's list memberships, for the Contact shape's `lists`. */

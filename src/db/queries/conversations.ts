@@ -28,6 +28,10 @@ export interface ConversationFilter {
   contactId?: string;
   closed?: boolean;
   unread?: boolean;
+  /** true: with at least one inbound message (a reply); false: outbound only (e.g. after a bulk send). */
+  replied?: boolean;
+  /** Part of the contact's name, mobile number or e-mail (case-insensitive). */
+  q?: string;
 }
 
 const VIEW = `
@@ -37,6 +41,13 @@ const VIEW = `
                ORDER BY m.created_at, m.id) AS unread_ids
   FROM conversations c
   LEFT JOIN phone_numbers n ON n.account_id = c.account_id AND n.id = c.phone_number_id`;
+
+const INBOUND_EXISTS = `EXISTS (SELECT 1 FROM messages m
+  WHERE m.account_id = c.account_id AND m.contact_id = c.contact_id AND m.conversation_id = c.id AND NOT m.outgoing)`;
+
+const CONTACT_MATCHES = `EXISTS (SELECT 1 FROM contacts k
+  WHERE k.account_id = c.account_id AND k.id = c.contact_id
+    AND (coalesce(k.first_name, '') || ' ' || coalesce(k.last_name, '') || ' ' || coalesce(k.mobile_number, '') || ' ' || coalesce(k.email, '')) ILIKE $8 ESCAPE '\\')`;
 
 const UNREAD_EXISTS = `EXISTS (SELECT 1 FROM messages m
   WHERE m.account_id = c.account_id AND m.conversation_id = c.id AND NOT m.outgoing AND NOT m.read)`;
@@ -149,14 +160,20 @@ export async function listConversationViews(
   const where = `c.account_id = $1
     AND ($2::uuid IS NULL OR c.contact_id = $2)
     AND ($3::boolean IS NULL OR (c.closed_at IS NOT NULL) = $3)
-    AND ($4::boolean IS NULL OR ${UNREAD_EXISTS} = $4)`;
-  const args = [accountId, f.contactId ?? null, f.closed ?? null, f.unread ?? null];
+    AND ($4::boolean IS NULL OR ${UNREAD_EXISTS} = $4)
+    AND ($5::boolean IS NULL OR ${INBOUND_EXISTS} = $5)
+    AND ($8::text IS NULL OR ${CONTACT_MATCHES})`;
+  const pattern = f.q ? `%${f.q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` : null;
+  const args = [accountId, f.contactId ?? null, f.closed ?? null, f.unread ?? null, f.replied ?? null];
   const [list, count] = await Promise.all([
     db.query<ConversationView>(
-      `${VIEW} WHERE ${where} ORDER BY c.updated_at DESC, c.id DESC OFFSET $5 LIMIT $6`,
-      [...args, offset, limit],
+      `${VIEW} WHERE ${where} ORDER BY c.updated_at DESC, c.id DESC OFFSET $6 LIMIT $7`,
+      [...args, offset, limit, pattern],
     ),
-    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM conversations c WHERE ${where}`, args),
+    db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM conversations c WHERE ${where.replaceAll('$8', '$6')}`,
+      [...args, pattern],
+    ),
   ]);
   return { rows: list.rows, totalCount: count.rows[0].n };
 }

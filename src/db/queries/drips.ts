@@ -34,6 +34,8 @@ export interface DripRow {
   max_duration: number | null;
   active: boolean;
   workflow_id: string | null;
+  /** When endpoint 18 handed its workflow over (null: not migrated). */
+  migrated_at: Date | null;
   created_at: Date;
   created_by: Record<string, unknown>;
   updated_at: Date;
@@ -140,12 +142,15 @@ export async function findDrip(
   return rows[0];
 }
 
+/** Deletes a drip with its steps, and its workflow unless that was handed over (endpoint 18). */
 export async function deleteDrip(db: Queryable, accountId: string, id: string): Promise<boolean> {
-  const { rowCount } = await db.query('DELETE FROM drip_campaigns WHERE account_id = $1 AND id = $2', [
-    accountId,
-    id,
-  ]);
-  return (rowCount ?? 0) > 0;
+  const { rows } = await db.query<{ n: number }>(
+    `WITH d AS (DELETE FROM drip_campaigns WHERE account_id = $1 AND id = $2 RETURNING id),
+          w AS (DELETE FROM workflows WHERE account_id = $1 AND id IN (SELECT id FROM d) AND drip)
+     SELECT count(*)::int AS n FROM d`,
+    [accountId, id],
+  );
+  return rows[0].n > 0;
 }
 
 /** One page of the account's drips, newest first (optionally by partial name), with the total. */
@@ -184,11 +189,22 @@ export async function replaceSteps(
   );
 }
 
-const OUTCOMES = `count(*) FILTER (WHERE status = 'active')::int AS active,
-  count(*) FILTER (WHERE status = 'errored')::int AS errored,
-  count(*) FILTER (WHERE status = 'completed')::int AS "noAction",
-  count(*) FILTER (WHERE status = 'opted-out')::int AS "optOut",
-  count(*) FILTER (WHERE status = 'engaged')::int AS engaged`;
+/**
+ * The drip's runs: those of its workflow (the one with the drip's id) that entered before it was
+ * migrated (later ones are the handed-over workflow's). Joins `r` (workflow_runs) to `d` (drip_campaigns).
+ */
+const DRIP_RUNS = `workflow_runs r JOIN drip_campaigns d ON d.account_id = r.account_id AND d.id = r.workflow_id
+  AND (d.migrated_at IS NULL OR r.entered_at <= d.migrated_at)`;
+
+/** A run's status as a drip execution shows it. */
+const EXECUTION_STATUS = `(CASE WHEN r.status IN ('active', 'waiting') THEN 'active'
+  ELSE coalesce(r.end_reason, r.status) END)`;
+
+const OUTCOMES = `count(*) FILTER (WHERE s = 'active')::int AS active,
+  count(*) FILTER (WHERE s = 'errored')::int AS errored,
+  count(*) FILTER (WHERE s = 'completed')::int AS "noAction",
+  count(*) FILTER (WHERE s = 'opted-out')::int AS "optOut",
+  count(*) FILTER (WHERE s = 'engaged')::int AS engaged`;
 
 /** Stats per drip, from its executions (drips without any are absent). */
 export async function dripStats(
@@ -199,15 +215,18 @@ export async function dripStats(
   if (dripIds.length === 0) return new Map();
   const { rows } = await db.query<DripStats & { drip_id: string }>(
     `SELECT drip_id, count(*)::int AS entered, ${OUTCOMES}
-       FROM drip_executions WHERE account_id = $1 AND drip_id = ANY($2::uuid[]) GROUP BY drip_id`,
+       FROM (SELECT d.id AS drip_id, ${EXECUTION_STATUS} AS s FROM ${DRIP_RUNS}
+              WHERE r.account_id = $1 AND d.id = ANY($2::uuid[])) x
+      GROUP BY drip_id`,
     [accountId, dripIds],
   );
   return new Map(rows.map(({ drip_id, ...s }) => [drip_id, s]));
 }
 
 /**
- * Stats per step: `entered` counts the executions that reached the step (sent or tried it); the
- * outcomes count executions whose last step it is (e.g. engaged = replied after this message).
+ * Stats per message: `entered` counts the executions that reached it (sent or tried it); the
+ * outcomes count executions whose last message it is (e.g. engaged = replied after this message).
+ * A send node is a message through its version's `drip_steps`.
  */
 export async function stepStats(
   db: Queryable,
@@ -216,15 +235,15 @@ export async function stepStats(
 ): Promise<Map<string, DripStats>> {
   if (dripIds.length === 0) return new Map();
   const { rows } = await db.query<DripStats & { step_id: string }>(
-    `WITH reached AS (
-       SELECT s.step_id, count(*)::int AS entered
-         FROM drip_step_sends s JOIN drip_steps st ON st.account_id = s.account_id AND st.id = s.step_id
-        WHERE s.account_id = $1 AND st.drip_id = ANY($2::uuid[]) GROUP BY s.step_id),
-     outcomes AS (
-       SELECT last_step_id AS step_id, ${OUTCOMES}
-         FROM drip_executions
-        WHERE account_id = $1 AND drip_id = ANY($2::uuid[]) AND last_step_id IS NOT NULL
-        GROUP BY last_step_id)
+    `WITH sends AS (
+       SELECT r.id AS run_id, ${EXECUTION_STATUS} AS s, ws.step, v.drip_steps ->> ws.node_id AS step_id
+         FROM ${DRIP_RUNS}
+         JOIN workflow_versions v ON v.account_id = r.account_id AND v.id = r.version_id
+         JOIN workflow_steps ws ON ws.account_id = r.account_id AND ws.run_id = r.id
+        WHERE r.account_id = $1 AND d.id = ANY($2::uuid[]) AND v.drip_steps ? ws.node_id),
+     reached AS (SELECT step_id, count(DISTINCT run_id)::int AS entered FROM sends GROUP BY step_id),
+     last AS (SELECT DISTINCT ON (run_id) run_id, s, step_id FROM sends ORDER BY run_id, step DESC),
+     outcomes AS (SELECT step_id, ${OUTCOMES} FROM last GROUP BY step_id)
      SELECT r.step_id, r.entered, coalesce(o.active, 0) AS active, coalesce(o.errored, 0) AS errored,
             coalesce(o."noAction", 0) AS "noAction", coalesce(o."optOut", 0) AS "optOut",
             coalesce(o.engaged, 0) AS engaged
@@ -234,17 +253,7 @@ export async function stepStats(
   return new Map(rows.map(({ step_id, ...s }) => [step_id, s]));
 }
 
-/** Ends a drip's active executions as `stopped` (their pending steps are never sent); answers how many. */
-export async function stopDripExecutions(db: Queryable, accountId: string, dripId: string): Promise<number> {
-  const { rowCount } = await db.query(
-    `UPDATE drip_executions SET status = 'stopped', due_at = NULL, claimed_until = NULL, ended_at = now()
-     WHERE account_id = $1 AND drip_id = $2 AND status = 'active'`,
-    [accountId, dripId],
-  );
-  return rowCount ?? 0;
-}
-
-/** Records the workflow a drip was migrated into and deactivates the drip. */
+/** Records that a drip was migrated into a workflow (endpoint 18) and deactivates the drip. */
 export async function markDripMigrated(
   db: Queryable,
   accountId: string,
@@ -253,8 +262,69 @@ export async function markDripMigrated(
   by: object,
 ): Promise<void> {
   await db.query(
-    `UPDATE drip_campaigns SET workflow_id = $3, active = false, updated_at = now(), updated_by = $4
+    `UPDATE drip_campaigns SET workflow_id = $3, migrated_at = now(), active = false, updated_at = now(), updated_by = $4
      WHERE account_id = $1 AND id = $2`,
     [accountId, dripId, workflowId, by],
   );
+}
+
+/** A drip execution: one of its runs, as stored, with its status and messages sent as a drip counts them. */
+export interface ExecutionRow {
+  id: string;
+  contact_id: string;
+  version_id: string;
+  status: 'active' | 'completed' | 'engaged' | 'opted-out' | 'errored' | 'stopped' | 'expired';
+  entered_at: Date;
+  ended_at: Date | null;
+  due_at: Date | null;
+  steps_sent: number;
+  error: { code: string; description: string } | null;
+}
+
+/** Filters of a drip's executions (endpoint 17). */
+export interface ExecutionFilter {
+  contactId?: string;
+  status?: string;
+  versionId?: string;
+}
+
+/** The execution at `offset` of a drip's executions, newest first, and how many match. */
+export async function executionAt(
+  db: Queryable,
+  accountId: string,
+  dripId: string,
+  filter: ExecutionFilter,
+  offset: number,
+): Promise<{ row: ExecutionRow | undefined; total: number }> {
+  const params: unknown[] = [accountId, dripId];
+  let cond = 'r.account_id = $1 AND d.id = $2';
+  if (filter.contactId !== undefined) {
+    params.push(filter.contactId);
+    cond += ` AND r.contact_id = $${params.length}`;
+  }
+  if (filter.status !== undefined) {
+    params.push(filter.status);
+    cond += ` AND ${EXECUTION_STATUS} = $${params.length}`;
+  }
+  if (filter.versionId !== undefined) {
+    params.push(filter.versionId);
+    cond += ` AND r.version_id = $${params.length}`;
+  }
+  // One statement, so the execution and the count come from the same snapshot.
+  const { rows } = await db.query<ExecutionRow & { total: number }>(
+    `SELECT t.total, e.* FROM (SELECT count(*)::int AS total FROM ${DRIP_RUNS} WHERE ${cond}) t
+     LEFT JOIN LATERAL (
+       SELECT r.id, r.contact_id, r.version_id, ${EXECUTION_STATUS} AS status, r.entered_at, r.ended_at,
+              CASE WHEN r.status IN ('active', 'waiting') THEN r.due_at END AS due_at,
+              CASE WHEN r.status = 'errored' THEN r.error END AS error,
+              (SELECT count(*)::int FROM workflow_steps ws
+                 JOIN workflow_versions v ON v.account_id = r.account_id AND v.id = r.version_id
+                WHERE ws.account_id = r.account_id AND ws.run_id = r.id AND v.drip_steps ? ws.node_id
+                  AND NOT ws.outcome ? 'error') AS steps_sent
+         FROM ${DRIP_RUNS} WHERE ${cond} ORDER BY r.entered_at DESC, r.id DESC LIMIT 1 OFFSET $${params.length + 1}
+     ) e ON true`,
+    [...params, offset],
+  );
+  const { total, ...row } = rows[0];
+  return { row: row.id ? (row as ExecutionRow) : undefined, total };
 }

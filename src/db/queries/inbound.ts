@@ -158,3 +158,21 @@ export async function lockContact(
   );
   return rows[0];
 }
+
+/**
+ * Records a contact's confirmation of its pending (double opt-in) list memberships: opt_in_at =
+ * now on each membership that has neither an opt-in nor an opt-out. The workflow confirmation
+ * trigger (0270) then starts what the list join starts. Answers how many were confirmed.
+ */
+export async function confirmPendingMemberships(
+  tx: Queryable,
+  accountId: string,
+  contactId: string,
+): Promise<number> {
+  const { rowCount } = await tx.query(
+    `UPDATE list_members SET opt_in_at = now()
+      WHERE account_id = $1 AND contact_id = $2 AND opt_in_at IS NULL AND opt_out_at IS NULL`,
+    [accountId, contactId],
+  );
+  return rowCount ?? 0;
+}

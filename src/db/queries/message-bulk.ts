@@ -1,4 +1,6 @@
 /** SQL of the bulk send: recipients, merge fields rendered in SQL, and the set-based message insert. */
+
+import { ERRORS } from '../../errors.ts';
 import type { TemplatePart } from '../../messaging/render.ts';
 import { countSegments } from '../../messaging/segments.ts';
 import { textErrorSql } from '../../messaging/text-rules.ts';
@@ -7,6 +9,9 @@ import { contactFilterSql } from './contacts.ts';
 import { type AttributeCondition, type ListRow, listMemberCondition } from './lists.ts';
 import { MESSAGE_EVENT_DATA, OPTED_OUT_ERROR } from './messages.ts';
 import { numberZonesLateral } from './phone-zones.ts';
+
+/** The `error` of a message to a number that is not a valid mobile: CONT-001 and its one text. */
+const INVALID_NUMBER_ERROR = JSON.stringify({ code: 'CONT-001', description: ERRORS['CONT-001'].message });
 
 /** The contact columns a merge field reads, for a contacts row aliased `c`. */
 const FIELD_SQL: Record<string, string> = {
@@ -98,7 +103,8 @@ export interface JobMessagesResult {
   holds: (Date | null)[];
 }
 
-function recipientsSql(r: RecipientSpec, params: unknown[]): string {
+/** The recipients of a spec as a query of `contact_id` (and the number a conversation forces); `$1` is the account. */
+export function recipientsSql(r: RecipientSpec, params: unknown[]): string {
   const add = (v: unknown) => {
     params.push(v);
     return `$${params.length}`;
@@ -167,7 +173,7 @@ export async function insertJobMessages(
   const campaign = add(spec.campaignId);
   const media = add(JSON.stringify(spec.media));
   const optedOut = add(JSON.stringify(OPTED_OUT_ERROR));
-  const invalid = add(JSON.stringify({ code: 'CONT-001', description: 'Invalid mobile number.' }));
+  const invalid = add(INVALID_NUMBER_ERROR);
   // A rendered text that is empty (without media) or over the cap is a failed, uncharged message (text-rules.ts).
   const textError = textErrorSql('x.body', spec.media.length > 0 ? 'true' : 'false', add);
   // Per row, the GSM-7 test and the unit count run once each (sparrow_segments would repeat them).
@@ -325,13 +331,13 @@ export async function insertInvalidNumberMessages(
        INSERT INTO messages (account_id, id, job_id, campaign_id, from_number, to_number, outgoing, body, template,
                              encoding, segments, status, error, created_by)
        SELECT $1, sparrow_uuidv7(), $2, $3, $4, t.n, true, $5, $6, NULL, 0, 'failed',
-              jsonb_build_object('code', 'CONT-001', 'description', 'Invalid mobile number.'), $7
+              $9::jsonb, $7
        FROM unnest($8::text[]) AS t(n)
        RETURNING *
      )
      INSERT INTO events (id, account_id, type, data)
      SELECT sparrow_uuidv7(), m.account_id, 'message-status', ${MESSAGE_EVENT_DATA} FROM ins m`,
-    [accountId, m.jobId, m.campaignId, m.from, m.body, m.template, m.by, m.numbers],
+    [accountId, m.jobId, m.campaignId, m.from, m.body, m.template, m.by, m.numbers, INVALID_NUMBER_ERROR],
   );
   return rowCount ?? 0;
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../client.ts';
+import { numberZonesLateral } from './phone-zones.ts';
 
 /** A message row as stored (inbound and outbound). */
 export interface MessageRow {
@@ -56,19 +57,20 @@ export interface MessageView extends MessageRow {
  * The `data` of `message-sent` and `message-status` events, built from a messages row `m`:
  * `{message: {id, jobId, campaignId, conversation: {id}, phoneNumber, to, outgoing, system,
  * encoding, segments, price, status, error, providerMessageId}, contact: {id, mobile}, status, error}`,
- * `mobile` being the Contact's mobile object (sparrow_contact_mobile, migration 0210).
+ * `mobile` being the Contact's mobile object (sparrow_contact_mobile, migration 0210); unset fields
+ * are left out, never null (sparrow_omit_nulls; the read side is sparrow_event_payload, migration 0281).
  */
-export const MESSAGE_EVENT_DATA = `jsonb_build_object(
-  'message', jsonb_build_object(
+export const MESSAGE_EVENT_DATA = `sparrow_omit_nulls(jsonb_build_object(
+  'message', sparrow_omit_nulls(jsonb_build_object(
     'id', m.id, 'jobId', m.job_id, 'campaignId', m.campaign_id,
-    'conversation', jsonb_build_object('id', m.conversation_id),
+    'conversation', CASE WHEN m.conversation_id IS NOT NULL THEN jsonb_build_object('id', m.conversation_id) END,
     'phoneNumber', m.from_number, 'to', m.to_number, 'outgoing', m.outgoing, 'system', m.system,
     'encoding', m.encoding, 'segments', m.segments, 'price', m.price, 'status', m.status, 'error', m.error,
-    'providerMessageId', coalesce(m.provider_ref, m.provider_message_id)),
-  'contact', jsonb_build_object(
-    'id', m.contact_id, 'mobile', sparrow_contact_mobile(m.account_id, m.contact_id, m.to_number)),
+    'providerMessageId', coalesce(m.provider_ref, m.provider_message_id))),
+  'contact', sparrow_omit_nulls(jsonb_build_object(
+    'id', m.contact_id, 'mobile', sparrow_contact_mobile(m.account_id, m.contact_id, m.to_number))),
   'status', m.status,
-  'error', m.error)`;
+  'error', m.error))`;
 
 /**
  * The stored `data` of a `message-sent` / `message-status` event written in bulk by the dispatcher,
@@ -113,6 +115,8 @@ export async function insertOutboundMessage(
     by: object;
     /** Not sent for its text (text-rules.ts): recorded failed and uncharged with this error. */
     textError?: { code: string; description: string } | null;
+    /** Held by quiet hours in the recipient's zone (the account's when the number does not tell). */
+    quietHours?: boolean;
   },
 ): Promise<MessageRow | undefined> {
   const { rows } = await db.query<MessageRow>(
@@ -127,7 +131,7 @@ export async function insertOutboundMessage(
      )
      INSERT INTO messages (account_id, id, contact_id, conversation_id, phone_number_id, from_number, to_number,
                            outgoing, body, template, media, encoding, segments, price, status, error, system,
-                           job_id, campaign_id, created_by, provider)
+                           job_id, campaign_id, created_by, provider, not_before)
      SELECT $1, $2, c.id, $4::uuid, $5::uuid, $6::text, $7::text, true, $8::text, $9::text, $10::jsonb, $11::text, $12::int,
             CASE WHEN c.stopped OR $13 THEN 0
                  ELSE round($12::int * coalesce(($14::jsonb ->> upper(c.mobile_country))::numeric,
@@ -136,7 +140,11 @@ export async function insertOutboundMessage(
             c.stop_error,
             $13, $16::uuid, $17::uuid, $18::jsonb,
             -- The number's provider, recorded now so the claim does not change an indexed column.
-            CASE WHEN NOT c.stopped THEN (SELECT n.provider FROM phone_numbers n WHERE n.account_id = $1 AND n.id = $5::uuid) END
+            CASE WHEN NOT c.stopped THEN (SELECT n.provider FROM phone_numbers n WHERE n.account_id = $1 AND n.id = $5::uuid) END,
+            -- Quiet hours: the one rule of campaigns (0152), for this one recipient.
+            CASE WHEN $20::boolean AND NOT c.stopped
+                 THEN sparrow_quiet_until(${numberZonesLateral('$7::text')},
+                                          (SELECT a.timezone FROM accounts a WHERE a.id = $1), now()) END
      FROM c
      RETURNING *`,
     [
@@ -159,6 +167,7 @@ export async function insertOutboundMessage(
       m.campaignId ?? null,
       m.by,
       m.textError ? JSON.stringify(m.textError) : null,
+      m.quietHours ?? false,
     ],
   );
   return rows[0];
@@ -183,14 +192,15 @@ export async function emitMessageEvents(
 
 /** Messages with the contact fields of their API shape. */
 // A queued bulk message whose range a dispatcher holds reads as `sending` (its row is not written to claim it).
-const STATUS = `CASE WHEN m.bulk AND m.status = 'queued' AND EXISTS (
+/** A message's status as the API shows it (messages alias `m`); the job counts read it too. */
+export const MESSAGE_STATUS_SQL = `CASE WHEN m.bulk AND m.status = 'queued' AND EXISTS (
                    SELECT 1 FROM dispatch_ranges d WHERE d.account_id = m.account_id AND d.job_id = m.job_id
                      AND m.id BETWEEN d.lo AND d.hi AND d.not_before = coalesce(m.not_before, '-infinity'))
                  THEN 'sending' ELSE m.status END`;
 
 // A bulk message's source text and author are its send job's (migration 0035).
 const VIEW = `SELECT m.*, c.first_name AS contact_first_name, c.last_name AS contact_last_name,
-                     c.email AS contact_email, c.mobile_number AS contact_mobile, ${STATUS} AS status,
+                     c.email AS contact_email, c.mobile_number AS contact_mobile, ${MESSAGE_STATUS_SQL} AS status,
                      sparrow_contact_mobile(m.account_id, m.contact_id,
                        coalesce(c.mobile_number, CASE WHEN m.outgoing THEN m.to_number ELSE m.from_number END))
                        AS contact_mobile_object,
@@ -267,7 +277,7 @@ export async function listMessageViews(
          (SELECT cv.contact_id FROM conversations cv WHERE cv.account_id = $1 AND cv.id = $3)))
     AND ($4::uuid IS NULL OR m.job_id = $4)
     AND ($5::uuid IS NULL OR m.campaign_id = $5)
-    AND ($6::text IS NULL OR ${STATUS} = $6)
+    AND ($6::text IS NULL OR ${MESSAGE_STATUS_SQL} = $6)
     AND ($7::timestamptz IS NULL OR m.created_at >= $7)
     AND ($8::timestamptz IS NULL OR m.created_at < $8)`;
   const args = [

@@ -13,9 +13,11 @@ export async function listByName<Row extends object>(
   accountId: string,
   filter: { name?: string },
   page: { offset: number; limit: number },
+  /** A fixed SQL condition on the table's own columns (no parameters). */
+  where?: string,
 ): Promise<{ rows: Row[]; total: number }> {
   const params: unknown[] = [accountId];
-  let cond = 'account_id = $1';
+  let cond = where ? `account_id = $1 AND ${where}` : 'account_id = $1';
   if (filter.name) {
     // The name is matched literally: escape LIKE's wildcards and its escape character.
     params.push(`%${filter.name.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);

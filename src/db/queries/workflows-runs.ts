@@ -22,10 +22,15 @@ export interface RunRow {
   wait_until: Date | null;
   trigger: string;
   error: { code: string; description: string } | null;
+  /** How a stopped run ended: a drip's `engaged` / `opted-out`, or `expired` (maxDuration). */
+  end_reason: EndReason | null;
   entered_at: Date;
   updated_at: Date;
   ended_at: Date | null;
 }
+
+/** Why a run stopped, beyond `stopped`. */
+export type EndReason = 'engaged' | 'opted-out' | 'expired';
 
 /** A queued cause of enrollments or wake-ups (filled by the database triggers of 0090). */
 export interface TriggerQueueRow {
@@ -36,12 +41,18 @@ export interface TriggerQueueRow {
   list_id: string | null;
   text: string | null;
   attempts: number;
+  created_at: Date;
 }
 
-/** The account's active versions (the ones contacts enter). */
-export async function activeVersions(db: Queryable, accountId: string): Promise<VersionRow[]> {
-  const { rows } = await db.query<VersionRow>(
-    'SELECT * FROM workflow_versions WHERE account_id = $1 AND active_at IS NOT NULL',
+/** The account's active versions (the ones contacts enter), each with whether it is a drip's. */
+export async function activeVersions(
+  db: Queryable,
+  accountId: string,
+): Promise<(VersionRow & { drip: boolean })[]> {
+  const { rows } = await db.query<VersionRow & { drip: boolean }>(
+    `SELECT v.*, w.drip FROM workflow_versions v
+       JOIN workflows w ON w.account_id = v.account_id AND w.id = v.workflow_id
+      WHERE v.account_id = $1 AND v.active_at IS NOT NULL`,
     [accountId],
   );
   return rows;
@@ -93,20 +104,95 @@ export async function insertRun(
   return rows[0];
 }
 
-/** Ends the contact's live runs (all workflows, or one) as stopped with the given reason. */
+/**
+ * Ends the contact's live runs (all workflows, or one) as stopped with the given reason; runs of a
+ * drip's workflow record `dripReason` as their end reason (an opt-out: `opted-out`).
+ */
 export async function stopRuns(
   db: Queryable,
   accountId: string,
   by: { contactId?: string; workflowId?: string },
-  error: { code: string; description: string },
+  error: { code: string; description: string } | null,
+  dripReason: EndReason | null = null,
 ): Promise<number> {
   const { rowCount } = await db.query(
-    `UPDATE workflow_runs SET status = 'stopped', error = $4, due_at = NULL, claimed_until = NULL,
-            claim_token = NULL, ended_at = now(), updated_at = now()
-     WHERE account_id = $1 AND status IN ('active', 'waiting')
-       AND ($2::uuid IS NULL OR contact_id = $2) AND ($3::uuid IS NULL OR workflow_id = $3)`,
-    [accountId, by.contactId ?? null, by.workflowId ?? null, JSON.stringify(error)],
+    `UPDATE workflow_runs r SET status = 'stopped', error = $4, due_at = NULL, claimed_until = NULL,
+            claim_token = NULL, ended_at = now(), updated_at = now(),
+            end_reason = CASE WHEN $5::text IS NOT NULL AND EXISTS (
+                           SELECT 1 FROM workflows w WHERE w.account_id = r.account_id AND w.id = r.workflow_id AND w.drip)
+                         THEN $5::text END
+     WHERE r.account_id = $1 AND r.status IN ('active', 'waiting')
+       AND ($2::uuid IS NULL OR r.contact_id = $2) AND ($3::uuid IS NULL OR r.workflow_id = $3)`,
+    [
+      accountId,
+      by.contactId ?? null,
+      by.workflowId ?? null,
+      error ? JSON.stringify(error) : null,
+      dripReason,
+    ],
   );
+  return rowCount ?? 0;
+}
+
+/**
+ * A reply: ends the contact's live runs of drips (not of other workflows) that entered before
+ * `before` as engaged, except those of `exceptWorkflowIds` (the drips this text is the keyword of).
+ */
+export async function endDripRunsOnReply(
+  db: Queryable,
+  accountId: string,
+  contactId: string,
+  before: Date,
+  exceptWorkflowIds: string[],
+): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE workflow_runs r SET status = 'stopped', end_reason = 'engaged', due_at = NULL, claimed_until = NULL,
+            claim_token = NULL, ended_at = now(), updated_at = now()
+       FROM workflows w
+      WHERE w.account_id = r.account_id AND w.id = r.workflow_id AND w.drip
+        AND r.account_id = $1 AND r.contact_id = $2 AND r.status IN ('active', 'waiting')
+        AND r.entered_at < $3 AND NOT (r.workflow_id = ANY ($4::uuid[]))`,
+    [accountId, contactId, before, exceptWorkflowIds],
+  );
+  return rowCount ?? 0;
+}
+
+/** A run as it stands now (in the caller's transaction). */
+export async function currentRun(
+  db: Queryable,
+  accountId: string,
+  runId: string,
+): Promise<RunRow | undefined> {
+  const { rows } = await db.query<RunRow>('SELECT * FROM workflow_runs WHERE account_id = $1 AND id = $2', [
+    accountId,
+    runId,
+  ]);
+  return rows[0];
+}
+
+/**
+ * Moves a workflow's live runs onto `versionId` when the node they are at exists there (a drip
+ * edited while contacts run it: they go on at the same position of the new messages).
+ */
+export async function moveLiveRuns(
+  db: Queryable,
+  accountId: string,
+  workflowId: string,
+  versionId: string,
+  nodeIds: string[],
+): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE workflow_runs SET version_id = $3, updated_at = now()
+      WHERE account_id = $1 AND workflow_id = $2 AND status IN ('active', 'waiting')
+        AND version_id <> $3 AND node_id = ANY ($4::text[])`,
+    [accountId, workflowId, versionId, nodeIds],
+  );
+  if ((rowCount ?? 0) > 0) {
+    await db.query(
+      'UPDATE workflow_versions SET readonly = true WHERE account_id = $1 AND id = $2 AND NOT readonly',
+      [accountId, versionId],
+    );
+  }
   return rowCount ?? 0;
 }
 
@@ -186,6 +272,10 @@ export interface RunUpdate {
   /** Seconds from now until the wait ends. */
   waitSeconds?: number | null;
   error?: { code: string; description: string } | null;
+  /** How a stopped run ended (see EndReason). */
+  endReason?: EndReason | null;
+  /** The trigger's maxDuration in days: no timer runs past entry + this. */
+  capDays?: number | null;
   /** Release the lease (the run waits or ended). */
   release: boolean;
 }
@@ -200,13 +290,16 @@ export async function updateRun(
   const waiting = u.waitingFor ?? null;
   await db.query(
     `UPDATE workflow_runs SET status = $3, node_id = $4, step = $5,
-            due_at = CASE WHEN $6::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => $6::float8) END,
+            due_at = CASE WHEN $6::float8 IS NULL THEN NULL
+                          ELSE least(now() + make_interval(secs => $6::float8),
+                                     entered_at + make_interval(days => $12::int)) END,
             waiting_for = $7,
             waiting_since = CASE WHEN $7::text IS NULL THEN NULL ELSE coalesce(waiting_since, now()) END,
             wait_until = CASE WHEN $7::text IS NULL THEN NULL
                               WHEN $8::float8 IS NULL THEN wait_until
-                              ELSE now() + make_interval(secs => $8::float8) END,
-            error = coalesce($9::jsonb, error),
+                              ELSE least(now() + make_interval(secs => $8::float8),
+                                         entered_at + make_interval(days => $12::int)) END,
+            error = coalesce($9::jsonb, error), end_reason = coalesce($13::text, end_reason),
             claimed_until = CASE WHEN $10 THEN NULL ELSE claimed_until END,
             claim_token = CASE WHEN $10 THEN NULL ELSE claim_token END,
             ended_at = CASE WHEN $11 THEN now() ELSE ended_at END, updated_at = now()
@@ -223,6 +316,8 @@ export async function updateRun(
       u.error ? JSON.stringify(u.error) : null,
       u.release || ended,
       ended,
+      u.capDays ?? null,
+      u.endReason ?? null,
     ],
   );
 }
@@ -289,13 +384,4 @@ export async function listRuns(
     db.query<{ n: number }>(`SELECT count(*)::int AS n FROM workflow_runs WHERE ${cond}`, params),
   ]);
   return { rows: items.rows, total: count.rows[0].n };
-}
-
-/** One run of the account. */
-export async function findRun(db: Queryable, accountId: string, runId: string): Promise<RunRow | undefined> {
-  const { rows } = await db.query<RunRow>('SELECT * FROM workflow_runs WHERE account_id = $1 AND id = $2', [
-    accountId,
-    runId,
-  ]);
-  return rows[0];
 }

@@ -28,6 +28,8 @@ export interface WorkflowRow {
   account_id: string;
   id: string;
   name: string;
+  /** The engine of the drip with this id: hidden from the workflow endpoints, drip rules apply. */
+  drip: boolean;
   created_at: Date;
   created_by: Record<string, unknown>;
   updated_at: Date;
@@ -44,6 +46,8 @@ export interface VersionRow {
   active_at: Date | null;
   last_active_at: Date | null;
   readonly: boolean;
+  /** A drip's version: the drip message each send node is ({nodeId: stepId}). */
+  drip_steps: Record<string, string> | null;
   created_at: Date;
   created_by: Record<string, unknown>;
   updated_at: Date;
@@ -53,11 +57,11 @@ export interface VersionRow {
 export async function insertWorkflow(
   db: Queryable,
   accountId: string,
-  w: { id: string; name: string; by: object },
+  w: { id: string; name: string; by: object; drip?: boolean },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO workflows (account_id, id, name, created_by, updated_by) VALUES ($1, $2, $3, $4, $4)`,
-    [accountId, w.id, w.name, w.by],
+    `INSERT INTO workflows (account_id, id, name, created_by, updated_by, drip) VALUES ($1, $2, $3, $4, $4, $5)`,
+    [accountId, w.id, w.name, w.by, w.drip ?? false],
   );
 }
 
@@ -68,7 +72,7 @@ export async function findWorkflow(
   opts: { lock?: boolean } = {},
 ): Promise<WorkflowRow | undefined> {
   const { rows } = await db.query<WorkflowRow>(
-    `SELECT * FROM workflows WHERE account_id = $1 AND id = $2${opts.lock ? ' FOR UPDATE' : ''}`,
+    `SELECT * FROM workflows WHERE account_id = $1 AND id = $2 AND NOT drip${opts.lock ? ' FOR UPDATE' : ''}`,
     [accountId, id],
   );
   return rows[0];
@@ -91,10 +95,10 @@ export async function touchWorkflow(
 }
 
 export async function deleteWorkflow(db: Queryable, accountId: string, id: string): Promise<boolean> {
-  const { rowCount } = await db.query('DELETE FROM workflows WHERE account_id = $1 AND id = $2', [
-    accountId,
-    id,
-  ]);
+  const { rowCount } = await db.query(
+    'DELETE FROM workflows WHERE account_id = $1 AND id = $2 AND NOT drip',
+    [accountId, id],
+  );
   return (rowCount ?? 0) > 0;
 }
 
@@ -105,7 +109,7 @@ export async function listWorkflows(
   filter: { name?: string },
   page: { offset: number; limit: number },
 ): Promise<{ rows: WorkflowRow[]; total: number }> {
-  return listByName<WorkflowRow>(db, 'workflows', accountId, filter, page);
+  return listByName<WorkflowRow>(db, 'workflows', accountId, filter, page, 'NOT drip');
 }
 
 /** The versions of the given workflows, oldest first. */
@@ -126,12 +130,68 @@ export async function versionsOf(
 export async function insertVersion(
   db: Queryable,
   accountId: string,
-  v: { id: string; workflowId: string; name: string; definition: StoredDefinition; by: object },
+  v: {
+    id: string;
+    workflowId: string;
+    name: string;
+    definition: StoredDefinition;
+    by: object;
+    dripSteps?: Record<string, string>;
+  },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO workflow_versions (account_id, id, workflow_id, name, definition, created_by, updated_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $6)`,
-    [accountId, v.id, v.workflowId, v.name, JSON.stringify(v.definition), v.by],
+    `INSERT INTO workflow_versions (account_id, id, workflow_id, name, definition, created_by, updated_by, drip_steps)
+     VALUES ($1, $2, $3, $4, $5, $6, $6, $7)`,
+    [
+      accountId,
+      v.id,
+      v.workflowId,
+      v.name,
+      JSON.stringify(v.definition),
+      v.by,
+      v.dripSteps ? JSON.stringify(v.dripSteps) : null,
+    ],
+  );
+}
+
+/** A drip's own workflow row (hidden or handed over), locked. */
+export async function findDripWorkflow(
+  db: Queryable,
+  accountId: string,
+  id: string,
+): Promise<WorkflowRow | undefined> {
+  const { rows } = await db.query<WorkflowRow>(
+    'SELECT * FROM workflows WHERE account_id = $1 AND id = $2 FOR UPDATE',
+    [accountId, id],
+  );
+  return rows[0];
+}
+
+/** Sets a drip's workflow: its name, and whether the drip still owns it (false: handed over). */
+export async function setDripWorkflow(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  f: { name: string; drip: boolean; by: object },
+): Promise<void> {
+  await db.query(
+    `UPDATE workflows SET name = $3, drip = $4, updated_at = now(), updated_by = $5
+      WHERE account_id = $1 AND id = $2`,
+    [accountId, id, f.name, f.drip, f.by],
+  );
+}
+
+/** Replaces a version's definition and drip message map (a version no run has entered yet). */
+export async function setDripVersion(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  f: { name: string; definition: StoredDefinition; dripSteps: Record<string, string>; by: object },
+): Promise<void> {
+  await db.query(
+    `UPDATE workflow_versions SET name = $3, definition = $4, drip_steps = $5, updated_at = now(), updated_by = $6
+      WHERE account_id = $1 AND id = $2`,
+    [accountId, id, f.name, JSON.stringify(f.definition), JSON.stringify(f.dripSteps), f.by],
   );
 }
 
@@ -182,6 +242,21 @@ export async function findVersion(
 ): Promise<VersionRow | undefined> {
   const { rows } = await db.query<VersionRow>(
     'SELECT * FROM workflow_versions WHERE account_id = $1 AND id = $2',
+    [accountId, id],
+  );
+  return rows[0];
+}
+
+/** One version with whether its workflow is a drip's (the engine's view of a run's version). */
+export async function findRunVersion(
+  db: Queryable,
+  accountId: string,
+  id: string,
+): Promise<(VersionRow & { drip: boolean }) | undefined> {
+  const { rows } = await db.query<VersionRow & { drip: boolean }>(
+    `SELECT v.*, w.drip FROM workflow_versions v
+       JOIN workflows w ON w.account_id = v.account_id AND w.id = v.workflow_id
+      WHERE v.account_id = $1 AND v.id = $2`,
     [accountId, id],
   );
   return rows[0];

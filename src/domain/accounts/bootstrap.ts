@@ -3,7 +3,11 @@ import path from 'node:path';
 import { type Config, ConfigError } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { anyAccountExists } from '../../db/queries/accounts.ts';
+import { findUserByEmail } from '../../db/queries/users.ts';
+import { randomToken } from '../../util/ids.ts';
+import { SYSTEM } from '../actor.ts';
 import { createClient } from '../auth/create-client.ts';
+import { ensureUser } from '../users/members.ts';
 import { createAccount } from './create-account.ts';
 
 /** What bootstrap did, for the start-up banner. */
@@ -13,6 +17,37 @@ export interface BootstrapResult {
   clientSecret?: string;
   credentialsFile?: string;
   created: boolean;
+  /** The console administrator made now (its password is shown once when generated here). */
+  admin?: { email: string; password?: string; created: boolean };
+}
+
+const DEV_ADMIN_EMAIL = 'admin@localhost.localdomain';
+
+/**
+ * BOOTSTRAP_ADMIN_EMAIL / BOOTSTRAP_ADMIN_PASSWORD: that person is an administrator of the account,
+ * created with that password if absent (an existing user keeps their password).
+ */
+async function bootstrapAdmin(db: Db, config: Config, accountId: string): Promise<BootstrapResult['admin']> {
+  const { adminEmail, adminPassword } = config.bootstrap;
+  if (!adminEmail && !adminPassword) return undefined;
+  if (!adminEmail || !adminPassword)
+    throw new ConfigError(
+      'BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD go together: set both, or neither',
+    );
+  const existing = await findUserByEmail(db, adminEmail);
+  const out = await ensureUser(
+    db,
+    accountId,
+    {
+      email: adminEmail,
+      password: existing?.password_hash ? undefined : adminPassword,
+      role: 'Administrator',
+    },
+    SYSTEM,
+  ).catch((err: Error) => {
+    throw new ConfigError(`BOOTSTRAP_ADMIN_PASSWORD / BOOTSTRAP_ADMIN_EMAIL: ${err.message}`);
+  });
+  return { email: adminEmail, created: out.created };
 }
 
 /**
@@ -37,15 +72,36 @@ export async function bootstrap(db: Db, config: Config): Promise<BootstrapResult
       // The client exists for another account, or with another secret.
       throw new ConfigError(`${err.message}: check BOOTSTRAP_CLIENT_ID and BOOTSTRAP_CLIENT_SECRET`);
     });
-    return { accountId, clientId, created: created || client.created };
+    const admin = await bootstrapAdmin(db, config, account.id);
+    return { accountId, clientId, created: created || client.created, admin };
   }
-  if (await anyAccountExists(db)) return { created: false };
+  if (await anyAccountExists(db)) {
+    // Without BOOTSTRAP_ACCOUNT_ID the administrator joins the oldest account (the development one).
+    if (!config.bootstrap.adminEmail && !config.bootstrap.adminPassword) return { created: false };
+    const { rows } = await db.query<{ id: string }>(
+      'SELECT id FROM accounts ORDER BY created_at, id LIMIT 1',
+    );
+    return { created: false, admin: await bootstrapAdmin(db, config, rows[0].id) };
+  }
   const { account } = await createAccount(db, { name: 'Development account' });
   const client = await createClient(db, account.id, { name: 'Development client' });
+  // The console's first administrator: BOOTSTRAP_ADMIN_* when set, else a generated development one.
+  let admin = await bootstrapAdmin(db, config, account.id);
+  if (!admin) {
+    const password = randomToken(12);
+    await ensureUser(db, account.id, { email: DEV_ADMIN_EMAIL, password, role: 'Administrator' }, SYSTEM);
+    admin = { email: DEV_ADMIN_EMAIL, password, created: true };
+  }
   const file = path.join(config.dataDir, 'credentials.json');
   await fs.mkdir(config.dataDir, { recursive: true });
   const body = JSON.stringify(
-    { accountId: account.id, clientId: client.client.id, clientSecret: client.secret },
+    {
+      accountId: account.id,
+      clientId: client.client.id,
+      clientSecret: client.secret,
+      consoleEmail: admin.email,
+      ...(admin.password ? { consolePassword: admin.password } : {}),
+    },
     null,
     2,
   );
@@ -57,5 +113,6 @@ export async function bootstrap(db: Db, config: Config): Promise<BootstrapResult
     clientSecret: client.secret,
     credentialsFile: file,
     created: true,
+    admin,
   };
 }

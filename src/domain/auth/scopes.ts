@@ -27,14 +27,18 @@ export const SCOPES = [
   'links:write',
   'meetings:read',
   'meetings:write',
+  'autoresponders:read',
+  'autoresponders:write',
+  'users:read',
+  'users:write',
+  'clients:read',
+  'clients:write',
+  'smpp:read',
+  'smpp:write',
 ] as const;
 
 /** A scope a route can require. */
 export type Scope = (typeof SCOPES)[number];
-
-export function isScope(s: string): s is Scope {
-  return (SCOPES as readonly string[]).includes(s);
-}
 
 /** What each scope grants, in a few words: the README's scope table and the OpenAPI document show it. */
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
@@ -47,7 +51,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'numbers:read': "available numbers, the account's phone numbers, phone-number groups",
   'numbers:write': 'taking, changing and releasing phone numbers; creating, changing and deleting groups',
   'messages:read': 'messages',
-  'messages:send': "sending messages (the interface's declared scope)",
+  'messages:send': "sending messages (the interface's declared scope); hosting files for MMS",
   'conversations:read': 'conversations',
   'conversations:write': 'closing conversations and marking them read',
   'webhooks:read': 'webhook subscriptions and their deliveries',
@@ -57,7 +61,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
     'creating, changing and deleting campaigns and drip campaigns; quick campaigns; deactivating drips',
   'templates:read': 'message templates',
   'templates:write': 'creating, changing and deleting message templates',
-  'workflows:read': 'workflows, their node types and enrollments',
+  'workflows:read': 'workflows, their node types and enrollments, the workflow template catalog',
   'workflows:write':
     'creating, changing and deleting workflows; changing edges; enrolling contacts; turning a drip campaign into a workflow',
   'forms:read': 'lead forms, form templates, analytics and conversions',
@@ -67,4 +71,12 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'links:write': 'creating and deleting tracked links',
   'meetings:read': 'meeting events and meetings',
   'meetings:write': 'creating, changing, duplicating and deleting meeting events; cancelling meetings',
+  'autoresponders:read': 'autoresponders and their stats',
+  'autoresponders:write': 'creating, changing, activating and deleting autoresponders',
+  'users:read': "the account's console users and open invitations",
+  'users:write': 'inviting console users, changing their roles, removing them',
+  'clients:read': "the account's API clients (never their secrets)",
+  'clients:write': 'creating and revoking API clients',
+  'smpp:read': "the account's SMPP credentials (never their passwords)",
+  'smpp:write': 'issuing and deleting SMPP credentials (each one can send as the account over SMPP)',
 };

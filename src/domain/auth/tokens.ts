@@ -36,6 +36,8 @@ export interface Grant {
   accounts: string[];
   scopes: Set<string>;
   exp: number;
+  /** A console user's e-mail (tokens the console mints for a signed-in person). */
+  email?: string;
 }
 
 interface LoadedKey {
@@ -106,15 +108,24 @@ export class TokenService {
     return kid;
   }
 
-  async issue(client: { id: string; name: string; accountId: string }, scopes: string[]): Promise<string> {
+  /**
+   * Signs an access token for a client (or a console user: `user:<id>`, with `email`) of one
+   * account; `ttlSeconds` shortens it below TOKEN_TTL_SECONDS.
+   */
+  async issue(
+    client: { id: string; name: string; accountId: string; email?: string },
+    scopes: string[],
+    ttlSeconds = this.ttlSeconds,
+  ): Promise<string> {
     const [key] = await this.loadKeys();
-    return new SignJWT({ accounts: [client.accountId], scope: scopes.join(' '), name: client.name })
+    const claims = { accounts: [client.accountId], scope: scopes.join(' '), name: client.name };
+    return new SignJWT(client.email ? { ...claims, email: client.email } : claims)
       .setProtectedHeader({ alg: TOKEN_ALG, kid: key.kid, typ: 'at+jwt' })
       .setIssuer(this.issuer)
       .setAudience(TOKEN_AUDIENCE)
       .setSubject(client.id)
       .setIssuedAt()
-      .setExpirationTime(`${this.ttlSeconds}s`)
+      .setExpirationTime(`${Math.min(ttlSeconds, this.ttlSeconds)}s`)
       .setJti(randomUUID())
       .sign(key.priv);
   }
@@ -173,6 +184,7 @@ export class TokenService {
       accounts: accounts.map(String),
       scopes: new Set(payload.scope.split(' ').filter(Boolean)),
       exp: payload.exp as number,
+      ...(typeof payload.email === 'string' ? { email: payload.email } : {}),
     };
   }
 

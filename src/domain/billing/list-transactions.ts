@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.ts';
 import { listTransactions as queryTransactions } from '../../db/queries/billing.ts';
-import type { Page } from '../../http/respond.ts';
+import type { Page } from '../page.ts';
 import { presentTransaction, type Transaction } from './present-billing.ts';
 
 /**

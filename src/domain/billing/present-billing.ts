@@ -1,12 +1,13 @@
 import type { BillingProfileRow, TransactionRow } from '../../db/queries/billing.ts';
 import type { AutoTopupRow, TopupRow } from '../../db/queries/billing-topups.ts';
+import { omitNulls } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
 
-/** A top-up as the API shows it. */
+/** A top-up as the API shows it (unset fields left out, never null). */
 export function presentTopup(t: TopupRow) {
-  return {
+  return omitNulls({
     id: t.id,
     amount: t.amount,
     currency: t.currency,
@@ -16,16 +17,16 @@ export function presentTopup(t: TopupRow) {
     error: t.error,
     created: iso(t.created_at),
     completed: iso(t.completed_at),
-  };
+  });
 }
 
-/** The auto top-up settings of an account, its saved payment method and its recent top-ups. */
+/** The auto top-up settings of an account, its saved payment method and its recent top-ups (unset ones left out). */
 export function presentAutoTopup(
   s: AutoTopupRow | undefined,
   profile: BillingProfileRow | undefined,
   usage: { thisMonth: number; recent: TopupRow[] },
 ) {
-  return {
+  return omitNulls({
     enabled: s?.enabled ?? false,
     threshold: s?.threshold ?? null,
     amount: s?.amount ?? null,
@@ -36,15 +37,15 @@ export function presentAutoTopup(
       : null,
     recentTopups: usage.recent.map(presentTopup),
     updated: s ? stamp(s.updated_at, s.updated_by) : null,
-  };
+  });
 }
 
 /** Auto top-up as the API shows it. */
 export type AutoTopup = ReturnType<typeof presentAutoTopup>;
 
-/** A ledger entry as the API shows it: credits positive, debits negative. */
+/** A ledger entry as the API shows it: credits positive, debits negative (no `balanceAfter` for debits). */
 export function presentTransaction(t: TransactionRow) {
-  return {
+  return omitNulls({
     id: t.id,
     type: t.type,
     direction: t.amount >= 0 ? 'credit' : 'debit',
@@ -53,7 +54,7 @@ export function presentTransaction(t: TransactionRow) {
     reference: t.reference_id,
     description: t.description,
     created: stamp(t.created_at, t.created_by),
-  };
+  });
 }
 
 /** A transaction as the API shows it. */

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.ts';
 import { type CallFilter, listCalls as queryCalls } from '../../db/queries/calls.ts';
-import type { Page } from '../../http/respond.ts';
+import type { Page } from '../page.ts';
 import { type Call, presentCalls } from './present-call.ts';
 
 /**

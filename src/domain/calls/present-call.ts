@@ -3,18 +3,22 @@ import type { CallRow } from '../../db/queries/calls.ts';
 import { findContacts } from '../../db/queries/contacts.ts';
 import { type GroupRow, getGroup } from '../../db/queries/groups.ts';
 import { getPhoneNumber, type PhoneNumberRow } from '../../db/queries/phone-numbers.ts';
+import { omitNulls } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 import { type Contact, presentContact } from '../contacts/present-contact.ts';
 import { presentGroups, presentPhoneNumbers } from '../numbers/present.ts';
 
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
 
-/** The Call shape of the API, plus `from`, `to`, `action`, the recording's details and `ended`. */
+/**
+ * The Call shape of the API, plus `from`, `to`, `action`, the recording's details and `ended`. Unset
+ * fields are left out, never null (`user` always: calls are forwarded, not taken by a user).
+ */
 export function presentCall(
   c: CallRow,
   related: { contact: Contact | null; phoneNumber: unknown; group: unknown },
 ) {
-  return {
+  return omitNulls({
     id: c.id,
     direction: c.direction,
     status: c.status,
@@ -22,8 +26,6 @@ export function presentCall(
     phoneNumber: related.phoneNumber,
     created: stamp(c.created_at, c.created_by),
     group: related.group,
-    // Calls are answered by forwarding, not by a user of the account: no user takes them.
-    user: null,
     duration: c.duration,
     voicemail: c.voicemail,
     recording: c.recording,
@@ -35,7 +37,7 @@ export function presentCall(
     recordingDuration: c.recording_duration,
     transcription: c.transcription,
     ended: iso(c.ended_at),
-  };
+  });
 }
 
 /** A call as the API shows it. */

@@ -29,7 +29,7 @@ export async function createQuickCampaign(
   input: QuickCampaignInput,
   by: Actor,
   quietHours: boolean,
-): Promise<{ campaign: Campaign; job: Job | null }> {
+): Promise<{ campaign: Campaign; job?: Job }> {
   if (input.message.message.trim() === '') fail('MSG-003');
   const fields = await campaignFields(db, accountId, {
     name: input.name,
@@ -54,7 +54,7 @@ export async function createQuickCampaign(
     const row = await findCampaign(db, accountId, id);
     return (await presentCampaigns(db, accountId, row ? [row] : []))[0];
   };
-  if (later) return { campaign: await present(), job: null };
+  if (later) return { campaign: await present() };
 
   const row = await findCampaign(db, accountId, id);
   let jobId: string;
@@ -65,5 +65,5 @@ export async function createQuickCampaign(
     throw err;
   }
   const job = await findSendJob(db, accountId, jobId);
-  return { campaign: await present(), job: job ? presentJob(job) : null };
+  return job ? { campaign: await present(), job: presentJob(job) } : { campaign: await present() };
 }

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.ts';
 import { listCampaigns as queryCampaigns } from '../../db/queries/campaigns.ts';
-import type { Page } from '../../http/respond.ts';
+import type { Page } from '../page.ts';
 import { type Campaign, presentCampaigns } from './present-campaign.ts';
 
 /** A page of the account's campaigns, newest first (optionally by partial, case-insensitive name). */

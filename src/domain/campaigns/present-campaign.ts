@@ -2,19 +2,21 @@ import type { Queryable } from '../../db/client.ts';
 import type { CampaignRow } from '../../db/queries/campaigns.ts';
 import { findList, type ListRow } from '../../db/queries/lists.ts';
 import type { SendJobRow } from '../../db/queries/send-jobs.ts';
+import { omitNulls } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 import { type List, presentLists } from '../lists/present-list.ts';
 
 const TRIGGER_NAMES = { M: 'Manual', S: 'Scheduled', FU: 'File upload' } as const;
 
-/** The Job shape: one send of a campaign, with its counts and charge. */
+/** The Job shape: one send of a campaign, with its counts and charge. Unset fields are left out. */
 export function presentJob(
   j: Omit<SendJobRow, 'created_at' | 'send_at'> & {
     created_at: Date | string;
     send_at: Date | string | null;
   },
 ) {
-  return {
+  // Unset fields (sendAt of a send at once, error of one that did not fail) are left out, never null.
+  return omitNulls({
     id: j.id,
     submitted: j.submitted,
     queued: j.queued,
@@ -25,7 +27,7 @@ export function presentJob(
     sendAt: j.send_at ? new Date(j.send_at).toISOString() : null,
     error: j.error ?? null,
     created: stamp(j.created_at, j.created_by),
-  };
+  });
 }
 
 /** A Job as the API shows it. */
@@ -45,20 +47,23 @@ function statusOf(c: CampaignRow): string {
   return 'draft';
 }
 
-/** The Campaign shape of the API (plus status and lastError). */
+/**
+ * The Campaign shape of the API (plus status and lastError). An unset field is left out, never null:
+ * the published description marks nothing nullable.
+ */
 export function presentCampaign(c: CampaignRow, list: List | null) {
-  return {
+  return omitNulls({
     id: c.id,
     name: c.name,
     description: c.description,
     fieldMappings: c.field_mappings,
-    filters: {
+    filters: omitNulls({
       list,
       q: c.filters.q ?? null,
       attributes: c.filters.attributes ?? [],
       tags: c.filters.tags ?? [],
       all: c.filters.all === true,
-    },
+    }),
     media: c.media,
     phoneNumberFilter: c.group_id ? { group: { id: c.group_id } } : null,
     schedule: c.schedule,
@@ -72,13 +77,13 @@ export function presentCampaign(c: CampaignRow, list: List | null) {
     status: statusOf(c),
     lastJob: c.last_job ? presentJob(c.last_job) : null,
     lastError: c.last_error,
-  };
+  });
 }
 
 /** A campaign as the API shows it. */
 export type Campaign = ReturnType<typeof presentCampaign>;
 
-/** Campaigns in the API shape, each with its list (null when none, or since deleted). */
+/** Campaigns in the API shape, each with its list (left out when none, or since deleted). */
 export async function presentCampaigns(
   db: Queryable,
   accountId: string,

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.ts';
 import { type ContactFilter, listContacts as queryContacts } from '../../db/queries/contacts.ts';
-import type { Page } from '../../http/respond.ts';
+import type { Page } from '../page.ts';
 import { presentContacts } from './get-contact.ts';
 import type { Contact } from './present-contact.ts';
 

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.ts';
 import { type ConversationFilter, listConversationViews } from '../../db/queries/conversations.ts';
-import type { Page } from '../../http/respond.ts';
+import type { Page } from '../page.ts';
 import { type Conversation, presentConversations } from './present-conversation.ts';
 
 /** A page of the account's conversations, most recent activity first. */

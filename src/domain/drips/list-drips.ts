@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.ts';
 import { listDrips as queryDrips } from '../../db/queries/drips.ts';
-import type { Page } from '../../http/respond.ts';
+import type { Page } from '../page.ts';
 import { type Drip, presentDrips } from './present-drip.ts';
 
 /** A page of the account's drip campaigns, newest first (optionally by partial, case-insensitive name). */

@@ -9,6 +9,7 @@ import {
 } from '../../db/queries/drips.ts';
 import { getGroup } from '../../db/queries/groups.ts';
 import { findList, type ListRow } from '../../db/queries/lists.ts';
+import { omitNulls } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 import { type List, presentLists } from '../lists/present-list.ts';
 import { presentGroups } from '../numbers/present.ts';
@@ -17,7 +18,7 @@ const NO_STATS: DripStats = { entered: 0, active: 0, errored: 0, noAction: 0, op
 
 type GroupView = Awaited<ReturnType<typeof presentGroups>>[number];
 
-/** The Drip campaign shape of the API (plus `workflowId` once migrated). */
+/** The Drip campaign shape of the API (plus `workflowId` once migrated); unset fields left out, never null. */
 export function presentDrip(
   d: DripRow,
   steps: StepRow[],
@@ -28,18 +29,18 @@ export function presentDrip(
     stepStats: Map<string, DripStats>;
   },
 ) {
-  return {
+  return omitNulls({
     id: d.id,
     name: d.name,
     description: d.description,
-    trigger: {
+    trigger: omitNulls({
       type: d.trigger_type,
       delay: d.trigger_delay,
       message: d.keyword,
       list: related.list,
       group: related.group,
       groups: related.group ? [related.group] : [],
-    },
+    }),
     messages: steps.map((s) => ({
       id: s.id,
       message: s.message,
@@ -53,13 +54,13 @@ export function presentDrip(
     workflowId: d.workflow_id,
     created: stamp(d.created_at, d.created_by),
     updated: stamp(d.updated_at, d.updated_by),
-  };
+  });
 }
 
 /** A drip campaign as the API shows it. */
 export type Drip = ReturnType<typeof presentDrip>;
 
-/** Drips in the API shape, each with its steps, list, group and stats (a deleted list or group shows null). */
+/** Drips in the API shape, each with its steps, list, group and stats (a deleted list or group is left out). */
 export async function presentDrips(db: Queryable, accountId: string, rows: DripRow[]): Promise<Drip[]> {
   const ids = rows.map((r) => r.id);
   const listIds = [...new Set(rows.map((r) => r.list_id).filter((id): id is string => id !== null))];

@@ -1,20 +1,18 @@
 import { type Db, withTx } from '../../db/client.ts';
-import {
-  replaceSteps,
-  stepsOf,
-  stopDripExecutions,
-  updateDrip as updateRow,
-} from '../../db/queries/drips.ts';
+import { replaceSteps, stepsOf, updateDrip as updateRow } from '../../db/queries/drips.ts';
+import { stopRuns } from '../../db/queries/workflows-runs.ts';
 import { fail } from '../../errors.ts';
 import type { Actor } from '../actor.ts';
 import { type DripInput, dripFields } from './drip-input.ts';
+import { saveDripWorkflow } from './drip-workflow.ts';
 import { getDrip, requireDrip } from './get-drip.ts';
 import type { Drip } from './present-drip.ts';
 
 /**
  * Changes the given fields of a drip (endpoint 15). `trigger` is merged part by part; `messages`,
  * when given, replaces the steps (a message carrying the `id` of a current step keeps that step and
- * its stats; running executions continue at their next position). `activate: true` resumes entries
+ * its stats; running executions continue at their next position: saveDripWorkflow saves a version
+ * and moves them onto it). `activate: true` resumes entries
  * (not stopped executions); `activate: false` deactivates as endpoint 19 does. `stats` is
  * read-only and ignored. Errors: DRIP-001, DRIP-003 (activating a migrated drip), DRIP-004,
  * LIST-001, GRP-001.
@@ -34,7 +32,9 @@ export async function updateDrip(
     const { fields, steps: newSteps } = await dripFields(tx, accountId, input, { drip, steps });
     await updateRow(tx, accountId, drip.id, fields, by);
     if (newSteps) await replaceSteps(tx, accountId, drip.id, newSteps);
-    if (input.activate === false) await stopDripExecutions(tx, accountId, drip.id);
+    if (input.activate === false && !drip.workflow_id)
+      await stopRuns(tx, accountId, { workflowId: drip.id }, null);
+    await saveDripWorkflow(tx, accountId, drip.id, by);
   });
   return getDrip(db, accountId, dripId);
 }

@@ -32,12 +32,14 @@ export const INBOUND_EVENT_DOCS = {
     data:
       '`{contact: Contact, keyword, source: "keyword", messageId, conversationId}`: `contact.optOut` is set, ' +
       '`contact.optIn` left out, every `contact.lists[].optOut` set. `keyword` is the word as sent, upper case; ' +
-      '`messageId` the inbound message. A repeated STOP from an opted-out contact emits nothing.',
+      '`messageId` the inbound message. A repeated STOP from an opted-out contact emits nothing. A bulk ' +
+      '`optOut` (POST …/bulk/contacts) emits `{contact, source: "bulk", jobId}` the same way.',
   },
   'contact-opt-in': {
     summary: 'An opted-out contact texted an opt-in keyword (START, YES, UNSTOP).',
     data:
       '`{contact: Contact, keyword, source: "keyword", messageId, conversationId}`: `contact.optOut` left out, ' +
-      '`contact.optIn` now, `contact.lists[].optOut` cleared. Emitted only for a contact that was opted out.',
+      '`contact.optIn` now, `contact.lists[].optOut` cleared. Emitted only for a contact that was opted out. ' +
+      'A bulk `optIn` (POST …/bulk/contacts) emits `{contact, source: "bulk", jobId}`.',
   },
 } as const satisfies Partial<Record<EventType, { summary: string; data: string }>>;

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/client.ts';
-import { insertEvent } from '../../db/queries/events.ts';
+import { insertEvent, insertEvents } from '../../db/queries/events.ts';
 import { newId } from '../../util/ids.ts';
 
 /** The interface's ten event types (the webhook `eventTypes` values). */
@@ -32,4 +32,19 @@ export async function emitEvent(
   const id = newId();
   await insertEvent(tx, accountId, { id, type, data });
   return id;
+}
+
+/** emitEvent for many events of one type in one statement (bulk operations), in the order given. */
+export async function emitEvents(
+  tx: Queryable,
+  accountId: string,
+  type: EventType,
+  data: object[],
+): Promise<void> {
+  await insertEvents(
+    tx,
+    accountId,
+    type,
+    data.map((d) => ({ id: newId(), data: d })),
+  );
 }

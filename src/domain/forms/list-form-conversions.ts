@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.ts';
 import { listConversions } from '../../db/queries/forms-activity.ts';
-import type { Page } from '../../http/respond.ts';
+import type { Page } from '../page.ts';
 import { instantRange } from './date-range.ts';
 import { requireForm } from './get-form.ts';
 import { type FormConversion, presentConversion } from './present-form.ts';

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.ts';
 import { listForms as queryForms } from '../../db/queries/forms.ts';
-import type { Page } from '../../http/respond.ts';
+import type { Page } from '../page.ts';
 import { type LeadForm, presentForm } from './present-form.ts';
 
 /** A page of the account's forms, newest first (optionally by partial, case-insensitive name). */

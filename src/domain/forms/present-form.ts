@@ -1,5 +1,6 @@
 import type { FormRow } from '../../db/queries/forms.ts';
 import type { ConversionRow } from '../../db/queries/forms-activity.ts';
+import { omitNulls } from '../../util/omit-nulls.ts';
 import { SYSTEM, stamp } from '../actor.ts';
 import type { FormTemplate } from './form-templates.ts';
 
@@ -10,9 +11,12 @@ export function hostedFormUrl(externalsUrl: string, formId: string): string {
   return `${externalsUrl}/f/${formId}`;
 }
 
-/** The Lead form shape of the API (plus its definition and hosted `url`). */
+/**
+ * The Lead form shape of the API (plus its definition and hosted `url`). An unset field is left
+ * out, never null: the published description marks nothing nullable.
+ */
 export function presentForm(f: FormRow, externalsUrl: string) {
-  return {
+  return omitNulls({
     id: f.id,
     name: f.name,
     description: f.description,
@@ -30,7 +34,7 @@ export function presentForm(f: FormRow, externalsUrl: string) {
     url: hostedFormUrl(externalsUrl, f.id),
     created: stamp(f.created_at, f.created_by),
     updated: stamp(f.updated_at, f.updated_by),
-  };
+  });
 }
 
 /** A form as the API shows it. */
@@ -38,49 +42,45 @@ export type LeadForm = ReturnType<typeof presentForm>;
 
 /** A catalog template in the Lead form shape (never active, no counts, no list, no hosted page). */
 export function presentFormTemplate(t: FormTemplate) {
-  return {
+  return omitNulls({
     id: t.id,
     name: t.name,
     category: t.category,
     description: t.description,
-    templateId: null,
     fields: t.fields,
-    list: null,
     defaultCountry: 'US',
     confirmationMessage: t.confirmationMessage,
     consentText: t.consentText,
     submitLabel: t.submitLabel,
     successMessage: t.successMessage,
-    active: null,
     impressions: 0,
     conversions: 0,
-    url: null,
     created: stamp(t.added, SYSTEM),
     updated: stamp(t.added, SYSTEM),
-  };
+  });
 }
 
 /** The Form conversion shape. */
 export function presentConversion(c: ConversionRow) {
-  return {
+  return omitNulls({
     id: c.id,
     ip: c.ip,
     pageUrl: c.page_url,
     submitted: new Date(c.submitted_at).toISOString(),
-    contact: {
+    contact: omitNulls({
       id: c.contact_id,
       firstName: c.contact.firstName ?? null,
       lastName: c.contact.lastName ?? null,
       mobile: c.contact.mobile ?? null,
       country: c.contact.country ?? null,
       email: c.contact.email ?? null,
-    },
+    }),
     submittedFields: c.submitted_fields,
-    confirmation: {
+    confirmation: omitNulls({
       messageId: c.confirmation_message_id,
       error: c.confirmation_error,
-    },
-  };
+    }),
+  });
 }
 
 /** A conversion as the API shows it. */

@@ -1,7 +1,12 @@
 import type { Queryable } from '../../db/client.ts';
 import { findAccount } from '../../db/queries/accounts.ts';
 import { type ContactRow, listMemberships } from '../../db/queries/contacts.ts';
-import { lockContact, optInContact, optOutContact } from '../../db/queries/inbound.ts';
+import {
+  confirmPendingMemberships,
+  lockContact,
+  optInContact,
+  optOutContact,
+} from '../../db/queries/inbound.ts';
 import type { PhoneNumberRow } from '../../db/queries/phone-numbers.ts';
 import type { KeywordAction } from '../../messaging/keywords.ts';
 import type { Actor } from '../actor.ts';
@@ -31,7 +36,9 @@ export interface KeywordOutcome {
  *   so a repeated STOP never earns a second confirmation.
  * - opt-in: an opted-out contact is opted back in (list memberships' opt-out cleared), event
  *   `contact-opt-in`, confirmation. A contact who is not opted out is left alone: YES is also
- *   the everyday answer to "reply YES to confirm", and must not draw a resubscribe notice.
+ *   the everyday answer to "reply YES to confirm", and must not draw a resubscribe notice. Either
+ *   way it confirms the contact's pending (double opt-in) list memberships: that is how a double
+ *   opt-in is recorded, and what starts the drips and workflows of those lists.
  * - help: the account's help text (or a default naming the account and how to opt out), but
  *   never to an opted-out or blocked contact.
  *
@@ -57,6 +64,7 @@ export async function applyKeyword(
     changed = await optOutContact(tx, accountId, contact.id, by);
   } else if (action === 'opt-in') {
     changed = await optInContact(tx, accountId, contact.id, by);
+    await confirmPendingMemberships(tx, accountId, contact.id);
   } else {
     // Read under lock: a STOP from the same contact committing right now must win over HELP.
     const current = await lockContact(tx, accountId, contact.id);

@@ -15,6 +15,7 @@ import { countSegments } from '../../messaging/segments.ts';
 import type { InboundMessage } from '../../providers/types.ts';
 import { newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
+import { type Autoresponse, answerInbound } from '../autoresponders/answer-inbound.ts';
 import { findOrCreateContactByMobile } from '../contacts/find-or-create-by-mobile.ts';
 import { presentContact } from '../contacts/present-contact.ts';
 import { openConversation } from '../conversations/open-conversation.ts';
@@ -32,6 +33,8 @@ export interface ReceivedMessage {
   keyword?: KeywordAction;
   /** The auto-reply queued for a keyword, if any. */
   replyMessageId?: string;
+  /** What an autoresponder did with the text, if one matched (docs/autoresponders.md). */
+  autoresponse?: Autoresponse;
   /** True when this provider message id was already stored (a carrier retry): nothing was done. */
   duplicate: boolean;
 }
@@ -42,7 +45,8 @@ export interface ReceivedMessage {
  * unparseable sender → CONT-001),
  * and in ONE transaction finds or creates the sender's contact, opens the conversation of (contact,
  * our number), stores the message (unread, status `received`), emits `message-received`, and
- * carries out a compliance keyword (see applyKeyword). A provider message id seen before is a
+ * carries out a compliance keyword (see applyKeyword) or else lets an autoresponder answer (see
+ * answerInbound). A provider message id seen before is a
  * carrier retry: it answers the first copy and changes nothing.
  */
 export async function receiveMessage(ctx: AppContext, msg: InboundMessage): Promise<ReceivedMessage> {
@@ -128,6 +132,15 @@ export async function receiveMessage(ctx: AppContext, msg: InboundMessage): Prom
       );
       replyMessageId = outcome.replyMessageId;
     }
+    // A compliance keyword always wins: a text that is one is never auto-answered.
+    const autoresponse = keyword
+      ? undefined
+      : await answerInbound(
+          tx,
+          accountId,
+          { contact, number, conversationId: conversation.id, text: msg.text, at: msg.at },
+          ctx.config.autoresponderWindowMinutes,
+        );
     return {
       messageId,
       conversationId: conversation.id,
@@ -135,6 +148,7 @@ export async function receiveMessage(ctx: AppContext, msg: InboundMessage): Prom
       accountId,
       keyword,
       replyMessageId,
+      autoresponse,
       duplicate: false,
     };
   });

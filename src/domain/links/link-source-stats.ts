@@ -1,9 +1,9 @@
 import type { Queryable } from '../../db/client.ts';
 import { findLinkSource, sourceDailyClicks } from '../../db/queries/links-sources.ts';
 import { fail } from '../../errors.ts';
-import type { Page } from '../../http/respond.ts';
 import { isId } from '../../util/ids.ts';
 import { dayRange } from '../forms/date-range.ts';
+import type { Page } from '../page.ts';
 import { requireLink } from './get-link.ts';
 
 /** A Link source statistic: the clicks of one UTC day. */

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.ts';
 import { listLinkSources as querySources } from '../../db/queries/links-sources.ts';
-import type { Page } from '../../http/respond.ts';
+import type { Page } from '../page.ts';
 import { requireLink } from './get-link.ts';
 import { type LinkSource, presentLinkSource } from './present-link.ts';
 

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.ts';
 import { listLinks as queryLinks } from '../../db/queries/links.ts';
-import type { Page } from '../../http/respond.ts';
+import type { Page } from '../page.ts';
 import { type Link, presentLink } from './present-link.ts';
 
 /** A page of the account's links, newest first (optionally by partial name or URL). */

@@ -1,5 +1,6 @@
 import type { LinkRow } from '../../db/queries/links.ts';
 import type { LinkSourceRow } from '../../db/queries/links-sources.ts';
+import { omitNulls } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 
 /** The short URL of a link (direct) or of one of its sources. */
@@ -26,7 +27,7 @@ export type Link = ReturnType<typeof presentLink>;
 
 /** A link source as the API shows it: where the link was used, its short URL and its clicks. */
 export function presentLinkSource(s: LinkSourceRow, slug: string, externalsUrl: string) {
-  return {
+  return omitNulls({
     id: s.id,
     type: s.type,
     key: s.key === '' ? null : s.key,
@@ -35,7 +36,7 @@ export function presentLinkSource(s: LinkSourceRow, slug: string, externalsUrl: 
     campaign: s.campaign_id ? { id: s.campaign_id } : null,
     clicks: s.clicks,
     created: stamp(s.created_at, {}),
-  };
+  });
 }
 
 /** A link source as the API shows it. */

@@ -1,4 +1,3 @@
-import { loadConfig } from '../../config.ts';
 import type { Queryable } from '../../db/client.ts';
 import { findLinkByUrl } from '../../db/queries/links.ts';
 import { findOrInsertJobSource } from '../../db/queries/links-sources.ts';
@@ -15,10 +14,14 @@ const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"'{}|\\^`]+/gi;
 const TRAILING = /[.,;:!?'")\]]$/;
 const SHORTENER = { ...SYSTEM, subSource: 'shorten-links' };
 
-let base: string | undefined;
-/** The public address short URLs are built on (EXTERNALS_URL), read once like the price table. */
+let base = 'http://localhost:3001';
+/** Sets the public address short URLs are built on (EXTERNALS_URL); createContext calls it. */
+export function useShortLinkBase(url: string): void {
+  base = url;
+}
+
+/** The public address short URLs are built on (see useShortLinkBase). */
 export function shortLinkBase(): string {
-  base ??= loadConfig().externalsUrl;
   return base;
 }
 

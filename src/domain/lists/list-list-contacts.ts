@@ -1,9 +1,9 @@
 import type { Queryable } from '../../db/client.ts';
 import { type ContactFilter, listContacts } from '../../db/queries/contacts.ts';
 import { listMemberCondition } from '../../db/queries/lists.ts';
-import type { Page } from '../../http/respond.ts';
 import { presentContacts } from '../contacts/get-contact.ts';
 import type { Contact } from '../contacts/present-contact.ts';
+import type { Page } from '../page.ts';
 import { requireList } from './get-list.ts';
 
 /** A page of a list's contacts (stored members, or a smart list's filter evaluated now), newest first. */

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.ts';
 import { listLists as queryLists } from '../../db/queries/lists.ts';
-import type { Page } from '../../http/respond.ts';
+import type { Page } from '../page.ts';
 import { type List, presentLists } from './present-list.ts';
 
 /** A page of the account's lists, newest first (optionally by partial name). */

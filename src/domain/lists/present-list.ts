@@ -1,21 +1,25 @@
 import type { Queryable } from '../../db/client.ts';
 import { type ListRow, listSizes } from '../../db/queries/lists.ts';
+import { omitNulls } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 
-/** The List shape of the API, with its member count. */
+/** The List shape of the API, with its member count (unset fields left out, never null). */
 export function presentList(l: ListRow, size: number) {
-  return {
+  return omitNulls({
     id: l.id,
     name: l.name,
     source: l.source,
     keyword: l.keyword,
-    doubleOptIn: { enabled: l.double_opt_in?.enabled === true, prompt: l.double_opt_in?.prompt ?? null },
+    doubleOptIn: omitNulls({
+      enabled: l.double_opt_in?.enabled === true,
+      prompt: l.double_opt_in?.prompt ?? null,
+    }),
     filter: l.filter,
     optInConfirmation: l.opt_in_confirmation,
     size,
     created: stamp(l.created_at, l.created_by),
     updated: stamp(l.updated_at, l.updated_by),
-  };
+  });
 }
 
 /** The List shape's type. */

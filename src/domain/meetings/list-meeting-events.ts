@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.ts';
 import { listMeetingEvents as queryEvents } from '../../db/queries/meetings-events.ts';
-import type { Page } from '../../http/respond.ts';
+import type { Page } from '../page.ts';
 import { type MeetingEvent, presentMeetingEvent } from './present-meeting-event.ts';
 
 /** A page of the account's meeting event types, newest first (optionally by partial name). */

@@ -1,8 +1,8 @@
 import type { Queryable } from '../../db/client.ts';
 import { listMeetings as queryMeetings } from '../../db/queries/meetings.ts';
 import { fail } from '../../errors.ts';
-import type { Page } from '../../http/respond.ts';
 import { isId } from '../../util/ids.ts';
+import type { Page } from '../page.ts';
 import { type Meeting, presentMeeting } from './present-meeting.ts';
 
 /** Filters of the meetings list: status, start in [from, to), event type. */

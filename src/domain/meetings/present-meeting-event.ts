@@ -1,10 +1,11 @@
 import type { MeetingEventRow } from '../../db/queries/meetings-events.ts';
+import { omitNulls } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 import { slotIncrement } from './slots.ts';
 
-/** The MeetingEvent shape of the API: a bookable meeting type and its public slug. */
+/** The MeetingEvent shape of the API: a bookable meeting type and its public slug (unset fields left out). */
 export function presentMeetingEvent(e: MeetingEventRow) {
-  return {
+  return omitNulls({
     id: e.id,
     name: e.name,
     description: e.description,
@@ -21,7 +22,7 @@ export function presentMeetingEvent(e: MeetingEventRow) {
     reminder: e.reminder_minutes === null ? null : { minutesBefore: e.reminder_minutes, sms: e.reminder_sms },
     created: stamp(e.created_at, e.created_by),
     updated: stamp(e.updated_at, e.updated_by),
-  };
+  });
 }
 
 /** A meeting event type as the API shows it. */
@@ -31,7 +32,7 @@ export type MeetingEvent = ReturnType<typeof presentMeetingEvent>;
  * What the public booking page may show: no ids, emails or mobiles of the hosts, no audit stamps.
  */
 export function presentPublicMeetingEvent(e: MeetingEventRow) {
-  return {
+  return omitNulls({
     slug: e.slug,
     name: e.name,
     description: e.description,
@@ -41,8 +42,8 @@ export function presentPublicMeetingEvent(e: MeetingEventRow) {
     availability: e.availability,
     minimumNoticeMinutes: e.min_notice_minutes,
     bookingHorizonDays: e.horizon_days,
-    hosts: e.hosts.map((h) => ({ firstName: h.firstName ?? null, lastName: h.lastName ?? null })),
-  };
+    hosts: e.hosts.map((h) => omitNulls({ firstName: h.firstName ?? null, lastName: h.lastName ?? null })),
+  });
 }
 
 /** A meeting event type as the public booking page shows it. */

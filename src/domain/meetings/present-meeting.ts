@@ -1,4 +1,5 @@
 import type { MeetingRow } from '../../db/queries/meetings.ts';
+import { omitNulls } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 
 /** The status as shown: an upcoming meeting whose end has passed is completed (the worker catches up). */
@@ -6,9 +7,12 @@ function statusOf(m: MeetingRow): MeetingRow['status'] {
   return m.status === 'upcoming' && new Date(m.end_at) <= new Date() ? 'completed' : m.status;
 }
 
-/** The Meeting shape of the API (plus eventId, timezone, notes, cancelled and audit stamps). */
+/**
+ * The Meeting shape of the API (plus eventId, timezone, notes, cancelled and audit stamps); an unset
+ * field is left out, never null.
+ */
 export function presentMeeting(m: MeetingRow) {
-  return {
+  return omitNulls({
     id: m.id,
     name: m.name,
     description: m.description,
@@ -23,7 +27,7 @@ export function presentMeeting(m: MeetingRow) {
     cancelled: m.cancelled_at ? new Date(m.cancelled_at).toISOString() : null,
     created: stamp(m.created_at, m.created_by),
     updated: stamp(m.updated_at, m.updated_by),
-  };
+  });
 }
 
 /** A meeting as the API shows it. */

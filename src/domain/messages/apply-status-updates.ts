@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { preferIndexLookups, withTx } from '../../db/client.ts';
 import { applyReceipts, type ReceiptInput } from '../../db/queries/message-dispatch.ts';
+import { metrics } from '../../metrics/metrics.ts';
 import type { StatusUpdate } from '../../providers/types.ts';
 
 const RANK: Record<StatusUpdate['status'], number> = { sent: 2, delivered: 3, undelivered: 3, failed: 3 };
@@ -26,6 +27,10 @@ export async function applyStatusUpdates(
   }
   // A StatusUpdate is a ReceiptInput as it stands: no copy per receipt.
   const receipts: ReceiptInput[] = best.size === updates.length ? updates : [...best.values()];
+  if (metrics.enabled) {
+    const now = Date.now();
+    for (const u of updates) metrics.receipt(u.provider, u.status, (now - new Date(u.at).getTime()) / 1000);
+  }
   let changed = 0;
   for (let i = 0; i < receipts.length; i += CHUNK) {
     const chunk = receipts.slice(i, i + CHUNK);

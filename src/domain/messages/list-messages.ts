@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/client.ts';
 import { listMessageViews, type MessageFilter } from '../../db/queries/messages.ts';
-import type { Page } from '../../http/respond.ts';
 import { isId } from '../../util/ids.ts';
+import type { Page } from '../page.ts';
 import { type Message, presentMessage } from './present-message.ts';
 
 /** Filters of the message list, as given (ids unchecked, dates as ISO text). */

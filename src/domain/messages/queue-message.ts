@@ -26,6 +26,12 @@ export interface QueueMessageInput {
   media?: { url: string }[];
   /** Compliance auto-replies (STOP/START/HELP confirmations): sent even to opted-out contacts, not charged. */
   system?: boolean;
+  /**
+   * A marketing text (workflow and drip messages, or a send that asks for it): held until quiet
+   * hours (21:00–8:00) end in the recipient's time zone, the account's where the number does not
+   * tell — the rule campaigns use (sparrow_quiet_until, migration 0152). Queued and charged now.
+   */
+  quietHours?: boolean;
 }
 
 /**
@@ -78,6 +84,7 @@ export async function queueMessage(
     by,
     // One rule for every send: an empty (media-less) or over-long text is failed, not sent or charged.
     textError: system ? null : textError(input.body, (input.media?.length ?? 0) > 0),
+    quietHours: !system && input.quietHours === true,
   });
   if (!row) fail('CONT-002');
   if (row.price > 0) {

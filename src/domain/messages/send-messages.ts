@@ -1,4 +1,4 @@
-import { type Db, withBulkTx } from '../../db/client.ts';
+import { type Db, type Queryable, withBulkTx } from '../../db/client.ts';
 import { adjustBalance, findAccount } from '../../db/queries/accounts.ts';
 import { contactIdsByMobile, findContacts } from '../../db/queries/contacts.ts';
 import { fieldsToRecord, type UpsertRecord, upsertContactsSet } from '../../db/queries/contacts-merge.ts';
@@ -7,11 +7,11 @@ import { findList } from '../../db/queries/lists.ts';
 import { insertInvalidNumberMessages, insertJobMessages } from '../../db/queries/message-bulk.ts';
 import { existingConversationIds, firstJobMessages } from '../../db/queries/messages.ts';
 import { insertSendJob, setSendJobCounts, startScheduledJob } from '../../db/queries/send-jobs.ts';
-import { fail } from '../../errors.ts';
+import { ERRORS, fail } from '../../errors.ts';
 import { checkMediaUrls } from '../../messaging/media-url.ts';
 import { parseMobile } from '../../messaging/phone.ts';
 import { priceTable } from '../../messaging/pricing.ts';
-import { parseTemplate } from '../../messaging/render.ts';
+import { parseTemplate, type TemplatePart } from '../../messaging/render.ts';
 import { countSegments } from '../../messaging/segments.ts';
 import { isId, newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
@@ -85,6 +85,12 @@ export interface SendOptions {
   estimate?: boolean;
   /** The scheduled job this send runs (MSG-008 when it is no longer scheduled). */
   scheduledJobId?: string;
+  /** Send from this number only (an SMPP submission names its source address), not from a group. */
+  sender?: { id: string; number: string };
+  /** The text is sent as it is: no merge fields (an SMPP submission's text is never a template). */
+  literal?: boolean;
+  /** Runs inside the send's transaction once its messages exist (records that belong to the send). */
+  within?: (tx: Queryable, result: SendMessagesResult) => Promise<void>;
 }
 
 /** Thrown inside the transaction of an estimate to roll it back with its answer. */
@@ -109,6 +115,13 @@ function namedList(input: SendMessagesInput): { id: string; field: string } | un
   if (new Set(named.map((n) => n.id)).size > 1)
     fail('VAL-001', `${named.map((n) => `\`${n.field}\``).join(' and ')} name different lists: give one.`);
   return named[0];
+}
+
+/** The senders of the send's group, in their stable order (GRP-003 when it has none). */
+async function groupSenders(tx: Queryable, accountId: string, input: SendMessagesInput) {
+  const pool = await groupSenderPool(tx, accountId, input.phoneNumberFilter?.group?.id);
+  if (pool.numbers.length === 0) fail('GRP-003');
+  return sendersInOrder(pool);
 }
 
 /**
@@ -166,11 +179,9 @@ export async function sendMessages(
     const text = input.shortenLinks
       ? await shortenLinks(tx, accountId, template, { jobId, campaignId: input.campaignId })
       : template;
-    const parts = parseTemplate(text);
+    const parts: TemplatePart[] = opts.literal ? [{ kind: 'text', text }] : parseTemplate(text);
     const fixed = parts.every((p) => p.kind === 'text') ? { body: text, ...countSegments(text) } : undefined;
-    const pool = await groupSenderPool(tx, accountId, input.phoneNumberFilter?.group?.id);
-    if (pool.numbers.length === 0) fail('GRP-003');
-    const senders = sendersInOrder(pool);
+    const senders = opts.sender ? [opts.sender] : await groupSenders(tx, accountId, input);
 
     const found = new Set((await findContacts(tx, accountId, ids)).map((c) => c.id));
     const missing = ids.find((id) => !found.has(id));
@@ -255,13 +266,9 @@ export async function sendMessages(
     });
     const failed = counts.failed + invalidCount;
     if (counts.queued + failed === 0) fail('MSG-002', 'No contact matches the recipients of this send.');
-    if (counts.price > 0) {
-      const balance = await adjustBalance(tx, accountId, -counts.price);
-      if (balance === undefined || balance < 0) fail('ACCT-002');
-    }
     const invalid = invalidNumbers.map((mobile) => ({
       mobile,
-      error: { code: 'CONT-001', description: 'Invalid mobile number.' },
+      error: { code: 'CONT-001', description: ERRORS['CONT-001'].message },
     }));
     await setSendJobCounts(tx, accountId, jobId, {
       holds: counts.holds,
@@ -282,6 +289,13 @@ export async function sendMessages(
       messages: first.map(presentMessage),
       invalid,
     };
+    if (opts.within) await opts.within(tx, result);
+    // The charge comes last: the account row it locks is held to the commit, and every send of
+    // the account (each SMPP submission is one) waits on it, so the less after it the better.
+    if (counts.price > 0) {
+      const balance = await adjustBalance(tx, accountId, -counts.price);
+      if (balance === undefined || balance < 0) fail('ACCT-002');
+    }
     if (opts.estimate) throw new Estimate(result);
     return result;
   });

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/client.ts';
 import { type GroupRow, groupsOfNumbers, numbersOfGroups } from '../../db/queries/groups.ts';
 import type { PhoneNumberRow } from '../../db/queries/phone-numbers.ts';
+import { omitNulls } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 
 /** `{id, name}` of a group, as a number lists its groups. */
@@ -9,9 +10,9 @@ export interface GroupRef {
   name: string;
 }
 
-/** The Phone number shape of the API. */
+/** The Phone number shape of the API (an unset `name` or `forwardTo` left out, never null). */
 export function presentPhoneNumber(n: PhoneNumberRow, groups: GroupRef[]) {
-  return {
+  return omitNulls({
     id: n.id,
     status: n.status,
     number: n.number,
@@ -29,7 +30,7 @@ export function presentPhoneNumber(n: PhoneNumberRow, groups: GroupRef[]) {
     throughput: n.throughput_mps,
     created: stamp(n.created_at, n.created_by),
     updated: stamp(n.updated_at, n.updated_by),
-  };
+  });
 }
 
 /** A phone number as the API shows it. */
@@ -58,7 +59,7 @@ export async function presentPhoneNumbers(db: Queryable, accountId: string, rows
 }
 
 function presentGroupRow(g: GroupRow, numbers: PhoneNumberView[]) {
-  return {
+  return omitNulls({
     id: g.id,
     name: g.name,
     phoneNumbers: numbers,
@@ -82,7 +83,7 @@ function presentGroupRow(g: GroupRow, numbers: PhoneNumberView[]) {
     useSharedPool: g.use_shared_pool,
     created: stamp(g.created_at, g.created_by),
     updated: stamp(g.updated_at, g.updated_by),
-  };
+  });
 }
 
 /** The Group shape of the API, for each given group row (numbers, senders and their groups loaded). */

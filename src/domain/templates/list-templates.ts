@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.ts';
 import { listTemplates as queryTemplates } from '../../db/queries/templates.ts';
-import type { Page } from '../../http/respond.ts';
+import type { Page } from '../page.ts';
 import { presentTemplate, type Template } from './present-template.ts';
 
 /** A page of the account's templates, newest first (optionally by partial, case-insensitive name). */

@@ -1,10 +1,11 @@
 import type { DeliveryRow } from '../../db/queries/webhook-deliveries.ts';
 import type { WebhookRow } from '../../db/queries/webhooks.ts';
+import { omitNulls } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 
-/** The Webhook shape of the API (the secret only where a use case shows it). */
+/** The Webhook shape of the API (the secret only where a use case shows it; unset fields left out). */
 export function presentWebhook(w: WebhookRow, opts: { withSecret?: boolean } = {}) {
-  return {
+  return omitNulls({
     id: w.id,
     type: 'webhook' as const,
     eventTypes: w.event_types,
@@ -16,12 +17,12 @@ export function presentWebhook(w: WebhookRow, opts: { withSecret?: boolean } = {
     ...(opts.withSecret ? { secret: w.secret } : {}),
     created: stamp(w.created_at, w.created_by),
     updated: stamp(w.updated_at, w.updated_by),
-  };
+  });
 }
 
-/** The Delivery shape of the API: one event to one subscription, with every attempt. */
+/** The Delivery shape of the API: one event to one subscription, with every attempt (unset fields left out). */
 export function presentDelivery(d: DeliveryRow) {
-  return {
+  return omitNulls({
     id: d.id,
     webhookId: d.webhook_id,
     eventId: d.event_id,
@@ -31,8 +32,8 @@ export function presentDelivery(d: DeliveryRow) {
     nextAttemptAt: d.status === 'pending' ? d.next_attempt_at.toISOString() : null,
     lastStatusCode: d.last_status_code,
     lastError: d.last_error,
-    attempts: d.attempt_log,
+    attempts: d.attempt_log.map((a) => omitNulls(a)),
     createdAt: d.created_at.toISOString(),
     completedAt: d.completed_at ? d.completed_at.toISOString() : null,
-  };
+  });
 }

@@ -1,5 +1,6 @@
 import type { StoredDefinition, StoredEdge, StoredNode } from '../../db/queries/workflows.ts';
 import { fail } from '../../errors.ts';
+import { mediaUrlProblem } from '../../messaging/media-url.ts';
 import { MAX_TEXT_LENGTH } from '../../messaging/text-rules.ts';
 import { newId } from '../../util/ids.ts';
 import { nodeTypeOf, WAITING_TYPES } from './node-types.ts';
@@ -44,12 +45,32 @@ const MAX_DELAY_SECONDS = 366 * 24 * 3600;
 const KEYWORD = /^[\p{L}\p{N}_-]{1,50}$/u;
 const COMPARATORS = new Set(['=', '!=', '<', '<=', '>', '>=']);
 
-function typeIdOf(n: NodeInput): string {
+/**
+ * The type id a request node names: `type.id` (or `type` as a string). The interface sends `type`
+ * empty (`{}`) in requests: then a node that exists in `known` (the version being edited, or the
+ * workflow's current version for a new one) keeps its type there; a new node must name one.
+ */
+function typeIdOf(n: NodeInput, known?: KnownTypes): string {
   if (typeof n.type === 'string') return n.type;
   const id = (n.type as { id?: unknown } | undefined)?.id;
-  if (typeof id !== 'string' || id === '')
-    fail('WF-011', `Node "${n.id}" needs a type: {"id": "<node type id>"}.`);
-  return id;
+  if (typeof id === 'string' && id !== '') return id;
+  const kept = known?.def.nodes.find((k) => k.id === n.id)?.typeId;
+  if (kept) return kept;
+  return fail(
+    'WF-011',
+    known
+      ? `Node "${n.id}" has no \`type.id\` and is not in ${known.where}, so it is a new node: a new ` +
+          'node needs `type.id` (e.g. "type": {"id": "action.send-message"}).'
+      : `Node "${n.id}" has no \`type.id\`: a new node needs \`type.id\` ` +
+          '(e.g. "type": {"id": "action.send-message"}).',
+  );
+}
+
+/** Where nodes with an empty `type` take their type from, and how a message names it. */
+export interface KnownTypes {
+  def: StoredDefinition;
+  /** e.g. `the workflow's current version`. */
+  where: string;
 }
 
 function isDelay(v: unknown): v is Delay {
@@ -68,8 +89,30 @@ function text(config: Record<string, unknown>, key: string, min: number, max: nu
   return typeof v === 'string' && v.trim().length >= min && v.length <= max;
 }
 
+/** `media` of a send-message node: at most 10 items, each {url} of an absolute http(s) URL. */
+function mediaProblem(media: unknown): string | undefined {
+  if (media === undefined) return undefined;
+  const ok =
+    Array.isArray(media) &&
+    media.length <= 10 &&
+    media.every(
+      (m) => typeof m === 'object' && m !== null && typeof (m as { url?: unknown }).url === 'string',
+    );
+  if (!ok) return '`media` must be at most 10 items {url}';
+  return media.some((m) => mediaUrlProblem((m as { url: string }).url))
+    ? '`media[].url` must be an absolute http(s) URL on a public host'
+    : undefined;
+}
+
 /** Checks one node's config against its type; answers the problem, or undefined when valid. */
 function configProblem(typeId: string, c: Record<string, unknown>): string | undefined {
+  // Any trigger: `maxDuration`, days after entry at which a run still going ends (stopped, expired).
+  if (
+    typeId.startsWith('trigger.') &&
+    c.maxDuration !== undefined &&
+    !(Number.isInteger(c.maxDuration) && (c.maxDuration as number) >= 1 && (c.maxDuration as number) <= 3650)
+  )
+    return '`maxDuration` must be a whole number of days from 1 to 3650';
   switch (typeId) {
     case 'trigger.list-joined':
     case 'action.add-to-list':
@@ -82,9 +125,8 @@ function configProblem(typeId: string, c: Record<string, unknown>): string | und
     case 'action.send-message':
       if (!text(c, 'message', 1, MAX_TEXT_LENGTH))
         return `\`message\` (1..${MAX_TEXT_LENGTH} characters, not blank) is required`;
-      return c.id === undefined || text(c, 'id', 1, 100)
-        ? undefined
-        : '`id` (the sender group) must be a string';
+      if (!(c.id === undefined || text(c, 'id', 1, 100))) return '`id` (the sender group) must be a string';
+      return mediaProblem(c.media);
     case 'action.wait':
     case 'condition.replied':
       return isDelay(c.delay)
@@ -137,14 +179,19 @@ function spinningCycle(nodes: StoredNode[], edges: StoredEdge[]): string | undef
  * kept from `previous`). Each problem is a 400 with its code and the node or edge it concerns:
  * WF-010 duplicate node id, WF-011 unknown node type, WF-012 edge to a missing node / duplicate
  * edge id, WF-013 not exactly one trigger, WF-014 invalid node config, WF-015 the node type's edge
- * rules, WF-016 a cycle without a wait.
+ * rules, WF-016 a cycle without a wait. A node with an empty `type` takes its type from `known`
+ * (WF-011 when it is not there).
  */
-export function normalizeDefinition(input: DefinitionInput, previous?: StoredDefinition): StoredDefinition {
+export function normalizeDefinition(
+  input: DefinitionInput,
+  previous?: StoredDefinition,
+  known?: KnownTypes,
+): StoredDefinition {
   const ids = new Set<string>();
   const nodes: StoredNode[] = input.nodes.map((n) => {
     if (ids.has(n.id)) fail('WF-010', `Node id "${n.id}" is used twice.`);
     ids.add(n.id);
-    const typeId = typeIdOf(n);
+    const typeId = typeIdOf(n, known);
     if (!nodeTypeOf(typeId)) fail('WF-011', `Node "${n.id}" has an unknown type "${typeId}".`);
     const config = { ...(n.config ?? {}) } as Record<string, unknown>;
     // Ids are matched as stored (lower-case uuids), also by the enrollment triggers in SQL.

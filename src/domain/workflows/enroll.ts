@@ -1,9 +1,20 @@
 import type { Queryable } from '../../db/client.ts';
 import { findContact } from '../../db/queries/contacts.ts';
 import type { VersionRow } from '../../db/queries/workflows.ts';
-import { hasEverEntered, insertRun, type RunRow } from '../../db/queries/workflows-runs.ts';
+import {
+  currentRun,
+  hasEverEntered,
+  insertRun,
+  type RunRow,
+  updateRun,
+} from '../../db/queries/workflows-runs.ts';
 import { newId } from '../../util/ids.ts';
+import { SYSTEM } from '../actor.ts';
+import { nextEdge } from './definition.ts';
 import { nodeTypeOf } from './node-types.ts';
+import { executeStep } from './run-step.ts';
+
+const ENROLL = { ...SYSTEM, subSource: 'workflow-enroll' };
 
 /** Why a contact did not enter. */
 export type NotEnrolled = 'no-contact' | 'opted-out' | 'blocked' | 'live' | 'no-reenrollment';
@@ -44,7 +55,24 @@ export async function enroll(
     nodeId: node.id,
     trigger,
   });
-  return run ?? 'live';
+  return run ? startAtFirstWait(tx, run, version) : 'live';
+}
+
+/**
+ * A trigger followed by a wait: the run passes the trigger and starts waiting in the enrollment's
+ * own transaction, so its timer runs from the moment it entered (due = entered + delay, exactly).
+ */
+async function startAtFirstWait(tx: Queryable, run: RunRow, version: VersionRow): Promise<RunRow> {
+  const def = version.definition;
+  const edge = nextEdge(def, run.node_id);
+  if (def.nodes.find((n) => n.id === edge?.target)?.typeId !== 'action.wait') return run;
+  let current = run;
+  for (let i = 0; i < 2; i++) {
+    const next = await executeStep(tx, current, def, ENROLL);
+    await updateRun(tx, run.account_id, run.id, { ...next, release: true });
+    current = (await currentRun(tx, run.account_id, run.id)) ?? current;
+  }
+  return current;
 }
 
 /** Whether `text` contains `keyword` as a whole word, in any case. */

@@ -1,8 +1,8 @@
 import type { Queryable } from '../../db/client.ts';
 import { listRuns, type RunStatus } from '../../db/queries/workflows-runs.ts';
 import { fail } from '../../errors.ts';
-import type { Page } from '../../http/respond.ts';
 import { isId } from '../../util/ids.ts';
+import type { Page } from '../page.ts';
 import { requireWorkflow } from './get-workflow.ts';
 import { type Enrollment, presentEnrollment } from './present-enrollment.ts';
 

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.ts';
 import { listWorkflows as queryWorkflows } from '../../db/queries/workflows.ts';
-import type { Page } from '../../http/respond.ts';
+import type { Page } from '../page.ts';
 import { presentWorkflows, type Workflow } from './present-workflow.ts';
 
 /** A page of the account's workflows, newest first (optionally by partial, case-insensitive name). */

@@ -28,6 +28,7 @@ async function sendMessage(
   contact: ContactRow,
   node: StoredNode,
   by: Actor,
+  opts: ActionOptions,
 ): Promise<ActionOutcome> {
   if (contact.opted_out_at) {
     return { stop: { code: 'CONT-010', description: 'Contact has requested no further communication.' } };
@@ -36,8 +37,12 @@ async function sendMessage(
   if (!contact.mobile_number || !contact.mobile_valid) fail('CONT-001');
   const groupId = typeof node.config.id === 'string' ? node.config.id : undefined;
   const pool = await groupSenderPool(tx, contact.account_id, groupId);
-  const sender = sendersInOrder(pool)[0] ?? fail('GRP-003');
+  const numbers = sendersInOrder(pool);
+  if (numbers.length === 0) fail('GRP-003');
+  // A stable pick per contact, so one contact's texts keep one conversation.
+  const sender = numbers[Number.parseInt(contact.id.slice(-6), 16) % numbers.length];
   const template = String(node.config.message);
+  const media = Array.isArray(node.config.media) ? (node.config.media as { url: string }[]) : [];
   const body = renderTemplate(template, {
     id: contact.id,
     firstName: contact.first_name,
@@ -57,6 +62,8 @@ async function sendMessage(
       to: contact.mobile_number,
       body,
       template,
+      media: media.map((m) => ({ url: m.url })),
+      quietHours: opts.quietHours,
     },
     by,
   );
@@ -108,6 +115,11 @@ async function listAction(tx: Queryable, contact: ContactRow, node: StoredNode):
   return { next: null };
 }
 
+/** How actions run: whether quiet hours hold the texts they send (automation is marketing). */
+export interface ActionOptions {
+  quietHours: boolean;
+}
+
 /**
  * Runs the action of a node that does not wait, inside the step's transaction. Expected failures
  * throw an AppError (the caller records it and ends the run as errored).
@@ -117,10 +129,11 @@ export async function runAction(
   contact: ContactRow,
   node: StoredNode,
   by: Actor,
+  opts: ActionOptions = { quietHours: false },
 ): Promise<ActionOutcome> {
   switch (node.typeId) {
     case 'action.send-message':
-      return sendMessage(tx, contact, node, by);
+      return sendMessage(tx, contact, node, by, opts);
     case 'condition.attribute': {
       const actual = contact.attributes?.[String(node.config.attribute)];
       const yes = compareAttribute(actual, String(node.config.comparator), String(node.config.value));

@@ -113,6 +113,11 @@ function nodeType(t: Base): NodeType {
 }
 
 const listProp = prop('list', 'listId', 'List', true, { helperText: 'The id of one of your lists.' });
+const maxDurationProp = prop('number', 'maxDuration', 'End after (days)', false, {
+  helperText: 'Days after entry at which a run still going ends (stopped, as expired).',
+  min: 1,
+  max: 3650,
+});
 
 /** Every node type a definition can use (GET …/workflows/nodetypes), by id. */
 export const NODE_TYPES: readonly NodeType[] = [
@@ -126,7 +131,7 @@ export const NODE_TYPES: readonly NodeType[] = [
     icon: 'list',
     color: '#2563eb',
     supportsReenrollment: true,
-    properties: [listProp],
+    properties: [listProp, maxDurationProp],
   }),
   nodeType({
     id: 'trigger.contact-created',
@@ -138,6 +143,7 @@ export const NODE_TYPES: readonly NodeType[] = [
     icon: 'user-plus',
     color: '#2563eb',
     supportsReenrollment: false,
+    properties: [maxDurationProp],
   }),
   nodeType({
     id: 'trigger.keyword',
@@ -156,6 +162,7 @@ export const NODE_TYPES: readonly NodeType[] = [
         min: 1,
         max: 50,
       }),
+      maxDurationProp,
     ],
   }),
   nodeType({
@@ -168,6 +175,7 @@ export const NODE_TYPES: readonly NodeType[] = [
     icon: 'hand',
     color: '#2563eb',
     supportsReenrollment: true,
+    properties: [maxDurationProp],
   }),
   nodeType({
     id: 'action.send-message',
@@ -176,14 +184,16 @@ export const NODE_TYPES: readonly NodeType[] = [
     group: 'Actions',
     label: 'Send a text',
     description:
-      'Sends `message` (merge fields allowed) to the contact from a number of the group `id` ' +
-      '(the default group when absent), through the normal send path.',
+      'Sends `message` (merge fields allowed, and `media`: up to 10 {url}) to the contact from a ' +
+      'number of the group `id` (the default group when absent; one number per contact), through ' +
+      'the normal send path. Held until 8:00 in the recipient’s time zone during quiet hours.',
     icon: 'send',
     color: '#16a34a',
     supportsReenrollment: true,
     properties: [
       prop('basictext', 'message', 'Message', true, { min: 1, max: MAX_TEXT_LENGTH }),
       prop('group', 'id', 'Sender group', false, { helperText: 'The id of a phone-number group.' }),
+      prop('media', 'media', 'Media', false, { helperText: 'Up to 10 items {url}: absolute http(s) URLs.' }),
     ],
   }),
   nodeType({

@@ -1,14 +1,15 @@
 import type { RunRow } from '../../db/queries/workflows-runs.ts';
+import { omitNulls } from '../../util/omit-nulls.ts';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 /**
  * An enrollment (a run) as the API shows it: `status` is `active` (moving through nodes), `waiting`
  * (on a wait or a reply), `completed`, `stopped` (opt-out, workflow stopped) or `errored` (with
- * `error`); `currentNode` is the node it is at (or ended at).
+ * `error`); `currentNode` is the node it is at (or ended at). Unset fields are left out, never null.
  */
 export function presentEnrollment(r: RunRow) {
-  return {
+  return omitNulls({
     id: r.id,
     workflowId: r.workflow_id,
     versionId: r.version_id,
@@ -21,7 +22,7 @@ export function presentEnrollment(r: RunRow) {
     entered: iso(r.entered_at) as string,
     updated: iso(r.updated_at) as string,
     ended: iso(r.ended_at),
-  };
+  });
 }
 
 /** An enrollment as the API shows it. */

@@ -5,6 +5,7 @@ import {
   versionsOf,
   type WorkflowRow,
 } from '../../db/queries/workflows.ts';
+import { omitNulls } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 import { type NodeType, nodeTypeOf } from './node-types.ts';
 
@@ -35,9 +36,9 @@ export function presentDefinition(def: StoredDefinition) {
   };
 }
 
-/** The Version shape. */
+/** The Version shape (`active`, `lastActive` left out while unset, never null). */
 export function presentVersion(v: VersionRow) {
-  return {
+  return omitNulls({
     id: v.id,
     name: v.name,
     definition: presentDefinition(v.definition),
@@ -46,7 +47,7 @@ export function presentVersion(v: VersionRow) {
     readonly: v.readonly,
     active: iso(v.active_at),
     lastActive: iso(v.last_active_at),
-  };
+  });
 }
 
 /** A workflow version as the API shows it. */

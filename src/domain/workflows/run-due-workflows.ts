@@ -1,5 +1,5 @@
 import { type Db, withTx } from '../../db/client.ts';
-import { findVersion, type VersionRow } from '../../db/queries/workflows.ts';
+import { findRunVersion, type VersionRow } from '../../db/queries/workflows.ts';
 import { claimDueRuns, lockClaimedRun, type RunRow, updateRun } from '../../db/queries/workflows-runs.ts';
 import { SYSTEM } from '../actor.ts';
 import { executeStep } from './run-step.ts';
@@ -11,20 +11,48 @@ const MAX_STEPS_PER_CLAIM = 50;
 
 const RUNNER = { ...SYSTEM, subSource: 'workflow-runner' };
 
+type EngineVersion = VersionRow & { drip: boolean };
+
+/** Whether arriving at the node only starts a wait (a delay, a reply wait, a drip's reply window). */
+function startsWait(version: EngineVersion, nodeId: string): boolean {
+  const typeId = version.definition.nodes.find((n) => n.id === nodeId)?.typeId;
+  return (
+    typeId === 'action.wait' || typeId === 'condition.replied' || (version.drip && typeId === 'action.end')
+  );
+}
+
+/** How the runner runs: whether quiet hours hold automation texts (QUIET_HOURS_ENABLED). */
+export interface RunnerOptions {
+  quietHours?: boolean;
+}
+
 /** Executes a claimed run step by step (one transaction each) until it waits, ends or loses its claim. */
-async function advance(db: Db, claimed: RunRow, versions: Map<string, VersionRow>): Promise<void> {
+async function advance(
+  db: Db,
+  claimed: RunRow,
+  versions: Map<string, EngineVersion>,
+  opts: RunnerOptions,
+): Promise<void> {
   const token = claimed.claim_token as string;
   for (let i = 0; i < MAX_STEPS_PER_CLAIM; i++) {
     const more = await withTx(db, async (tx) => {
-      const run = await lockClaimedRun(tx, claimed.account_id, claimed.id, token);
+      let run = await lockClaimedRun(tx, claimed.account_id, claimed.id, token);
       if (!run) return false;
       let version = versions.get(run.version_id);
       if (!version) {
-        version = await findVersion(tx, run.account_id, run.version_id);
+        version = await findRunVersion(tx, run.account_id, run.version_id);
         if (!version) return false;
         versions.set(version.id, version);
       }
-      const next = await executeStep(tx, run, version.definition, RUNNER);
+      const step = { drip: version.drip, quietHours: opts.quietHours ?? false };
+      let next = await executeStep(tx, run, version.definition, RUNNER, step);
+      // A step that leads to a wait starts the wait in its own transaction: no one sees the run
+      // between a message and the timer for the next one.
+      while (next.status === 'active' && !next.release && startsWait(version, next.nodeId)) {
+        await updateRun(tx, run.account_id, run.id, next);
+        run = (await lockClaimedRun(tx, claimed.account_id, claimed.id, token)) as RunRow;
+        next = await executeStep(tx, run, version.definition, RUNNER, step);
+      }
       const last = i === MAX_STEPS_PER_CLAIM - 1;
       await updateRun(tx, run.account_id, run.id, last ? { ...next, release: true } : next);
       return next.status === 'active' && !next.release;
@@ -38,12 +66,17 @@ async function advance(db: Db, claimed: RunRow, versions: Map<string, VersionRow
  * A runner killed mid-run leaves its lease to expire; the next claim resumes at the last committed
  * step. Answers how many runs were claimed.
  */
-export async function runDueWorkflows(db: Db, limit: number, log: (msg: string) => void = () => {}) {
+export async function runDueWorkflows(
+  db: Db,
+  limit: number,
+  log: (msg: string) => void = () => {},
+  opts: RunnerOptions = {},
+) {
   const due = await claimDueRuns(db, limit, RUN_LEASE_SECONDS);
-  const versions = new Map<string, VersionRow>();
+  const versions = new Map<string, EngineVersion>();
   for (const run of due) {
     try {
-      await advance(db, run, versions);
+      await advance(db, run, versions, opts);
     } catch (err) {
       log(`workflow run ${run.id}: ${(err as Error).message}`);
     }

@@ -13,11 +13,30 @@ import type { Actor } from '../actor.ts';
 import { type Delay, delaySeconds, nextEdge } from './definition.ts';
 import { type ActionOutcome, runAction } from './node-actions.ts';
 
-/** What a step recorded: an action's outcome, the start of a wait, or an expected failure. */
+/** What a step recorded: an action's outcome, the start of a wait, an expected failure, or the end of maxDuration. */
 type StepOutcome =
   | ActionOutcome
   | { wait: 'delay' | 'reply'; seconds: number }
-  | { error: { code: string; description: string } };
+  | { error: { code: string; description: string } }
+  | { expired: true };
+
+/** How the engine runs a step: whether the run's workflow is a drip's, and whether quiet hours hold its texts. */
+export interface StepOptions {
+  /** The drip rules: an opt-out ends the run as `opted-out`, a failed send as `errored`, a reply window before the end. */
+  drip: boolean;
+  /** Hold texts until quiet hours end in the recipient's time zone (QUIET_HOURS_ENABLED). */
+  quietHours: boolean;
+}
+
+/** How long a drip's run that sent its last message waits for a reply before it completes (noAction). */
+export const REPLY_WINDOW_SECONDS = 24 * 3600;
+
+/** The trigger's maxDuration (days) of a definition, when it has one. */
+export function maxDurationOf(def: StoredDefinition): number | null {
+  const trigger = def.nodes.find((n) => n.typeId.startsWith('trigger.'));
+  const days = trigger?.config.maxDuration;
+  return typeof days === 'number' && Number.isInteger(days) && days > 0 ? days : null;
+}
 
 const ended = (run: RunRow, status: RunUpdate['status'], error?: RunUpdate['error']): RunUpdate => ({
   status,
@@ -30,9 +49,21 @@ const ended = (run: RunRow, status: RunUpdate['status'], error?: RunUpdate['erro
 });
 
 /** The run's next state from a step's outcome. */
-function transition(run: RunRow, def: StoredDefinition, o: StepOutcome): RunUpdate {
+function transition(run: RunRow, def: StoredDefinition, o: StepOutcome, opts: StepOptions): RunUpdate {
+  const capDays = maxDurationOf(def);
+  const u = transitionOf(run, def, o, opts);
+  return { ...u, capDays };
+}
+
+function transitionOf(run: RunRow, def: StoredDefinition, o: StepOutcome, opts: StepOptions): RunUpdate {
+  if ('expired' in o) return { ...ended(run, 'stopped'), endReason: 'expired' };
   if ('error' in o) return ended(run, 'errored', o.error);
-  if ('stop' in o) return ended(run, 'stopped', o.stop);
+  if ('stop' in o) {
+    // A drip: an opted-out contact ends the run as opted-out; any other refused send is an error.
+    if (opts.drip && o.stop.code === 'CONT-010') return { ...ended(run, 'stopped'), endReason: 'opted-out' };
+    if (opts.drip) return ended(run, 'errored', o.stop);
+    return ended(run, 'stopped', o.stop);
+  }
   if ('end' in o) return ended(run, 'completed');
   if ('wait' in o) {
     return {
@@ -63,10 +94,17 @@ async function act(
   run: RunRow,
   def: StoredDefinition,
   by: Actor,
+  opts: StepOptions,
 ): Promise<StepOutcome | 'rewait'> {
   const node = def.nodes.find((n) => n.id === run.node_id);
   if (!node)
     return { error: { code: 'WF-011', description: `Node "${run.node_id}" is not in the version.` } };
+  const maxDays = maxDurationOf(def);
+  if (maxDays && new Date(run.entered_at).getTime() + maxDays * 86_400_000 <= Date.now())
+    return { expired: true };
+  // A drip's end: the reply window (a reply meanwhile ends the run as engaged), then completed.
+  if (opts.drip && node.typeId === 'action.end' && run.waiting_for === null)
+    return { wait: 'delay', seconds: REPLY_WINDOW_SECONDS };
   if (node.typeId === 'action.wait' || node.typeId === 'condition.replied') {
     const kind = node.typeId === 'action.wait' ? 'delay' : 'reply';
     if (run.waiting_for === null) return { wait: kind, seconds: delaySeconds(node.config.delay as Delay) };
@@ -82,7 +120,7 @@ async function act(
   if (!contact) return { stop: { code: 'CONT-002', description: 'Contact not found.' } };
   // The action's writes (a queued message, a charge) roll back alone if it fails expectedly.
   try {
-    return await withSavepoint(tx, () => runAction(tx, contact, node, by));
+    return await withSavepoint(tx, () => runAction(tx, contact, node, by, { quietHours: opts.quietHours }));
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     return { error: { code: err.code, description: err.message } };
@@ -99,10 +137,11 @@ export async function executeStep(
   run: RunRow,
   def: StoredDefinition,
   by: Actor,
+  opts: StepOptions = { drip: false, quietHours: false },
 ): Promise<RunUpdate> {
   const done = await findStep(tx, run.account_id, run.id, run.step);
-  if (done && done.node_id === run.node_id) return transition(run, def, done.outcome as StepOutcome);
-  const outcome = await act(tx, run, def, by);
+  if (done && done.node_id === run.node_id) return transition(run, def, done.outcome as StepOutcome, opts);
+  const outcome = await act(tx, run, def, by, opts);
   if (outcome === 'rewait') {
     const left = Math.max(0, ((run.wait_until as Date).getTime() - Date.now()) / 1000);
     return {
@@ -115,5 +154,5 @@ export async function executeStep(
     };
   }
   await insertStep(tx, run.account_id, { runId: run.id, step: run.step, nodeId: run.node_id, outcome });
-  return transition(run, def, outcome);
+  return transition(run, def, outcome, opts);
 }

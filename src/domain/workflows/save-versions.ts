@@ -12,7 +12,7 @@ import {
 import { fail } from '../../errors.ts';
 import { isId, newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
-import { type DefinitionInput, normalizeDefinition } from './definition.ts';
+import { type DefinitionInput, type KnownTypes, normalizeDefinition } from './definition.ts';
 
 /** A version in a request: with `id` it updates that version, without it adds one. */
 export interface VersionInput {
@@ -53,7 +53,9 @@ function wantsActive(v: VersionInput): boolean | undefined {
  * Applies the versions of a create or update request inside the caller's transaction: validates
  * every definition (WF-010…WF-017), adds new versions, edits existing ones (WF-003 not this
  * workflow's; WF-004 a read-only version's definition cannot change), and makes at most one
- * version active (WF-008 when several ask to be).
+ * version active (WF-008 when several ask to be). A node sent with an empty `type` (`{}`, as the
+ * interface's requests have it) keeps its type from the version it edits, or for a new version
+ * from the workflow's current one (active, else newest); a new node needs `type.id` (WF-011).
  */
 export async function saveVersions(
   tx: Queryable,
@@ -65,13 +67,21 @@ export async function saveVersions(
   if (inputs.filter((v) => wantsActive(v) === true).length > 1) {
     fail('WF-008', 'At most one version can be active.');
   }
-  const existing = new Map((await versionsOf(tx, accountId, [workflowId])).map((v) => [v.id, v]));
+  const rows = await versionsOf(tx, accountId, [workflowId]);
+  const existing = new Map(rows.map((v) => [v.id, v]));
+  // Nodes of a new version sent with an empty `type` keep the type they have in the current
+  // version: the active one, else the newest.
+  const current = rows.find((v) => v.active_at) ?? rows.at(-1);
+  const currentTypes: KnownTypes | undefined = current && {
+    def: current.definition,
+    where: `the workflow's current version ("${current.id}")`,
+  };
   let activate: string | null | undefined;
   for (const v of inputs) {
     let id = v.id;
     if (id === undefined) {
       if (!v.definition) fail('VAL-001', 'A new version needs a `definition`.');
-      const definition = normalizeDefinition(v.definition);
+      const definition = normalizeDefinition(v.definition, undefined, currentTypes);
       await checkReferences(tx, accountId, definition);
       id = newId();
       await insertVersion(tx, accountId, { id, workflowId, name: v.name ?? '', definition, by });
@@ -79,7 +89,10 @@ export async function saveVersions(
       const row = existing.get(id) ?? fail('WF-003', `Version "${id}" is not a version of this workflow.`);
       let definition: StoredDefinition | undefined;
       if (v.definition) {
-        definition = normalizeDefinition(v.definition, row.definition);
+        definition = normalizeDefinition(v.definition, row.definition, {
+          def: row.definition,
+          where: `version "${id}"`,
+        });
         if (isDeepStrictEqual(definition, row.definition)) definition = undefined;
         else if (row.readonly) {
           fail('WF-004', `Version "${id}" has run and is read-only: add a new version instead.`);

@@ -33,7 +33,10 @@ export function registerAuth(app: FastifyInstance) {
       return sendError(reply, 'AUTH-002');
     }
     request.grant = grant;
-    request.actor = { id: grant.clientId, name: grant.clientName, source: 'api' };
+    // A console user's token names the person (audit stamps show who did it), a client's the client.
+    request.actor = grant.clientId.startsWith('user:')
+      ? { id: grant.clientId.slice(5), name: grant.clientName, email: grant.email, source: 'console' }
+      : { id: grant.clientId, name: grant.clientName, source: 'api' };
     const rl = await limit(app, request, reply, `client:${grant.clientId}`);
     if (rl) return rl;
     const accountId = (request.params as { accountId?: string } | undefined)?.accountId;

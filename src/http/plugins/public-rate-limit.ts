@@ -21,6 +21,7 @@ const FAMILIES: [RegExp, PublicFamily][] = [
   [/^\/f\//, 'forms'],
   [/^\/v1\/meetingevents\//, 'bookings'],
   [/^\/l\//, 'links'],
+  [/^\/files\//, 'files'],
 ];
 
 /** The family of a route pattern, if it has one. */

@@ -33,7 +33,7 @@ export async function campaignRoutes(app: FastifyInstance) {
         summary: 'Create and run a campaign',
         description:
           'Sends `message` to the members of `listId` from the numbers of `groupId`, now (trigger `M`, ' +
-          'answering the job) or at a future `sendAt` (trigger `S`, status `scheduled`, job null). ' +
+          'answering the job) or at a future `sendAt` (trigger `S`, status `scheduled`, no job yet). ' +
           'A send refused now (e.g. 402 ACCT-002) leaves no campaign behind.',
         params: IdParam('accountId'),
         body: QuickCampaignBody,

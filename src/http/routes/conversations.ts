@@ -22,18 +22,18 @@ export async function conversationRoutes(app: FastifyInstance) {
       schema: {
         tags: ['conversations'],
         summary: 'List conversations',
-        description: 'Most recent activity first. Filters: `contactId`, `closed`, `unread`.',
+        description: 'Most recent activity first. Filters: `contactId`, `closed`, `unread`, `replied`, `q`.',
         params: IdParam('accountId'),
         querystring: ConversationListQuery,
         response: { 200: Collection(Conversation), ...errorResponses() },
       },
     },
     async (req) => {
-      const { offset, limit, contactId, closed, unread } = req.query;
+      const { offset, limit, contactId, closed, unread, replied, q } = req.query;
       const result = await listConversations(
         app.ctx.db,
         req.params.accountId,
-        { contactId, closed, unread },
+        { contactId, closed, unread, replied, q },
         { offset, limit },
       );
       return page(result, (c) => c);

@@ -130,18 +130,20 @@ export async function dripRoutes(app: FastifyInstance) {
         description:
           'ONE execution in `data`: the one at `offset` among the drip’s executions, newest first (optionally of ' +
           '`contactId` and/or `status`), with `pagination` {limit: 1, offset, hasNext, totalCount}. None there: ' +
-          '404 DRIP-002. `versionId` (a workflow version) does not apply to drips and is ignored.',
+          '404 DRIP-002. `versionId`: only the executions in that version of the drip’s workflow (a value ' +
+          'that is not an id is ignored).',
         params: DripParams,
         querystring: ExecutionQuery,
         response: { 200: ExecutionResult, ...errorResponses() },
       },
     },
     async (req) => {
-      const { offset, contactId, status } = req.query;
+      const { offset, contactId, status, versionId } = req.query;
       const r = await getExecution(app.ctx.db, req.params.accountId, req.params.dripCampaignId, {
         offset,
         contactId,
         status,
+        versionId,
       });
       return { success: true as const, data: r.execution, pagination: r.pagination };
     },

@@ -1,16 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { accountRoutes } from './accounts.ts';
+import { autoresponderRoutes } from './autoresponders.ts';
 import { billingRoutes } from './billing.ts';
 import { callRoutes } from './calls.ts';
 import { campaignRoutes } from './campaigns.ts';
 import { simulatorCheckoutRoutes, stripeWebhookRoutes } from './checkout-pages.ts';
 import { consoleRoutes } from './console.ts';
+import { consoleSessionRoutes } from './console-session.ts';
 import { contactRoutes } from './contacts.ts';
 import { conversationRoutes } from './conversations.ts';
 import { dripRoutes } from './drips.ts';
 import { formRoutes } from './forms.ts';
 import { groupRoutes } from './groups.ts';
 import { hostedFormRoutes } from './hosted-forms.ts';
+import { jobRoutes } from './jobs.ts';
 import { linkRoutes } from './links.ts';
 import { listRoutes } from './lists.ts';
 import { meetingBookingRoutes } from './meeting-booking.ts';
@@ -19,10 +22,16 @@ import { messageRoutes } from './messages.ts';
 import { numberRoutes } from './numbers.ts';
 import { oauthRoutes } from './oauth.ts';
 import { providerRoutes, simulatorInboundRoutes } from './providers.ts';
+import { reportRoutes } from './reports.ts';
+import { sharedFileRoutes } from './shared-files.ts';
+import { sharefileRoutes } from './sharefile.ts';
 import { shortLinkRoutes } from './short-links.ts';
+import { smppRoutes } from './smpp.ts';
 import { templateRoutes } from './templates.ts';
+import { userRoutes } from './users.ts';
 import { simulatorCallRoutes, voiceCallbackRoutes } from './voice-callbacks.ts';
 import { webhookRoutes } from './webhooks.ts';
+import { workflowTemplateRoutes } from './workflow-templates.ts';
 import { workflowRoutes } from './workflows.ts';
 
 type RoutePlugin = (app: FastifyInstance) => Promise<void>;
@@ -44,10 +53,18 @@ export const apiRoutes: RoutePlugin[] = [
   callRoutes,
   billingRoutes,
   consoleRoutes,
+  consoleSessionRoutes,
+  userRoutes,
+  reportRoutes,
   meetingRoutes,
   workflowRoutes,
+  workflowTemplateRoutes,
   formRoutes,
   linkRoutes,
+  autoresponderRoutes,
+  sharefileRoutes,
+  jobRoutes,
+  smppRoutes,
 ];
 
 /** Route plugins of the public (externals) listener. */
@@ -58,6 +75,7 @@ export const externalRoutes: RoutePlugin[] = [
   meetingBookingRoutes,
   hostedFormRoutes,
   shortLinkRoutes,
+  sharedFileRoutes,
 ];
 
 /**

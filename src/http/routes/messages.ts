@@ -4,17 +4,14 @@ import { getMessage } from '../../domain/messages/get-message.ts';
 import { hideContactDetails } from '../../domain/messages/hide-contact-details.ts';
 import { listMessages } from '../../domain/messages/list-messages.ts';
 import { scheduleSend } from '../../domain/messages/schedule-send.ts';
-import { cancelSendJob, getSendJob } from '../../domain/messages/send-jobs.ts';
 import { type SendMessagesInput, sendMessages } from '../../domain/messages/send-messages.ts';
 import { ok, page } from '../respond.ts';
-import { Job } from '../schemas/campaigns.ts';
 import { Collection, Envelope, errorResponses, IdParam } from '../schemas/common.ts';
 import { Message, MessageListQuery, SendMessagesBody, SendMessagesResult } from '../schemas/messages.ts';
 
 type Send = { Params: { accountId: string }; Body: Static<typeof SendMessagesBody> };
 type List = { Params: { accountId: string }; Querystring: Static<typeof MessageListQuery> };
 type One = { Params: { accountId: string; messageId: string } };
-type JobP = { Params: { accountId: string; jobId: string } };
 
 const SEND_DESCRIPTION =
   'Sends one text to many recipients in one call: `contacts` (existing ids, or `mobile` numbers, created as ' +
@@ -64,6 +61,7 @@ export async function messageRoutes(app: FastifyInstance) {
         type: fields.type,
         media: fields.media,
         shortenLinks: fields.shortenLinks,
+        quietHours: fields.quietHours === true && app.ctx.config.quietHoursEnabled,
       };
       const { db } = app.ctx;
       const { accountId } = req.params;
@@ -75,39 +73,6 @@ export async function messageRoutes(app: FastifyInstance) {
       if (req.grant?.scopes.has('contacts:read')) return ok(result);
       return ok({ ...result, messages: result.messages.map(hideContactDetails) });
     },
-  );
-
-  app.get<JobP>(
-    '/v1/accounts/:accountId/jobs/:jobId',
-    {
-      config: { scope: 'messages:read' },
-      schema: {
-        tags: ['messages'],
-        summary: 'Get a send job',
-        description:
-          'A send’s job (the interface’s Job shape): counts, charge and status — `scheduled` (with `sendAt`), ' +
-          '`queued`, `sending`, `completed`, `cancelled`, or `failed` with its `error`.',
-        params: IdParam('accountId', 'jobId'),
-        response: { 200: Envelope(Job), ...errorResponses() },
-      },
-    },
-    async (req) => ok(await getSendJob(app.ctx.db, req.params.accountId, req.params.jobId)),
-  );
-
-  app.put<JobP>(
-    '/v1/accounts/:accountId/jobs/:jobId/cancel',
-    {
-      config: { scope: 'messages:send' },
-      schema: {
-        tags: ['messages'],
-        summary: 'Cancel a scheduled send',
-        description:
-          'A job in status `scheduled` becomes `cancelled`: nothing is sent or charged. 409 MSG-008 once it has run.',
-        params: IdParam('accountId', 'jobId'),
-        response: { 200: Envelope(Job), ...errorResponses(409) },
-      },
-    },
-    async (req) => ok(await cancelSendJob(app.ctx.db, req.params.accountId, req.params.jobId)),
   );
 
   app.get<List>(

@@ -1,16 +1,13 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { receiveMessage } from '../../domain/inbound/receive-message.ts';
 import { applyStatusUpdates } from '../../domain/messages/apply-status-updates.ts';
 import { fail } from '../../errors.ts';
-import {
-  parseTwilioInbound,
-  parseTwilioStatus,
-  verifyTwilioSignature,
-} from '../../providers/twilio/webhooks.ts';
+import { parseTwilioInbound, parseTwilioStatus } from '../../providers/twilio/webhooks.ts';
 import { newId } from '../../util/ids.ts';
 import { ok } from '../respond.ts';
 import { Envelope, errorResponses } from '../schemas/common.ts';
+import { checkTwilioSignature } from '../twilio-signature.ts';
 
 const SimulatorInbound = Type.Object({
   from: Type.String({
@@ -40,6 +37,21 @@ const Received = Type.Object({
     Type.Union([Type.Literal('opt-out'), Type.Literal('opt-in'), Type.Literal('help')], {
       description: 'The compliance keyword the text consists of, if it is one.',
     }),
+  ),
+  autoresponse: Type.Optional(
+    Type.Object(
+      {
+        autoresponderId: Type.String(),
+        messageId: Type.Optional(Type.String({ description: 'The reply queued.' })),
+        reason: Type.Optional(
+          Type.Union([Type.Literal('window'), Type.Literal('not-sent')], {
+            description:
+              'Why no reply was queued: `window` (answered this contact within AUTORESPONDER_WINDOW_MINUTES), `not-sent` (e.g. the balance cannot cover it).',
+          }),
+        ),
+      },
+      { description: 'The autoresponder that matched the text, if any (docs/autoresponders.md).' },
+    ),
   ),
 });
 
@@ -82,6 +94,7 @@ export async function simulatorInboundRoutes(app: FastifyInstance) {
         messageId: r.messageId,
         conversationId: r.conversationId,
         ...(r.keyword ? { keyword: r.keyword } : {}),
+        ...(r.autoresponse ? { autoresponse: r.autoresponse } : {}),
       });
     },
   );
@@ -106,7 +119,7 @@ export async function providerRoutes(app: FastifyInstance) {
       },
     },
     async (req, reply) => {
-      verify(app, req);
+      checkTwilioSignature(app, req);
       const message = parseTwilioInbound(req.body) ?? fail('VAL-001', 'Not a Twilio inbound message.');
       await receiveMessage(app.ctx, message);
       return reply.code(200).type('text/xml').send(EMPTY_TWIML);
@@ -127,20 +140,10 @@ export async function providerRoutes(app: FastifyInstance) {
       },
     },
     async (req, reply) => {
-      verify(app, req);
+      checkTwilioSignature(app, req);
       const update = parseTwilioStatus(req.body);
       if (update) await applyStatusUpdates(app.ctx, [update]);
       return reply.code(204).send();
     },
   );
-}
-
-/** Checks X-Twilio-Signature against the URL Twilio was given (our public address + the path). */
-function verify(app: FastifyInstance, req: FastifyRequest) {
-  const { authToken } = app.ctx.config.twilio;
-  const signature = req.headers['x-twilio-signature'];
-  const url = `${app.ctx.config.externalsUrl}${req.url}`;
-  // Without a configured auth token no callback can be authenticated: refuse them all.
-  if (!authToken || typeof signature !== 'string') fail('PROV-001');
-  if (!verifyTwilioSignature(authToken, url, req.body as Record<string, string>, signature)) fail('PROV-001');
 }

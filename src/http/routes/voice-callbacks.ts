@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { CallStatus } from '../../db/queries/calls.ts';
 import { applyCallStatus } from '../../domain/calls/apply-call-status.ts';
 import { receiveCall } from '../../domain/calls/receive-call.ts';
@@ -7,10 +7,10 @@ import { recordCallRecording } from '../../domain/calls/record-call-recording.ts
 import { simulateCall } from '../../domain/calls/simulate-call.ts';
 import { HANGUP_TWIML, voiceTwiml } from '../../domain/calls/twiml.ts';
 import { fail } from '../../errors.ts';
-import { verifyTwilioSignature } from '../../providers/twilio/webhooks.ts';
 import { ok } from '../respond.ts';
 import { Call, SimulatedCallBody } from '../schemas/calls.ts';
 import { Envelope, errorResponses } from '../schemas/common.ts';
+import { checkTwilioSignature } from '../twilio-signature.ts';
 
 /** Form-encoded Twilio callback parameters (every value a string). */
 const TwilioParams = Type.Record(Type.String(), Type.String());
@@ -68,7 +68,7 @@ export async function voiceCallbackRoutes(app: FastifyInstance) {
       },
     },
     async (req, reply) => {
-      verify(app, req);
+      checkTwilioSignature(app, req);
       const c = callOf(req.body);
       if (!c.from) fail('VAL-001', 'Not a Twilio voice callback: From is required.');
       const { plan } = await receiveCall(app.ctx.db, {
@@ -96,7 +96,7 @@ export async function voiceCallbackRoutes(app: FastifyInstance) {
       },
     },
     async (req, reply) => {
-      verify(app, req);
+      checkTwilioSignature(app, req);
       const c = callOf(req.body);
       const status = STATUS[(req.body.CallStatus ?? '').toLowerCase()];
       if (status) {
@@ -127,7 +127,7 @@ export async function voiceCallbackRoutes(app: FastifyInstance) {
       },
     },
     async (req, reply) => {
-      verify(app, req);
+      checkTwilioSignature(app, req);
       const c = callOf(req.body);
       const url = req.body.RecordingUrl;
       await recordCallRecording(app.ctx.db, {
@@ -165,14 +165,4 @@ export async function simulatorCallRoutes(app: FastifyInstance) {
     },
     async (req) => ok(await simulateCall(app.ctx.db, req.body)),
   );
-}
-
-/** Checks X-Twilio-Signature against the URL Twilio was given (our public address + the path). */
-function verify(app: FastifyInstance, req: FastifyRequest) {
-  const { authToken } = app.ctx.config.twilio;
-  const signature = req.headers['x-twilio-signature'];
-  const url = `${app.ctx.config.externalsUrl}${req.url}`;
-  // Without a configured auth token no callback can be authenticated: refuse them all.
-  if (!authToken || typeof signature !== 'string') fail('PROV-001');
-  if (!verifyTwilioSignature(authToken, url, req.body as Params, signature)) fail('PROV-001');
 }

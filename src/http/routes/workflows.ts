@@ -82,7 +82,10 @@ export async function workflowRoutes(app: FastifyInstance) {
         summary: 'Create a workflow',
         description:
           'With its versions; one with `activate: true` becomes the active version (contacts start entering it). ' +
-          'An invalid definition is 400 with a WF-0NN code naming the node or edge.',
+          'An invalid definition is 400 with a WF-0NN code naming the node or edge. Or from a catalog template ' +
+          '(`templateId`, GET …/workflowtemplates): its definition becomes the inactive version `v1`, editable like ' +
+          "any other; `name` defaults to the template's. `templateId` with `versions` is 400 WF-019; an unknown " +
+          'template 404 WF-018.',
         params: IdParam('accountId'),
         body: CreateWorkflowBody,
         response: { 201: Envelope(Workflow), ...errorResponses() },
@@ -116,7 +119,9 @@ export async function workflowRoutes(app: FastifyInstance) {
         description:
           'Renames it and/or applies `versions`: with `id` edits that version, without adds one; versions ' +
           'not named stay. A version set `active` becomes THE active version. A read-only version (one that ' +
-          'has run) keeps its definition: changing it is 409 WF-004 — add a new version instead.',
+          'has run) keeps its definition: changing it is 409 WF-004 — add a new version instead. A node sent with ' +
+          "an empty `type` (`{}`) keeps the type it has in the version edited (for a new version: the workflow's " +
+          'current one, active else newest); a new node needs `type.id` (400 WF-011 naming the node).',
         params: WorkflowParams,
         body: UpdateWorkflowBody,
         response: { 200: Envelope(Workflow), ...errorResponses(409) },

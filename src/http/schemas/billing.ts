@@ -1,8 +1,7 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { FREQUENCIES, MAX_COMMITMENT, PLAN_IDS, PLANS } from '../../domain/billing/plans.ts';
 import { AuditStamp, ErrorObject, PageQuery } from './common.ts';
 
-const Nullable = <T extends TSchema>(t: T) => Type.Union([Type.Null(), t]);
 const text = (max: number) => Type.Optional(Type.String({ maxLength: max }));
 
 const RedirectUrl = (what: string) =>
@@ -84,30 +83,30 @@ export const Topup = Type.Object({
   currency: Type.String(),
   status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]),
   attempts: Type.Integer(),
-  nextAttempt: Nullable(
+  nextAttempt: Type.Optional(
     Type.String({ format: 'date-time', description: 'When a pending top-up is tried next.' }),
   ),
-  error: Nullable(ErrorObject),
+  error: Type.Optional(ErrorObject),
   created: Type.String({ format: 'date-time' }),
-  completed: Nullable(Type.String({ format: 'date-time' })),
+  completed: Type.Optional(Type.String({ format: 'date-time' })),
 });
 
 export const AutoTopup = Type.Object({
   enabled: Type.Boolean(),
-  threshold: Nullable(Type.Number()),
-  amount: Nullable(Type.Number()),
-  maxPerMonth: Nullable(Type.Integer()),
+  threshold: Type.Optional(Type.Number()),
+  amount: Type.Optional(Type.Number()),
+  maxPerMonth: Type.Optional(Type.Integer()),
   topupsThisMonth: Type.Integer({
     description: 'Top-ups this calendar month that count against the maximum.',
   }),
-  paymentMethod: Nullable(
+  paymentMethod: Type.Optional(
     Type.Object(
       { provider: Type.String(), id: Type.String() },
       { description: 'Saved by the last completed checkout.' },
     ),
   ),
   recentTopups: Type.Array(Topup),
-  updated: Nullable(AuditStamp),
+  updated: Type.Optional(AuditStamp),
 });
 
 const TransactionType = Type.Union(
@@ -123,7 +122,9 @@ export const Transaction = Type.Object({
   type: TransactionType,
   direction: Type.Union([Type.Literal('credit'), Type.Literal('debit')]),
   amount: Type.Number({ description: 'Positive for credits, negative for debits.' }),
-  balanceAfter: Nullable(Type.Number({ description: 'The balance right after a credit (null for debits).' })),
+  balanceAfter: Type.Optional(
+    Type.Number({ description: 'The balance right after a credit (left out for debits).' }),
+  ),
   reference: Type.String({ description: 'The checkout session, top-up, send job or message.' }),
   description: Type.String(),
   created: AuditStamp,

@@ -1,10 +1,8 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { AuditStamp, IdParam, PageQuery } from './common.ts';
 import { Contact } from './contacts.ts';
 import { Group } from './groups.ts';
 import { PhoneNumber } from './numbers.ts';
-
-const Nullable = <T extends TSchema>(t: T) => Type.Union([Type.Null(), t]);
 
 const STATUSES = [
   'initiated',
@@ -32,11 +30,10 @@ export const Call = Type.Object({
   id: Type.String(),
   direction: CallDirection,
   status: CallStatus,
-  contact: Nullable(Contact),
-  phoneNumber: Nullable(PhoneNumber),
+  contact: Type.Optional(Contact),
+  phoneNumber: Type.Optional(PhoneNumber),
   created: AuditStamp,
-  group: Nullable(Group),
-  user: Type.Null({ description: 'Calls are forwarded or sent to voicemail, never taken by a user: null.' }),
+  group: Type.Optional(Group),
   duration: Type.Integer({ description: 'Seconds the call lasted (0 until it completes).' }),
   voicemail: Type.Boolean({ description: 'The caller left a voicemail.' }),
   recording: Type.Boolean({ description: 'The call was recorded.' }),
@@ -45,11 +42,11 @@ export const Call = Type.Object({
   action: Type.Union([Type.Literal('forward'), Type.Literal('voicemail'), Type.Literal('reject')], {
     description: 'What the number did with the call (from its `channels.voice.incoming`).',
   }),
-  forwardedTo: Nullable(Type.String()),
-  recordingUrl: Nullable(Type.String()),
-  recordingDuration: Nullable(Type.Integer()),
-  transcription: Nullable(Type.String()),
-  ended: Nullable(Type.String({ format: 'date-time' })),
+  forwardedTo: Type.Optional(Type.String()),
+  recordingUrl: Type.Optional(Type.String()),
+  recordingDuration: Type.Optional(Type.Integer()),
+  transcription: Type.Optional(Type.String()),
+  ended: Type.Optional(Type.String({ format: 'date-time' })),
 });
 
 export const CallListQuery = Type.Object({

@@ -57,19 +57,15 @@ export const Job = Type.Object({
   failures: Type.Integer(),
   invalid: Type.Array(Type.Unknown()),
   sendAt: Type.Optional(
-    Nullable(
-      Type.String({
-        format: 'date-time',
-        description: 'When a scheduled send runs (POST …/messages `sendAt`).',
-      }),
-    ),
+    Type.String({
+      format: 'date-time',
+      description: 'When a scheduled send runs (POST …/messages `sendAt`); left out for a send at once.',
+    }),
   ),
   error: Type.Optional(
-    Nullable(
-      Type.Object(
-        { code: Type.String(), description: Type.String() },
-        { description: 'Why a scheduled send failed.' },
-      ),
+    Type.Object(
+      { code: Type.String(), description: Type.String() },
+      { description: 'Why a scheduled send failed; left out when it did not.' },
     ),
   ),
   created: AuditStamp,
@@ -78,32 +74,34 @@ export const Job = Type.Object({
 export const Campaign = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  description: Nullable(Type.String()),
+  description: Type.Optional(Type.String()),
   fieldMappings: Type.Array(FieldMapping),
   filters: Type.Object({
-    list: Nullable(List),
-    q: Nullable(
-      Type.String({ description: 'Free text narrowing the recipients (see the create body); null: none.' }),
+    list: Type.Optional(List),
+    q: Type.Optional(
+      Type.String({ description: 'Free text narrowing the recipients (see the create body); absent: none.' }),
     ),
     attributes: Type.Array(AttributeFilter),
     tags: Type.Array(Tag),
     all: Type.Boolean({ description: 'Sends to every contact of the account.' }),
   }),
   media: Type.Array(MediaItem),
-  phoneNumberFilter: Nullable(Type.Object({ group: Type.Object({ id: Type.String() }) })),
-  schedule: Nullable(Schedule),
-  nextExecution: Nullable(Type.String({ format: 'date-time', description: 'When the campaign runs next.' })),
-  reporting: Nullable(Reporting),
+  phoneNumberFilter: Type.Optional(Type.Object({ group: Type.Object({ id: Type.String() }) })),
+  schedule: Type.Optional(Schedule),
+  nextExecution: Type.Optional(
+    Type.String({ format: 'date-time', description: 'When the campaign runs next.' }),
+  ),
+  reporting: Type.Optional(Reporting),
   template: Type.String(),
   trigger: Type.Object({ code: TriggerCode, name: Type.String() }),
   created: AuditStamp,
   updated: AuditStamp,
-  paused: Nullable(
-    Type.String({ format: 'date-time', description: 'When it was paused; null when not paused.' }),
+  paused: Type.Optional(
+    Type.String({ format: 'date-time', description: 'When it was paused; absent when not paused.' }),
   ),
   status: Type.String({ description: '`draft`, `scheduled`, `running`, `sent`, `failed` or `paused`.' }),
-  lastJob: Nullable(Job),
-  lastError: Nullable(Type.Object({ code: Type.String(), description: Type.String() })),
+  lastJob: Type.Optional(Job),
+  lastError: Type.Optional(Type.Object({ code: Type.String(), description: Type.String() })),
 });
 
 const campaignFields = {
@@ -170,4 +168,4 @@ export const QuickCampaignBody = Type.Object({
   ),
 });
 
-export const QuickCampaignResult = Type.Object({ campaign: Campaign, job: Nullable(Job) });
+export const QuickCampaignResult = Type.Object({ campaign: Campaign, job: Type.Optional(Job) });

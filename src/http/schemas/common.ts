@@ -120,6 +120,9 @@ export const PATH_ID_NOT_FOUND = {
   workflowId: 'WF-001',
   formId: 'FORM-001',
   linkId: 'LINK-001',
+  autoresponderId: 'AUTO-001',
+  userId: 'USER-005',
+  credentialId: 'SMPP-001',
 } as const satisfies Record<string, ErrorCode>;
 
 /** Path parameters: the ids of PATH_ID_NOT_FOUND as UUIDs, any other as a non-empty string. */

@@ -42,4 +42,17 @@ export const ConversationListQuery = Type.Object({
   ),
   closed: Type.Optional(Type.Boolean({ description: 'true: closed ones only; false: open ones only.' })),
   unread: Type.Optional(Type.Boolean({ description: 'true: with unread inbound messages; false: without.' })),
+  replied: Type.Optional(
+    Type.Boolean({
+      description:
+        'true: with at least one inbound message; false: outbound only (threads a bulk send opened).',
+    }),
+  ),
+  q: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: "Part of the contact's name, mobile number or e-mail.",
+    }),
+  ),
 });

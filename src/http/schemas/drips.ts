@@ -116,13 +116,13 @@ export const UpdateDripBody = Type.Object({
 export const Drip = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  description: Nullable(Type.String()),
+  description: Type.Optional(Type.String()),
   trigger: Type.Object({
     type: TriggerType,
     delay: Delay,
-    message: Nullable(Type.String({ description: 'The keyword (keyword triggers).' })),
-    list: Nullable(List),
-    group: Nullable(Group),
+    message: Type.Optional(Type.String({ description: 'The keyword (keyword triggers).' })),
+    list: Type.Optional(List),
+    group: Type.Optional(Group),
     groups: Type.Array(Group),
   }),
   messages: Type.Array(
@@ -136,8 +136,8 @@ export const Drip = Type.Object({
   ),
   stats: DripStats,
   active: Type.Boolean(),
-  maxDuration: Nullable(Type.Integer()),
-  workflowId: Nullable(Type.String({ description: 'The workflow it was migrated into.' })),
+  maxDuration: Type.Optional(Type.Integer()),
+  workflowId: Type.Optional(Type.String({ description: 'The workflow it was migrated into.' })),
   created: AuditStamp,
   updated: AuditStamp,
 });
@@ -162,15 +162,15 @@ export const Execution = Type.Object({
     },
   ),
   entered: Type.String({ format: 'date-time' }),
-  ended: Nullable(Type.String({ format: 'date-time' })),
-  due: Nullable(
+  ended: Type.Optional(Type.String({ format: 'date-time' })),
+  due: Type.Optional(
     Type.String({
       format: 'date-time',
       description: 'When its next step (or the end of its reply window) is due.',
     }),
   ),
   stepsSent: Type.Integer(),
-  error: Nullable(ErrorObject),
+  error: Type.Optional(ErrorObject),
   contact: Contact,
 });
 
@@ -188,7 +188,10 @@ export const ExecutionResult = Type.Object({
 export const ExecutionQuery = Type.Object({
   offset: OffsetQuery('Which execution, newest first.'),
   versionId: Type.Optional(
-    Type.String({ maxLength: 64, description: 'A workflow version: does not apply to drips (ignored).' }),
+    Type.String({
+      maxLength: 64,
+      description: 'A version of the drip’s workflow: only its executions (not an id: ignored).',
+    }),
   ),
   contactId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   status: Type.Optional(Type.Union(EXECUTION_STATUSES.map((s) => Type.Literal(s)))),

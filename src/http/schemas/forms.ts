@@ -37,21 +37,23 @@ const FormFieldInput = Type.Object({
 const formProps = {
   id: Type.String(),
   name: Type.String(),
-  description: Nullable(Type.String()),
-  templateId: Nullable(Type.String({ description: 'The catalog template the form was created from.' })),
+  description: Type.Optional(Type.String()),
+  templateId: Type.Optional(Type.String({ description: 'The catalog template the form was created from.' })),
   fields: Type.Array(FormField),
-  list: Nullable(
+  list: Type.Optional(
     Type.Object({ id: Type.String(), name: Type.String() }, { description: 'The list joined.' }),
   ),
   defaultCountry: Type.String({ description: 'Country national numbers are read in (ISO 3166 alpha-2).' }),
-  confirmationMessage: Nullable(
+  confirmationMessage: Type.Optional(
     Type.String({ description: 'Text sent to the submitter (merge fields such as {{{firstName}}}).' }),
   ),
-  consentText: Nullable(Type.String({ description: 'Shown beside a checkbox the submitter must tick.' })),
-  submitLabel: Nullable(Type.String()),
-  successMessage: Nullable(Type.String()),
-  active: Nullable(
-    Type.String({ format: 'date-time', description: 'When the form went live; null when inactive.' }),
+  consentText: Type.Optional(
+    Type.String({ description: 'Shown beside a checkbox the submitter must tick.' }),
+  ),
+  submitLabel: Type.Optional(Type.String()),
+  successMessage: Type.Optional(Type.String()),
+  active: Type.Optional(
+    Type.String({ format: 'date-time', description: 'When the form went live; absent when inactive.' }),
   ),
   impressions: Type.Integer({ description: 'Views of the hosted page.' }),
   conversions: Type.Integer({ description: 'Accepted submissions.' }),
@@ -69,7 +71,6 @@ export const LeadForm = Type.Object({
 export const FormTemplate = Type.Object({
   ...formProps,
   category: Type.String(),
-  url: Type.Null(),
 });
 
 const text = (max: number) => Type.Optional(Nullable(Type.String({ maxLength: max })));
@@ -135,21 +136,21 @@ export const TemplateQuery = Type.Object({
 /** The Form conversion shape (plus what became of the confirmation text). */
 export const FormConversion = Type.Object({
   id: Type.String(),
-  ip: Nullable(Type.String()),
-  pageUrl: Nullable(Type.String()),
+  ip: Type.Optional(Type.String()),
+  pageUrl: Type.Optional(Type.String()),
   submitted: Type.String({ format: 'date-time' }),
   contact: Type.Object({
-    id: Nullable(Type.String()),
-    firstName: Nullable(Type.String()),
-    lastName: Nullable(Type.String()),
-    mobile: Nullable(Type.String()),
-    country: Nullable(Type.String()),
-    email: Nullable(Type.String()),
+    id: Type.Optional(Type.String()),
+    firstName: Type.Optional(Type.String()),
+    lastName: Type.Optional(Type.String()),
+    mobile: Type.Optional(Type.String()),
+    country: Type.Optional(Type.String()),
+    email: Type.Optional(Type.String()),
   }),
   submittedFields: Type.Record(Type.String(), Type.Unknown()),
   confirmation: Type.Object({
-    messageId: Nullable(Type.String()),
-    error: Nullable(Type.Object({ code: Type.String(), description: Type.String() })),
+    messageId: Type.Optional(Type.String()),
+    error: Type.Optional(Type.Object({ code: Type.String(), description: Type.String() })),
   }),
 });
 

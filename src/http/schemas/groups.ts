@@ -92,7 +92,7 @@ export const Group = Type.Object({
   tags: Type.Array(Type.String()),
   users: Type.Array(User),
   senders: Type.Array(Sender),
-  officeHours: Type.Union([OfficeHours, Type.Null()]),
+  officeHours: Type.Optional(OfficeHours),
   isDefault: Type.Boolean(),
   useSharedPool: Type.Boolean({
     description: 'Send from every number of the account, not only the group’s.',

@@ -1,7 +1,5 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { AuditStamp, IdParam, NamedPageQuery, PageQuery } from './common.ts';
-
-const Nullable = <T extends TSchema>(t: T) => Type.Union([Type.Null(), t]);
 
 /** A tracked link. */
 export const Link = Type.Object({
@@ -19,10 +17,12 @@ export const Link = Type.Object({
 export const LinkSource = Type.Object({
   id: Type.String(),
   type: Type.Union([Type.Literal('direct'), Type.Literal('job'), Type.Literal('campaign')]),
-  key: Nullable(Type.String({ description: 'The short URL suffix that attributes clicks to this source.' })),
+  key: Type.Optional(
+    Type.String({ description: 'The short URL suffix that attributes clicks to this source.' }),
+  ),
   shortUrl: Type.String(),
-  job: Nullable(Type.Object({ id: Type.String() })),
-  campaign: Nullable(Type.Object({ id: Type.String() })),
+  job: Type.Optional(Type.Object({ id: Type.String() })),
+  campaign: Type.Optional(Type.Object({ id: Type.String() })),
   clicks: Type.Integer(),
   created: AuditStamp,
 });

@@ -35,17 +35,17 @@ export const ListFilter = Type.Object(
 
 export const DoubleOptIn = Type.Object({
   enabled: Type.Boolean(),
-  prompt: Type.Optional(Nullable(Type.String())),
+  prompt: Type.Optional(Type.String()),
 });
 
 export const List = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  source: Nullable(ListSource),
-  keyword: Nullable(Type.String()),
+  source: Type.Optional(ListSource),
+  keyword: Type.Optional(Type.String()),
   doubleOptIn: DoubleOptIn,
-  filter: Nullable(ListFilter),
-  optInConfirmation: Nullable(Type.String()),
+  filter: Type.Optional(ListFilter),
+  optInConfirmation: Type.Optional(Type.String()),
   size: Type.Integer({ description: 'Member count (a smart list: contacts matching its filter now).' }),
   created: AuditStamp,
   updated: AuditStamp,

@@ -53,7 +53,7 @@ const Reminder = Type.Object({
 export const MeetingEvent = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  description: Nullable(Type.String()),
+  description: Type.Optional(Type.String()),
   slug: Type.String({ description: 'The public booking address: `{externals}/v1/meetingevents/{slug}`.' }),
   durations: Type.Array(Type.Integer(), { description: 'Meeting lengths offered, in minutes.' }),
   slotIncrement: Type.Integer({ description: 'Minutes between offered start times.' }),
@@ -64,7 +64,7 @@ export const MeetingEvent = Type.Object({
   bookingHorizonDays: Type.Integer(),
   hosts: Type.Array(Person),
   active: Type.Boolean(),
-  reminder: Nullable(Reminder),
+  reminder: Type.Optional(Reminder),
   created: AuditStamp,
   updated: AuditStamp,
 });
@@ -141,16 +141,18 @@ export const MeetingStatus = Type.Union(
 export const Meeting = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  description: Nullable(Type.String()),
+  description: Type.Optional(Type.String()),
   start: Type.String({ format: 'date-time' }),
   end: Type.String({ format: 'date-time' }),
   status: MeetingStatus,
   hosts: Type.Array(Person),
   attendees: Type.Array(Person),
-  eventId: Nullable(Type.String({ description: 'The event type it was booked on (null once deleted).' })),
+  eventId: Type.Optional(
+    Type.String({ description: 'The event type it was booked on (absent once deleted).' }),
+  ),
   timezone: Type.String(),
-  notes: Nullable(Type.String()),
-  cancelled: Nullable(Type.String({ format: 'date-time' })),
+  notes: Type.Optional(Type.String()),
+  cancelled: Type.Optional(Type.String({ format: 'date-time' })),
   created: AuditStamp,
   updated: AuditStamp,
 });
@@ -168,14 +170,16 @@ export const MeetingListQuery = Type.Object({
 export const PublicMeetingEvent = Type.Object({
   slug: Type.String(),
   name: Type.String(),
-  description: Nullable(Type.String()),
+  description: Type.Optional(Type.String()),
   durations: Type.Array(Type.Integer()),
   slotIncrement: Type.Integer(),
   timezone: Type.String(),
   availability: Availability,
   minimumNoticeMinutes: Type.Integer(),
   bookingHorizonDays: Type.Integer(),
-  hosts: Type.Array(Type.Object({ firstName: Nullable(Type.String()), lastName: Nullable(Type.String()) })),
+  hosts: Type.Array(
+    Type.Object({ firstName: Type.Optional(Type.String()), lastName: Type.Optional(Type.String()) }),
+  ),
 });
 
 export const SlugParam = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 200 }) });

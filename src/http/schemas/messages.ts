@@ -144,6 +144,15 @@ export const SendMessagesBody = Type.Object({
   shortenLinks: Type.Optional(
     Type.Boolean({ description: 'Replace http(s) URLs with tracked short links counted per send job.' }),
   ),
+  quietHours: Type.Optional(
+    Type.Boolean({
+      description:
+        'A marketing send: each message whose recipient’s local time is between 21:00 and 8:00 (time zone from ' +
+        'the number’s prefix, the account’s where it does not tell) is queued and charged now and dispatched ' +
+        'from 8:00 there, as campaigns, drips and workflows are. Default false: a direct send goes at once. ' +
+        'No effect when the server runs with QUIET_HOURS_ENABLED=false.',
+    }),
+  ),
   conversationStrategy: Type.Optional(
     Type.String({
       maxLength: 100,

@@ -16,12 +16,14 @@ export const Webhook = Type.Object({
   destination: Type.String({ description: 'The address notifications are POSTed to.' }),
   url: Type.String({ description: 'The same as `destination` (the published description reads `url`).' }),
   status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
-  disabled: Type.Union(
-    [Type.Null(), Type.Object({ at: Type.String({ format: 'date-time' }), reason: Type.String() })],
-    {
-      description:
-        'Why and when the subscription stopped (410 Gone, 5 days of failures, or through the API).',
-    },
+  disabled: Type.Optional(
+    Type.Object(
+      { at: Type.String({ format: 'date-time' }), reason: Type.String() },
+      {
+        description:
+          'Why and when the subscription stopped (410 Gone, 5 days of failures, or through the API); absent while active.',
+      },
+    ),
   ),
   created: AuditStamp,
   updated: AuditStamp,
@@ -73,11 +75,9 @@ export const DeliveryParams = Type.Object({
 
 export const Attempt = Type.Object({
   at: Type.String({ format: 'date-time' }),
-  statusCode: Type.Union([Type.Integer(), Type.Null()], {
-    description: 'HTTP status; null when no response arrived.',
-  }),
+  statusCode: Type.Optional(Type.Integer({ description: 'HTTP status; absent when no response arrived.' })),
   durationMs: Type.Integer(),
-  error: Type.Union([Type.String(), Type.Null()]),
+  error: Type.Optional(Type.String()),
 });
 
 export const Delivery = Type.Object({
@@ -87,12 +87,12 @@ export const Delivery = Type.Object({
   eventType: EventTypeSchema,
   status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]),
   attemptCount: Type.Integer(),
-  nextAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  lastStatusCode: Type.Union([Type.Integer(), Type.Null()]),
-  lastError: Type.Union([Type.String(), Type.Null()]),
+  nextAttemptAt: Type.Optional(Type.String({ format: 'date-time' })),
+  lastStatusCode: Type.Optional(Type.Integer()),
+  lastError: Type.Optional(Type.String()),
   attempts: Type.Array(Attempt),
   createdAt: Type.String({ format: 'date-time' }),
-  completedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  completedAt: Type.Optional(Type.String({ format: 'date-time' })),
 });
 
 // ---- The notifications themselves (the OpenAPI `webhooks` section) ----

@@ -7,7 +7,7 @@ const open = { additionalProperties: true };
 const timestamp = Type.String({ format: 'date-time' });
 
 const NodeProperty = Type.Object({
-  type: Type.String({ description: '`basictext`, `select`, `delay`, `list` or `group`.' }),
+  type: Type.String({ description: '`basictext`, `select`, `delay`, `list`, `group`, `number` or `media`.' }),
   name: Type.String(),
   label: Type.String(),
   helperText: Type.String(),
@@ -98,8 +98,8 @@ const Version = Type.Object({
   created: AuditStamp,
   updated: AuditStamp,
   readonly: Type.Boolean({ description: 'True once a contact has entered it: its definition is frozen.' }),
-  active: Nullable(timestamp),
-  lastActive: Nullable(timestamp),
+  active: Type.Optional(timestamp),
+  lastActive: Type.Optional(timestamp),
 });
 
 /** The Workflow shape. */
@@ -121,7 +121,12 @@ const NodeInput = Type.Object({
         Type.Object({ id: Type.Optional(Type.String({ maxLength: 100 })) }, open),
         Type.String({ maxLength: 100 }),
       ],
-      { description: 'The node type: `{"id": "action.send-message"}` (or the id as a string). Required.' },
+      {
+        description:
+          'The node type: `{"id": "action.send-message"}` (or the id as a string). Empty (`{}`, as the interface ' +
+          'sends it) or absent: a node that exists in the version being edited (for a new version: the ' +
+          "workflow's current one, active else newest) keeps its type; a new node needs `type.id` (400 WF-011).",
+      },
     ),
   ),
   config: Type.Optional(Type.Object({}, open)),
@@ -165,7 +170,22 @@ const versionName = Type.Optional(Type.String({ maxLength: 200 }));
 const name = Type.String({ minLength: 1, maxLength: 200 });
 
 export const CreateWorkflowBody = Type.Object({
-  name,
+  name: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: "Required unless `templateId` is given (then it defaults to the template's name).",
+    }),
+  ),
+  templateId: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        'Start from this catalog template (GET …/workflowtemplates): its definition becomes version `v1` ' +
+        '(inactive). Not together with `versions` (400 WF-019); unknown: 404 WF-018.',
+    }),
+  ),
   versions: Type.Optional(
     Type.Array(Type.Object({ name: versionName, definition: Definition, ...activation }), { maxItems: 20 }),
   ),
@@ -238,9 +258,42 @@ export const Enrollment = Type.Object({
   trigger: Type.String({
     description: 'What enrolled it: `manual`, `contact-created`, `list-joined` or `message-received`.',
   }),
-  dueAt: Nullable(Type.String({ format: 'date-time', description: 'When it moves on next (live runs).' })),
-  error: Nullable(Type.Object({ code: Type.String(), description: Type.String() })),
+  dueAt: Type.Optional(
+    Type.String({ format: 'date-time', description: 'When it moves on next (live runs).' }),
+  ),
+  error: Type.Optional(Type.Object({ code: Type.String(), description: Type.String() })),
   entered: timestamp,
   updated: timestamp,
-  ended: Nullable(timestamp),
+  ended: Type.Optional(timestamp),
+});
+
+/** A catalog template (GET …/workflowtemplates): the Workflow shape with a category and a description. */
+export const WorkflowTemplate = Type.Object({
+  ...Workflow.properties,
+  category: Type.String({
+    description:
+      '`onboarding`, `scheduling`, `compliance`, `marketing`, `feedback`, `ecommerce`, `events`, `billing`, `sales`.',
+  }),
+  description: Type.String(),
+});
+
+export const WorkflowTemplateQuery = Type.Object({
+  ...PageQuery,
+  q: Type.Optional(Type.String({ maxLength: 200, description: 'Matches name, description or category.' })),
+  name: Type.Optional(
+    Type.String({ maxLength: 200, description: 'Partial, case-insensitive match of the name.' }),
+  ),
+  category: Type.Optional(Type.String({ maxLength: 50, description: 'Exact category (any case).' })),
+  sort: Type.Optional(
+    Type.Union(
+      [Type.Literal('name'), Type.Literal('-name'), Type.Literal('created'), Type.Literal('-created')],
+      { default: 'name', description: '`name`, `created`; `-` for descending.' },
+    ),
+  ),
+});
+
+// Template ids are slugs (`welcome-series`), not UUIDs.
+export const WorkflowTemplateParams = Type.Object({
+  accountId: Type.String({ minLength: 1 }),
+  templateId: Type.String({ minLength: 1, description: 'A catalog template id such as `welcome-series`.' }),
 });

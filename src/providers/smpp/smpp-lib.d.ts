@@ -16,9 +16,16 @@ declare module 'smpp' {
     sequence_number: number;
     isResponse(): boolean;
     response(options?: Record<string, unknown>): PDU;
+    toBuffer(): Buffer;
     // Command parameters and TLVs by their specification names.
     [param: string]: unknown;
   }
+
+  /** The package's codec: a PDU from a whole frame (throws on what it cannot read), or a new one to send. */
+  export const PDU: {
+    new (command: string | Buffer, options?: Record<string, unknown>): PDU;
+    maxLength: number;
+  };
 
   export interface Session extends EventEmitter {
     socket: Socket;
@@ -39,12 +46,13 @@ declare module 'smpp' {
   }
 
   export function connect(
-    options: { url: string; auto_enquire_link_period?: number },
+    options: { url: string; auto_enquire_link_period?: number; rejectUnauthorized?: boolean },
     listener?: () => void,
   ): Session;
   export function createServer(listener: (session: Session) => void): Server;
 
   const smpp: {
+    PDU: typeof PDU;
     connect: typeof connect;
     createServer: typeof createServer;
     ESME_ROK: number;

@@ -1,0 +1,62 @@
+// A small bar chart in SVG (no library): one group of bars per day, values as text for screen
+// readers in a table beside it. Every value is set as an attribute or text, never as markup.
+
+const NS = 'http://www.w3.org/2000/svg';
+
+function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  for (const c of children) el.append(c);
+  return el;
+}
+
+/**
+ * barChart(days, [['sent', 'Sent'], ['delivered', 'Delivered']], 'Messages per day') → a figure
+ * with an SVG chart (hidden from assistive technology) and a caption; `days` are {day, …figures}.
+ */
+export function barChart(days, series, title) {
+  const width = 720;
+  const height = 160;
+  const pad = 24;
+  const max = Math.max(1, ...days.flatMap((d) => series.map(([key]) => Number(d[key]) || 0)));
+  const slot = (width - pad) / Math.max(1, days.length);
+  const bar = Math.max(1, (slot - 2) / series.length);
+  const chart = svg('svg', {
+    viewBox: `0 0 ${width} ${height + 20}`,
+    class: 'chart',
+    role: 'img',
+    'aria-label': `${title}: ${series.map(([key, label]) => `${label} ${days.reduce((n, d) => n + (Number(d[key]) || 0), 0)}`).join(', ')}`,
+  });
+  chart.append(svg('line', { x1: pad, y1: height, x2: width, y2: height, class: 'axis' }));
+  chart.append(svg('text', { x: 0, y: 12, class: 'chart-label' }, String(max)));
+  days.forEach((d, i) => {
+    series.forEach(([key, label], j) => {
+      const v = Number(d[key]) || 0;
+      const h = Math.round((v / max) * (height - 8));
+      const rect = svg('rect', {
+        x: pad + i * slot + j * bar,
+        y: height - h,
+        width: bar,
+        height: h,
+        class: `bar bar-${j}`,
+      });
+      rect.append(svg('title', {}, `${d.day} · ${label}: ${v}`));
+      chart.append(rect);
+    });
+    if (i === 0 || i === days.length - 1)
+      chart.append(svg('text', { x: pad + i * slot, y: height + 16, class: 'chart-label' }, d.day.slice(5)));
+  });
+  const legend = document.createElement('p');
+  legend.className = 'legend';
+  series.forEach(([, label], j) => {
+    const key = document.createElement('span');
+    key.className = `key key-${j}`;
+    key.textContent = label;
+    legend.append(key);
+  });
+  const figure = document.createElement('figure');
+  const caption = document.createElement('figcaption');
+  caption.textContent = title;
+  figure.append(caption, chart, legend);
+  return figure;
+}

@@ -1,0 +1,194 @@
+// Jobs: every send and bulk contact operation, with its counts or progress; one job in detail,
+// with a cancel button while it can still be stopped.
+import { api } from '../api.js';
+import { badge, h, money, pager, table, when } from '../dom.js';
+import { showError, showInfo } from '../flash.js';
+import { go } from '../router.js';
+
+const STATUSES = ['scheduled', 'queued', 'sending', 'running', 'completed', 'failed', 'cancelled'];
+// Statuses a job may still leave: while one is shown the page refreshes itself.
+const MOVING = new Set(['scheduled', 'queued', 'sending', 'running']);
+const ACTIONS = {
+  delete: 'Delete',
+  block: 'Block',
+  unblock: 'Unblock',
+  optOut: 'Opt out',
+  optIn: 'Opt in',
+  addToList: 'Add to list',
+  removeFromList: 'Remove from list',
+  tag: 'Tag',
+  untag: 'Untag',
+};
+
+/** What a job is, in a few words. */
+function what(j) {
+  if (j.kind === 'contacts') {
+    const extra = j.tags ? ` ${j.tags.join(', ')}` : '';
+    return `Contacts: ${ACTIONS[j.action] ?? j.action}${extra}`;
+  }
+  return j.campaignId ? 'Campaign send' : 'Send';
+}
+
+/** How far a job is, in a few words. */
+function howFar(j) {
+  if (j.progress) return `${j.progress.done} / ${j.progress.total} done${j.progress.failed ? `, ${j.progress.failed} failed` : ''}`;
+  if (!j.counts) return `${j.submitted} recipient(s)${j.failures ? `, ${j.failures} failed` : ''}`;
+  const c = j.counts;
+  const parts = [
+    ['queued', c.queued],
+    ['sending', c.sending],
+    ['sent', c.sent],
+    ['delivered', c.delivered],
+    ['undelivered', c.undelivered],
+    ['failed', c.failed],
+    ['cancelled', c.cancelled],
+  ].filter(([, n]) => n > 0);
+  return parts.map(([s, n]) => `${n} ${s}`).join(', ') || 'no messages';
+}
+
+/** #/jobs?kind=&status=&offset= */
+export async function jobsPage(view, { query }) {
+  const filters = { kind: query.get('kind') ?? '', status: query.get('status') ?? '' };
+  const offset = Number(query.get('offset') ?? 0);
+  const kind = h(
+    'select',
+    { name: 'kind', onchange: () => go('/jobs', { ...filters, kind: kind.value }) },
+    h('option', { value: '' }, 'Any kind'),
+    h('option', { value: 'send', selected: filters.kind === 'send' }, 'Sends'),
+    h('option', { value: 'contacts', selected: filters.kind === 'contacts' }, 'Contact operations'),
+  );
+  const status = h(
+    'select',
+    { name: 'status', onchange: () => go('/jobs', { ...filters, status: status.value }) },
+    h('option', { value: '' }, 'Any status'),
+    STATUSES.map((s) => h('option', { value: s, selected: s === filters.status }, s)),
+  );
+  const list = h('div', {});
+  view.append(
+    h('h2', {}, 'Jobs'),
+    h(
+      'div',
+      { class: 'inline' },
+      h('label', {}, 'Kind ', kind),
+      h('label', {}, 'Status ', status),
+      h('button', { type: 'button', class: 'secondary', onclick: () => load().catch(showError) }, 'Refresh'),
+    ),
+    list,
+  );
+  async function load() {
+    const res = await api('GET', '/jobs', { query: { ...filters, offset, limit: 25 } });
+    list.replaceChildren(
+      table(
+        [
+          ['When', (j) => h('a', { href: `#/jobs/${encodeURIComponent(j.id)}` }, when(j.created.at))],
+          ['What', (j) => what(j)],
+          ['Status', (j) => badge(j.status)],
+          ['Progress', (j) => howFar(j)],
+          ['Price', (j) => (j.kind === 'send' ? money(j.price) : '')],
+        ],
+        res.data,
+        'No jobs match.',
+      ),
+      pager(res.pagination, (o) => go('/jobs', { ...filters, offset: o })),
+    );
+    return res.data.some((j) => MOVING.has(j.status));
+  }
+  const refresh = async () => {
+    if (!list.isConnected) return;
+    let moving = true;
+    try {
+      moving = await load();
+    } catch {
+      // A failed refresh leaves the last answer shown; the next one tries again.
+    }
+    if (moving) setTimeout(refresh, 2000);
+  };
+  if (await load()) setTimeout(refresh, 2000);
+}
+
+/** #/jobs/:id */
+export async function jobPage(view, { params }) {
+  const body = h('div', {});
+  view.append(h('h2', {}, 'Job'), body);
+  const path = `/jobs/${encodeURIComponent(params.id)}`;
+
+  function render(j) {
+    const row = (label, value) => [h('dt', {}, label), h('dd', {}, value ?? '—')];
+    const cancel = MOVING.has(j.status)
+      ? h(
+          'button',
+          {
+            type: 'button',
+            class: 'danger',
+            onclick: async () => {
+              if (!confirm('Cancel this job? What is not done yet will not be done.')) return;
+              try {
+                render((await api('PUT', `${path}/cancel`)).data);
+                showInfo('Job cancelled.');
+              } catch (err) {
+                showError(err);
+              }
+            },
+          },
+          'Cancel job',
+        )
+      : null;
+    const counts = j.counts
+      ? table(
+          [
+            ['Status', ([s]) => badge(s)],
+            ['Messages', ([, n]) => String(n)],
+          ],
+          Object.entries(j.counts),
+        )
+      : null;
+    const progress = j.progress
+      ? h('progress', { max: String(Math.max(1, j.progress.total)), value: String(j.progress.done) })
+      : null;
+    body.replaceChildren(
+      h(
+        'dl',
+        { class: 'facts' },
+        row('What', what(j)),
+        row('Status', badge(j.status)),
+        row('Progress', [progress, ' ', howFar(j)]),
+        j.progress ? row('Changed', String(j.progress.changed)) : null,
+        j.kind === 'send' ? row('Recipients', String(j.submitted)) : null,
+        j.kind === 'send' ? row('Price', money(j.price)) : null,
+        j.listId ? row('List', h('a', { href: `#/lists/${encodeURIComponent(j.listId)}` }, j.listId)) : null,
+        j.sendAt ? row('Sends at', when(j.sendAt)) : null,
+        j.error ? row('Error', `${j.error.description} (${j.error.code})`) : null,
+        j.invalid.length ? row('Not taken', `${j.invalid.length} (invalid numbers or unknown ids)`) : null,
+        row('Created', when(j.created.at)),
+        j.cancelled ? row('Cancelled', when(j.cancelled.at)) : null,
+        row('Id', j.id),
+      ),
+      counts,
+      h(
+        'div',
+        { class: 'actions' },
+        j.kind === 'send'
+          ? h('a', { class: 'button secondary', href: `#/messages?jobId=${encodeURIComponent(j.id)}` }, 'Messages')
+          : null,
+        cancel,
+      ),
+    );
+  }
+
+  const load = async () => {
+    const j = (await api('GET', path)).data;
+    render(j);
+    return MOVING.has(j.status);
+  };
+  const refresh = async () => {
+    if (!body.isConnected) return;
+    let moving = true;
+    try {
+      moving = await load();
+    } catch {
+      // Keep the last answer; try again.
+    }
+    if (moving) setTimeout(refresh, 2000);
+  };
+  if (await load()) setTimeout(refresh, 2000);
+}

@@ -1,0 +1,103 @@
+// Users: the people who sign in to this account's console, their roles, and invitations.
+import { api } from '../api.js';
+import { field, h, pager, table, when } from '../dom.js';
+import { showAfterNavigation, showError, showInfo } from '../flash.js';
+import { go } from '../router.js';
+
+const ROLES = [
+  ['Administrator', 'everything, including API credentials, billing and users'],
+  ['Member', 'sends and manages contacts, campaigns and automations'],
+  ['Viewer', 'reads only'],
+];
+
+/** #/users?offset= */
+export async function usersPage(view, { query }) {
+  const offset = Number(query.get('offset') ?? 0);
+  const res = await api('GET', '/users', { query: { offset, limit: 20 } });
+  view.append(
+    h('h2', {}, 'Users'),
+    table(
+      [
+        ['E-mail', (u) => h('bdi', {}, u.email)],
+        ['Name', (u) => h('bdi', {}, [u.firstName, u.lastName].filter(Boolean).join(' ') || '—')],
+        ['Role', (u) => roleSelect(u)],
+        ['Status', (u) => (u.active ? 'active' : 'invited')],
+        ['Joined', (u) => when(u.created.at)],
+        ['', (u) => h('button', { type: 'button', class: 'danger', onclick: () => remove(u) }, 'Remove')],
+      ],
+      res.data,
+      'No users yet.',
+    ),
+    pager(res.pagination, (o) => go('/users', { offset: o })),
+    inviteForm(),
+  );
+}
+
+function roleSelect(u) {
+  const select = h(
+    'select',
+    {
+      'aria-label': `Role of ${u.email}`,
+      onchange: async () => {
+        try {
+          await api('PUT', `/users/${encodeURIComponent(u.id)}`, { json: { role: select.value } });
+          showAfterNavigation(`${u.email} is now ${select.value}.`);
+          go('/users', { t: Date.now() });
+        } catch (err) {
+          select.value = u.role;
+          showError(err);
+        }
+      },
+    },
+    ROLES.map(([r]) => h('option', { value: r, selected: r === u.role }, r)),
+  );
+  return select;
+}
+
+async function remove(u) {
+  if (!confirm(`Remove ${u.email} from this account?`)) return;
+  try {
+    await api('DELETE', `/users/${encodeURIComponent(u.id)}`);
+    showAfterNavigation(`${u.email} was removed.`);
+    go('/users', { t: Date.now() });
+  } catch (err) {
+    showError(err);
+  }
+}
+
+function inviteForm() {
+  const email = h('input', { name: 'email', type: 'email', required: true, maxlength: 320 });
+  const role = h(
+    'select',
+    { name: 'role' },
+    ROLES.map(([r, what]) => h('option', { value: r, selected: r === 'Member' }, `${r}: ${what}`)),
+  );
+  const out = h('div', {});
+  return h(
+    'form',
+    {
+      class: 'panel',
+      onsubmit: async (e) => {
+        e.preventDefault();
+        try {
+          const { data } = await api('POST', '/users', { json: { email: email.value.trim(), role: role.value } });
+          const linkBox = h('input', { readonly: true, value: data.link, 'aria-label': 'Invitation link', class: 'wide' });
+          out.replaceChildren(
+            h('p', {}, 'Send this link to ', h('bdi', {}, data.email), ` (valid until ${when(data.expires)}; shown once):`),
+            linkBox,
+          );
+          linkBox.select();
+          showInfo('Invitation created.');
+          email.value = '';
+        } catch (err) {
+          showError(err);
+        }
+      },
+    },
+    h('h3', {}, 'Invite a person'),
+    field('E-mail', email),
+    field('Role', role),
+    h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Create invitation link')),
+    out,
+  );
+}

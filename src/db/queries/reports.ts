@@ -1,0 +1,117 @@
+import type { Queryable } from '../client.ts';
+
+/** Which messages a report counts: the account's, or one campaign's or one send job's. */
+export interface ReportScope {
+  campaignId?: string;
+  jobId?: string;
+}
+
+export interface DayFigures {
+  day: string;
+  sent: number;
+  delivered: number;
+  failed: number;
+  replies: number;
+  optOuts: number;
+  clicks: number;
+  spend: number;
+}
+
+// Ids are UUIDv7: their first 48 bits are the creation time in ms, so a time range is an id range
+// on the primary key (account_id, id) — no index on created_at needed for the account's messages.
+const ID_FLOOR = (param: string) =>
+  `(lpad(to_hex((extract(epoch FROM ${param}::timestamptz) * 1000)::bigint), 12, '0') || '00000000000000000000')::uuid`;
+
+/**
+ * Figures per day (in the account's time zone) from `from` (inclusive) to `to` (exclusive):
+ * outgoing messages created that day by their status now (sent = handed to a carrier: sent,
+ * delivered or undelivered), their price, inbound replies, opt-outs and tracked-link clicks.
+ * Scoped to a campaign or a job, replies and opt-outs are those of the recipients of its messages.
+ */
+export async function dailyFigures(
+  db: Queryable,
+  accountId: string,
+  from: Date,
+  to: Date,
+  timeZone: string,
+  scope: ReportScope,
+): Promise<DayFigures[]> {
+  const scoped = scope.campaignId !== undefined || scope.jobId !== undefined;
+  const { rows } = await db.query<DayFigures>(
+    `WITH days AS (
+       SELECT d::date AS day
+         FROM generate_series(($2::timestamptz AT TIME ZONE $4)::date, (($3::timestamptz - interval '1 ms') AT TIME ZONE $4)::date, interval '1 day') d
+     ),
+     out AS (
+       SELECT (m.created_at AT TIME ZONE $4)::date AS day,
+              count(*) FILTER (WHERE m.status IN ('sent', 'delivered', 'undelivered'))::int AS sent,
+              count(*) FILTER (WHERE m.status = 'delivered')::int AS delivered,
+              count(*) FILTER (WHERE m.status IN ('failed', 'undelivered'))::int AS failed,
+              coalesce(sum(m.price), 0)::float8 AS spend
+         FROM messages m
+        WHERE m.account_id = $1 AND m.outgoing AND NOT m.system
+          AND m.id >= ${ID_FLOOR('$2')} AND m.id < ${ID_FLOOR('$3')}
+          AND m.created_at >= $2 AND m.created_at < $3
+          AND ($5::uuid IS NULL OR m.campaign_id = $5) AND ($6::uuid IS NULL OR m.job_id = $6)
+        GROUP BY 1
+     ),
+     recipients AS (
+       SELECT DISTINCT m.contact_id FROM messages m
+        WHERE $7 AND m.account_id = $1 AND m.outgoing AND m.contact_id IS NOT NULL
+          AND ($5::uuid IS NULL OR m.campaign_id = $5) AND ($6::uuid IS NULL OR m.job_id = $6)
+     ),
+     inb AS (
+       SELECT (m.created_at AT TIME ZONE $4)::date AS day, count(*)::int AS replies
+         FROM messages m
+        WHERE m.account_id = $1 AND NOT m.outgoing
+          AND m.id >= ${ID_FLOOR('$2')} AND m.id < ${ID_FLOOR('$3')}
+          AND m.created_at >= $2 AND m.created_at < $3
+          AND (NOT $7 OR m.contact_id IN (SELECT contact_id FROM recipients))
+        GROUP BY 1
+     ),
+     opt AS (
+       SELECT (e.created_at AT TIME ZONE $4)::date AS day, count(*)::int AS opt_outs
+         FROM events e
+        WHERE e.id >= ${ID_FLOOR('$2')} AND e.id < ${ID_FLOOR('$3')}
+          AND e.account_id = $1 AND e.type = 'contact-opt-out'
+          AND e.created_at >= $2 AND e.created_at < $3
+          AND (NOT $7 OR (e.data #>> '{contact,id}')::uuid IN (SELECT contact_id FROM recipients))
+        GROUP BY 1
+     ),
+     clk AS (
+       SELECT c.day, sum(c.clicks)::int AS clicks
+         FROM link_clicks c
+         LEFT JOIN link_sources s ON s.account_id = c.account_id AND s.id = c.source_id
+        WHERE c.account_id = $1
+          AND c.day >= ($2::timestamptz AT TIME ZONE $4)::date AND c.day <= (($3::timestamptz - interval '1 ms') AT TIME ZONE $4)::date
+          AND ($5::uuid IS NULL OR s.campaign_id = $5) AND ($6::uuid IS NULL OR s.job_id = $6)
+        GROUP BY 1
+     )
+     SELECT to_char(days.day, 'YYYY-MM-DD') AS day,
+            coalesce(out.sent, 0) AS sent, coalesce(out.delivered, 0) AS delivered, coalesce(out.failed, 0) AS failed,
+            coalesce(inb.replies, 0) AS replies, coalesce(opt.opt_outs, 0) AS "optOuts", coalesce(clk.clicks, 0) AS clicks,
+            round(coalesce(out.spend, 0)::numeric, 4)::float8 AS spend
+       FROM days
+       LEFT JOIN out USING (day) LEFT JOIN inb USING (day) LEFT JOIN opt USING (day) LEFT JOIN clk USING (day)
+      ORDER BY days.day`,
+    [accountId, from, to, timeZone, scope.campaignId ?? null, scope.jobId ?? null, scoped],
+  );
+  return rows;
+}
+
+/** The account's balance, currency, time zone and the messages waiting to be dispatched. */
+export async function accountNow(
+  db: Queryable,
+  accountId: string,
+  scope: ReportScope,
+): Promise<{ balance: number; currency: string; timezone: string; queued: number } | undefined> {
+  const { rows } = await db.query(
+    `SELECT a.balance::float8 AS balance, a.currency, a.timezone,
+            (SELECT count(*)::int FROM messages m
+              WHERE m.account_id = a.id AND m.outgoing AND m.status IN ('queued', 'sending')
+                AND ($2::uuid IS NULL OR m.campaign_id = $2) AND ($3::uuid IS NULL OR m.job_id = $3)) AS queued
+       FROM accounts a WHERE a.id = $1`,
+    [accountId, scope.campaignId ?? null, scope.jobId ?? null],
+  );
+  return rows[0];
+}

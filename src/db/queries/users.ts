@@ -1,0 +1,236 @@
+import type { Actor } from '../../domain/actor.ts';
+import type { Queryable } from '../client.ts';
+
+export type Role = 'Administrator' | 'Member' | 'Viewer';
+
+export interface UserRow {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  password_hash: string | null;
+  tac_accepted_at: Date | null;
+  failed_sign_ins: number;
+  locked_until: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A user as a member of one account. */
+export interface MemberRow extends UserRow {
+  account_id: string;
+  role: Role;
+  joined_at: Date;
+  created_by: Actor;
+  updated_by: Actor;
+  member_updated_at: Date;
+}
+
+export interface InvitationRow {
+  id: string;
+  account_id: string;
+  email: string;
+  role: Role;
+  kind: 'invite' | 'reset';
+  created_at: Date;
+  created_by: Actor;
+  expires_at: Date;
+  accepted_at: Date | null;
+}
+
+export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
+  const { rows } = await db.query<UserRow>('SELECT * FROM users WHERE email = $1', [email]);
+  return rows[0];
+}
+
+export async function findUser(db: Queryable, id: string): Promise<UserRow | undefined> {
+  const { rows } = await db.query<UserRow>('SELECT * FROM users WHERE id = $1', [id]);
+  return rows[0];
+}
+
+/** Creates the user for an e-mail, or answers the existing one (names kept). */
+export async function upsertUser(
+  db: Queryable,
+  u: { email: string; firstName?: string; lastName?: string },
+): Promise<UserRow> {
+  const { rows } = await db.query<UserRow>(
+    `INSERT INTO users (email, first_name, last_name) VALUES ($1, coalesce($2, ''), coalesce($3, ''))
+     ON CONFLICT (email) DO UPDATE SET email = EXCLUDED.email RETURNING *`,
+    [u.email, u.firstName ?? null, u.lastName ?? null],
+  );
+  return rows[0];
+}
+
+export async function setPassword(
+  db: Queryable,
+  userId: string,
+  p: { hash: string; firstName?: string; lastName?: string; acceptTerms?: boolean },
+): Promise<void> {
+  await db.query(
+    `UPDATE users SET password_hash = $2, password_changed_at = now(), failed_sign_ins = 0, locked_until = NULL,
+            first_name = coalesce($3, first_name), last_name = coalesce($4, last_name),
+            tac_accepted_at = CASE WHEN $5 THEN coalesce(tac_accepted_at, now()) ELSE tac_accepted_at END,
+            updated_at = now()
+      WHERE id = $1`,
+    [userId, p.hash, p.firstName ?? null, p.lastName ?? null, p.acceptTerms ?? false],
+  );
+  // A new password ends every session that the old one opened.
+  await db.query('UPDATE user_sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [
+    userId,
+  ]);
+}
+
+/** Counts a failed sign-in; locks the user for `lockMinutes` once `maxFailures` is reached. */
+export async function noteFailedSignIn(
+  db: Queryable,
+  userId: string,
+  maxFailures: number,
+  lockMinutes: number,
+): Promise<void> {
+  await db.query(
+    `UPDATE users SET failed_sign_ins = failed_sign_ins + 1,
+            locked_until = CASE WHEN failed_sign_ins + 1 >= $2 THEN now() + make_interval(mins => $3) ELSE locked_until END
+      WHERE id = $1`,
+    [userId, maxFailures, lockMinutes],
+  );
+}
+
+export async function noteSignedIn(db: Queryable, userId: string): Promise<void> {
+  await db.query('UPDATE users SET failed_sign_ins = 0, locked_until = NULL WHERE id = $1', [userId]);
+}
+
+export async function membershipsOf(
+  db: Queryable,
+  userId: string,
+): Promise<{ account_id: string; name: string; role: Role }[]> {
+  const { rows } = await db.query(
+    `SELECT m.account_id, a.name, m.role FROM account_users m JOIN accounts a ON a.id = m.account_id
+      WHERE m.user_id = $1 ORDER BY a.name, m.account_id`,
+    [userId],
+  );
+  return rows;
+}
+
+export async function findMember(
+  db: Queryable,
+  accountId: string,
+  userId: string,
+): Promise<MemberRow | undefined> {
+  const { rows } = await db.query<MemberRow>(
+    `SELECT u.*, m.account_id, m.role, m.created_at AS joined_at, m.created_by, m.updated_by, m.updated_at AS member_updated_at
+       FROM account_users m JOIN users u ON u.id = m.user_id
+      WHERE m.account_id = $1 AND m.user_id = $2`,
+    [accountId, userId],
+  );
+  return rows[0];
+}
+
+export async function listMembers(
+  db: Queryable,
+  accountId: string,
+  offset: number,
+  limit: number,
+): Promise<{ rows: MemberRow[]; total: number }> {
+  const [items, count] = await Promise.all([
+    db.query<MemberRow>(
+      `SELECT u.*, m.account_id, m.role, m.created_at AS joined_at, m.created_by, m.updated_by, m.updated_at AS member_updated_at
+         FROM account_users m JOIN users u ON u.id = m.user_id
+        WHERE m.account_id = $1 ORDER BY u.email OFFSET $2 LIMIT $3`,
+      [accountId, offset, limit],
+    ),
+    db.query<{ n: number }>('SELECT count(*)::int AS n FROM account_users WHERE account_id = $1', [
+      accountId,
+    ]),
+  ]);
+  return { rows: items.rows, total: count.rows[0].n };
+}
+
+/** Adds a member, or changes the role of an existing one. */
+export async function putMember(
+  db: Queryable,
+  accountId: string,
+  userId: string,
+  role: Role,
+  by: Actor,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO account_users (account_id, user_id, role, created_by, updated_by) VALUES ($1, $2, $3, $4, $4)
+     ON CONFLICT (account_id, user_id) DO UPDATE SET role = EXCLUDED.role, updated_at = now(), updated_by = EXCLUDED.updated_by`,
+    [accountId, userId, role, JSON.stringify(by)],
+  );
+}
+
+export async function removeMember(db: Queryable, accountId: string, userId: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM account_users WHERE account_id = $1 AND user_id = $2', [
+    accountId,
+    userId,
+  ]);
+  return (rowCount ?? 0) > 0;
+}
+
+/** How many administrators an account has (locked FOR UPDATE: the last one cannot be removed). */
+export async function countAdministrators(db: Queryable, accountId: string): Promise<number> {
+  const { rows } = await db.query<{ user_id: string }>(
+    `SELECT user_id FROM account_users WHERE account_id = $1 AND role = 'Administrator' FOR UPDATE`,
+    [accountId],
+  );
+  return rows.length;
+}
+
+export async function insertSession(
+  db: Queryable,
+  s: { id: string; userId: string; csrf: string; hours: number },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO user_sessions (id, user_id, csrf, expires_at) VALUES ($1, $2, $3, now() + make_interval(hours => $4))`,
+    [s.id, s.userId, s.csrf, s.hours],
+  );
+}
+
+export async function findSession(
+  db: Queryable,
+  id: string,
+): Promise<{ id: string; user_id: string; csrf: string; expires_at: Date } | undefined> {
+  const { rows } = await db.query(
+    'SELECT id, user_id, csrf, expires_at FROM user_sessions WHERE id = $1 AND revoked_at IS NULL AND expires_at > now()',
+    [id],
+  );
+  return rows[0];
+}
+
+export async function revokeSession(db: Queryable, id: string): Promise<void> {
+  await db.query('UPDATE user_sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [id]);
+}
+
+export async function insertInvitation(
+  db: Queryable,
+  i: {
+    id: string;
+    accountId: string;
+    email: string;
+    role: Role;
+    kind: 'invite' | 'reset';
+    hours: number;
+    by: Actor;
+  },
+): Promise<InvitationRow> {
+  const { rows } = await db.query<InvitationRow>(
+    `INSERT INTO user_invitations (id, account_id, email, role, kind, created_by, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(hours => $7)) RETURNING *`,
+    [i.id, i.accountId, i.email, i.role, i.kind, JSON.stringify(i.by), i.hours],
+  );
+  return rows[0];
+}
+
+/** Takes an open invitation (row-locked, so it is accepted once). */
+export async function takeInvitation(db: Queryable, id: string): Promise<InvitationRow | undefined> {
+  const { rows } = await db.query<InvitationRow>(
+    `SELECT * FROM user_invitations WHERE id = $1 AND accepted_at IS NULL AND expires_at > now() FOR UPDATE`,
+    [id],
+  );
+  return rows[0];
+}
+
+export async function markInvitationAccepted(db: Queryable, id: string): Promise<void> {
+  await db.query('UPDATE user_invitations SET accepted_at = now() WHERE id = $1', [id]);
+}

@@ -1,0 +1,15 @@
+import type { SmppCredentialRow } from '../../db/queries/smpp.ts';
+import { stamp } from '../actor.ts';
+
+/** An SMPP credential as the API shows it (never its password, except once at creation). */
+export function presentSmppCredential(row: SmppCredentialRow, password?: string) {
+  return {
+    id: row.id,
+    type: 'smppCredential' as const,
+    systemId: row.system_id,
+    name: row.name,
+    throughput: row.throughput_mps,
+    created: stamp(row.created_at, row.created_by),
+    ...(password === undefined ? {} : { password }),
+  };
+}

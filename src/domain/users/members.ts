@@ -1,0 +1,99 @@
+import type { Config } from '../../config.ts';
+import { type Db, withTx } from '../../db/client.ts';
+import {
+  countAdministrators,
+  findMember,
+  findUserByEmail,
+  listMembers,
+  putMember,
+  type Role,
+  removeMember,
+  setPassword,
+  upsertUser,
+} from '../../db/queries/users.ts';
+import { fail } from '../../errors.ts';
+import { isId } from '../../util/ids.ts';
+import type { Actor } from '../actor.ts';
+import type { Page } from '../page.ts';
+import { createInvitation } from './invitations.ts';
+import { hashPassword } from './passwords.ts';
+import { presentUser } from './present-user.ts';
+
+export async function listUsers(
+  db: Db,
+  accountId: string,
+  offset: number,
+  limit: number,
+): Promise<Page<ReturnType<typeof presentUser>>> {
+  const { rows, total } = await listMembers(db, accountId, offset, limit);
+  return { items: rows.map(presentUser), totalCount: total, offset, limit };
+}
+
+export async function getUser(db: Db, accountId: string, userId: string) {
+  if (!isId(userId)) fail('USER-005');
+  const m = await findMember(db, accountId, userId);
+  if (!m) fail('USER-005');
+  return presentUser(m);
+}
+
+/**
+ * Invites a person by e-mail: answers the invitation (its link is shown once; the service does not
+ * send e-mail). An e-mail already a member only changes nothing until the link is accepted.
+ */
+export async function inviteUser(
+  db: Db,
+  config: Config,
+  accountId: string,
+  input: { email: string; role: Role },
+  by: Actor,
+) {
+  return createInvitation(db, config, accountId, input, by);
+}
+
+/** Changes a member's role; the last administrator cannot be demoted (USER-007). */
+export async function changeRole(db: Db, accountId: string, userId: string, role: Role, by: Actor) {
+  if (!isId(userId)) fail('USER-005');
+  return withTx(db, async (tx) => {
+    const admins = await countAdministrators(tx, accountId);
+    const m = await findMember(tx, accountId, userId);
+    if (!m) fail('USER-005');
+    if (m.role === 'Administrator' && role !== 'Administrator' && admins <= 1) fail('USER-007');
+    await putMember(tx, accountId, userId, role, by);
+    return presentUser((await findMember(tx, accountId, userId))!);
+  });
+}
+
+/** Removes a member from the account (not the person's other accounts); never the last administrator. */
+export async function removeUser(db: Db, accountId: string, userId: string): Promise<void> {
+  if (!isId(userId)) fail('USER-005');
+  await withTx(db, async (tx) => {
+    const admins = await countAdministrators(tx, accountId);
+    const m = await findMember(tx, accountId, userId);
+    if (!m) fail('USER-005');
+    if (m.role === 'Administrator' && admins <= 1) fail('USER-007');
+    await removeMember(tx, accountId, userId);
+  });
+}
+
+/**
+ * Makes a user with a password a member of an account (the CLI and BOOTSTRAP_ADMIN_*): creates the
+ * user if absent; sets the password when given. Answers the user id and whether it was created.
+ */
+export async function ensureUser(
+  db: Db,
+  accountId: string,
+  input: { email: string; password?: string; role: Role; firstName?: string; lastName?: string },
+  by: Actor,
+): Promise<{ userId: string; created: boolean }> {
+  const email = input.email.trim().toLowerCase();
+  if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 320)
+    fail('VAL-001', 'The e-mail address is invalid.');
+  const hash = input.password === undefined ? undefined : await hashPassword(input.password);
+  return withTx(db, async (tx) => {
+    const before = await findUserByEmail(tx, email);
+    const user = await upsertUser(tx, { email, firstName: input.firstName, lastName: input.lastName });
+    if (hash) await setPassword(tx, user.id, { hash });
+    await putMember(tx, accountId, user.id, input.role, by);
+    return { userId: user.id, created: !before };
+  });
+}

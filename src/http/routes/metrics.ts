@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import { enableMetrics, renderMetrics } from '../../metrics/metrics.ts';
+import { metricsAuthorized } from '../../metrics/serve.ts';
+import { sendError } from '../plugins/errors.ts';
+
+/**
+ * GET /metrics on the API listener, registered only when METRICS_TOKEN is set: Prometheus text for
+ * `Authorization: Bearer <METRICS_TOKEN>` (not an OAuth token), 401 otherwise.
+ */
+export async function metricsRoute(app: FastifyInstance) {
+  const token = app.ctx.config.metrics.token;
+  // Recording starts now (the service has already started it with its role; first one wins).
+  await enableMetrics('api');
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (!metricsAuthorized(request.headers.authorization, token)) {
+      reply.header('WWW-Authenticate', 'Bearer realm="metrics"');
+      return sendError(reply, 'AUTH-001');
+    }
+    const m = await renderMetrics(app.ctx.db);
+    reply.header('content-type', m.contentType);
+    return reply.send(m.body);
+  });
+}

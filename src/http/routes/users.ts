@@ -1,0 +1,184 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import {
+  createAccountClient,
+  listAccountClients,
+  revokeAccountClient,
+} from '../../domain/auth/account-clients.ts';
+import type { Scope } from '../../domain/auth/scopes.ts';
+import { changeRole, getUser, inviteUser, listUsers, removeUser } from '../../domain/users/members.ts';
+import type { Role } from '../../domain/users/roles.ts';
+import { ok, page } from '../respond.ts';
+import { Collection, Envelope, errorResponses, IdParam, PageQuery, Success } from '../schemas/common.ts';
+import {
+  ApiClient,
+  ApiClientWithSecret,
+  ChangeRoleBody,
+  ClientParams,
+  CreateClientBody,
+  Invitation,
+  InviteUserBody,
+  User,
+  UserParams,
+} from '../schemas/users.ts';
+
+type AccountP = { Params: { accountId: string } };
+type UserP = { Params: { accountId: string; userId: string } };
+type PageQ = { Querystring: { offset: number; limit: number } };
+const PageQ = Type.Object(PageQuery);
+
+/** The account's console users (invite, change role, remove) and its API clients (create, revoke). */
+export async function userRoutes(app: FastifyInstance) {
+  const users = '/v1/accounts/:accountId/users';
+  const clients = '/v1/accounts/:accountId/clients';
+
+  app.get<AccountP & PageQ>(
+    users,
+    {
+      config: { scope: 'users:read' },
+      schema: {
+        tags: ['users'],
+        summary: "List the account's console users",
+        description: 'People who sign in to the web console, with their role in this account, by e-mail.',
+        params: IdParam('accountId'),
+        querystring: PageQ,
+        response: { 200: Collection(User), ...errorResponses() },
+      },
+    },
+    async (req) =>
+      page(await listUsers(app.ctx.db, req.params.accountId, req.query.offset, req.query.limit), (u) => u),
+  );
+
+  app.post<AccountP & { Body: { email: string; role: Role } }>(
+    users,
+    {
+      config: { scope: 'users:write' },
+      schema: {
+        tags: ['users'],
+        summary: 'Invite a person to the console',
+        description:
+          'Answers an invitation link, shown once and valid for `CONSOLE_INVITATION_HOURS`: the person opens it, sets a ' +
+          'password (a person who already has one keeps it) and joins the account with `role`. The service does not ' +
+          'send e-mail: pass the link on.',
+        params: IdParam('accountId'),
+        body: InviteUserBody,
+        response: { 201: Envelope(Invitation), ...errorResponses() },
+      },
+    },
+    async (req, reply) => {
+      const inv = await inviteUser(app.ctx.db, app.ctx.config, req.params.accountId, req.body, req.actor);
+      return reply
+        .code(201)
+        .send(ok({ email: inv.email, role: inv.role, link: inv.link, expires: inv.expires }));
+    },
+  );
+
+  app.get<UserP>(
+    `${users}/:userId`,
+    {
+      config: { scope: 'users:read' },
+      schema: {
+        tags: ['users'],
+        summary: 'Get a console user of the account',
+        params: UserParams,
+        response: { 200: Envelope(User), ...errorResponses() },
+      },
+    },
+    async (req) => ok(await getUser(app.ctx.db, req.params.accountId, req.params.userId)),
+  );
+
+  app.put<UserP & { Body: { role: Role } }>(
+    `${users}/:userId`,
+    {
+      config: { scope: 'users:write' },
+      schema: {
+        tags: ['users'],
+        summary: "Change a user's role in the account",
+        description: 'The last administrator cannot be demoted (409 USER-007).',
+        params: UserParams,
+        body: ChangeRoleBody,
+        response: { 200: Envelope(User), ...errorResponses() },
+      },
+    },
+    async (req) =>
+      ok(await changeRole(app.ctx.db, req.params.accountId, req.params.userId, req.body.role, req.actor)),
+  );
+
+  app.delete<UserP>(
+    `${users}/:userId`,
+    {
+      config: { scope: 'users:write' },
+      schema: {
+        tags: ['users'],
+        summary: 'Remove a user from the account',
+        description:
+          'The person keeps their other accounts. Their console tokens for this account stop within 5 minutes (the ' +
+          'console token lifetime); the last administrator cannot be removed (409 USER-007).',
+        params: UserParams,
+        response: { 200: Success, ...errorResponses() },
+      },
+    },
+    async (req) => {
+      await removeUser(app.ctx.db, req.params.accountId, req.params.userId);
+      return { success: true as const };
+    },
+  );
+
+  app.get<AccountP & PageQ>(
+    clients,
+    {
+      config: { scope: 'clients:read' },
+      schema: {
+        tags: ['users'],
+        summary: "List the account's API clients",
+        description: 'Newest first; secrets are never shown again after creation.',
+        params: IdParam('accountId'),
+        querystring: PageQ,
+        response: { 200: Collection(ApiClient), ...errorResponses() },
+      },
+    },
+    async (req) =>
+      page(
+        await listAccountClients(app.ctx.db, req.params.accountId, req.query.offset, req.query.limit),
+        (c) => c,
+      ),
+  );
+
+  app.post<AccountP & { Body: { name: string; scopes?: Scope[] } }>(
+    clients,
+    {
+      config: { scope: 'clients:write' },
+      schema: {
+        tags: ['users'],
+        summary: 'Create an API client',
+        description:
+          'Answers the client with its `secret`, shown this once. `scopes` default to the caller’s and cannot exceed ' +
+          'them (403 AUTH-004).',
+        params: IdParam('accountId'),
+        body: CreateClientBody,
+        response: { 201: Envelope(ApiClientWithSecret), ...errorResponses() },
+      },
+    },
+    async (req, reply) =>
+      reply
+        .code(201)
+        .send(ok(await createAccountClient(app.ctx.db, req.params.accountId, req.body, req.grant!.scopes))),
+  );
+
+  app.delete<{ Params: { accountId: string; clientId: string } }>(
+    `${clients}/:clientId`,
+    {
+      config: { scope: 'clients:write' },
+      schema: {
+        tags: ['users'],
+        summary: 'Revoke an API client',
+        description:
+          'It can no longer get tokens and the tokens it holds stop working (within 2 s on other processes).',
+        params: ClientParams,
+        response: { 200: Envelope(ApiClient), ...errorResponses() },
+      },
+    },
+    async (req) =>
+      ok(await revokeAccountClient(app.ctx.db, app.ctx.tokens, req.params.accountId, req.params.clientId)),
+  );
+}

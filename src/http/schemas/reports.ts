@@ -1,0 +1,42 @@
+import { Type } from '@sinclair/typebox';
+import { Id } from './common.ts';
+
+export const ReportQuery = Type.Object(
+  {
+    from: Type.Optional(
+      Type.String({ format: 'date-time', description: 'Start (inclusive); default 30 days before `to`.' }),
+    ),
+    to: Type.Optional(Type.String({ format: 'date-time', description: 'End (exclusive); default now.' })),
+    campaignId: Type.Optional(Id('Only this campaign’s messages, and its recipients’ replies and opt-outs.')),
+    jobId: Type.Optional(Id('Only this send’s messages, and its recipients’ replies and opt-outs.')),
+  },
+  { additionalProperties: false },
+);
+
+const Figures = {
+  sent: Type.Integer({
+    description: 'Outgoing messages handed to a carrier (sent, delivered or undelivered now).',
+  }),
+  delivered: Type.Integer({ description: 'Outgoing messages with a delivery receipt.' }),
+  failed: Type.Integer({ description: 'Outgoing messages failed or undelivered.' }),
+  replies: Type.Integer({ description: 'Inbound texts.' }),
+  optOuts: Type.Integer({ description: 'Contacts who texted an opt-out keyword.' }),
+  clicks: Type.Integer({ description: 'Clicks on tracked links.' }),
+  spend: Type.Number({ description: 'Price of the outgoing messages, in the account currency.' }),
+};
+
+export const Report = Type.Object({
+  from: Type.String({ format: 'date-time' }),
+  to: Type.String({ format: 'date-time' }),
+  timezone: Type.String({ description: 'The account’s time zone: days are counted in it.' }),
+  campaignId: Type.Optional(Type.String()),
+  jobId: Type.Optional(Type.String()),
+  totals: Type.Object({
+    ...Figures,
+    deliveryRate: Type.Number({ description: 'delivered ÷ sent (0 when nothing was sent).' }),
+  }),
+  balance: Type.Number(),
+  currency: Type.String(),
+  queued: Type.Integer({ description: 'Messages waiting to be dispatched now (queue depth).' }),
+  days: Type.Array(Type.Object({ day: Type.String({ format: 'date' }), ...Figures })),
+});

@@ -1,0 +1,131 @@
+import { Type } from '@sinclair/typebox';
+import { SCOPES } from '../../domain/auth/scopes.ts';
+import { ROLES } from '../../domain/users/roles.ts';
+import { AuditStamp, IdParam } from './common.ts';
+
+export const Role = Type.Union(
+  ROLES.map((r) => Type.Literal(r)),
+  {
+    description:
+      'Administrator: everything; Member: no API credentials, billing or users; Viewer: reads only.',
+  },
+);
+
+const Email = Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' });
+
+/** A console user as a member of an account (the interface's User shape, plus `active`). */
+export const User = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  firstName: Type.String(),
+  lastName: Type.String(),
+  role: Type.String({ description: '`Administrator`, `Member` or `Viewer`.' }),
+  tacAccepted: Type.Optional(
+    Type.String({ format: 'date-time', description: 'When the terms were accepted.' }),
+  ),
+  active: Type.Boolean({ description: 'False until the person has set a password (an open invitation).' }),
+  created: AuditStamp,
+  updated: AuditStamp,
+});
+
+export const UserParams = IdParam('accountId', 'userId');
+
+export const InviteUserBody = Type.Object({ email: Email, role: Role }, { additionalProperties: false });
+
+export const Invitation = Type.Object({
+  email: Type.String(),
+  role: Type.String(),
+  link: Type.String({ description: 'Shown once: the person opens it to set a password and join.' }),
+  expires: Type.String({ format: 'date-time' }),
+});
+
+export const ChangeRoleBody = Type.Object({ role: Role }, { additionalProperties: false });
+
+const PASSWORD = Type.String({ minLength: 1, maxLength: 1024 });
+
+export const SignInBody = Type.Object(
+  { email: Type.String({ minLength: 1, maxLength: 320 }), password: PASSWORD },
+  { additionalProperties: false },
+);
+
+export const ConsoleSession = Type.Object({
+  user: Type.Object({
+    id: Type.String(),
+    email: Type.String(),
+    firstName: Type.String(),
+    lastName: Type.String(),
+    tacAccepted: Type.Optional(Type.String()),
+  }),
+  accounts: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), role: Type.String() })),
+  csrfToken: Type.String({
+    description: 'Send it back in `X-CSRF-Token` on every state-changing session request.',
+  }),
+});
+
+export const ConsoleTokenBody = Type.Object(
+  { accountId: Type.String({ minLength: 1, maxLength: 64 }) },
+  { additionalProperties: false },
+);
+
+export const ConsoleToken = Type.Object({
+  access_token: Type.String(),
+  token_type: Type.String(),
+  expires_in: Type.Integer(),
+  scope: Type.String(),
+  role: Type.String(),
+});
+
+export const InvitationToken = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
+
+export const InvitationInfo = Type.Object({
+  email: Type.String(),
+  role: Type.String(),
+  kind: Type.String({ description: '`invite` or `reset`.' }),
+  account: Type.Object({ id: Type.String(), name: Type.String() }),
+  needsPassword: Type.Boolean(),
+  expires: Type.String({ format: 'date-time' }),
+});
+
+export const AcceptInvitationBody = Type.Object(
+  {
+    password: Type.Optional(PASSWORD),
+    firstName: Type.Optional(Type.String({ maxLength: 100 })),
+    lastName: Type.Optional(Type.String({ maxLength: 100 })),
+    acceptTerms: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+/** An API client of the account (its secret is shown once, at creation). */
+export const ApiClient = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  scopes: Type.Array(Type.String()),
+  revoked: Type.Boolean(),
+  revokedAt: Type.Optional(Type.String({ format: 'date-time' })),
+  created: Type.String({ format: 'date-time' }),
+});
+
+export const ApiClientWithSecret = Type.Object({
+  ...ApiClient.properties,
+  secret: Type.String({ description: 'Shown once: store it now.' }),
+});
+
+export const CreateClientBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    scopes: Type.Optional(
+      Type.Array(Type.Union(SCOPES.map((s) => Type.Literal(s))), {
+        maxItems: SCOPES.length,
+        uniqueItems: true,
+        description: 'Defaults to every scope the caller has; never more than the caller has.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ClientParams = Type.Object({
+  accountId: IdParam('accountId').properties.accountId,
+  clientId: Type.String({ minLength: 1, maxLength: 100 }),
+});

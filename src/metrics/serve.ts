@@ -1,0 +1,69 @@
+/**
+ * Where metrics are served: GET /metrics on a listener of its own (METRICS_PORT, every role, the
+ * worker included) and/or on the API listener (METRICS_TOKEN). Off unless one of the two is set.
+ * When METRICS_TOKEN is set, both answer only `Authorization: Bearer <METRICS_TOKEN>`.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import type { Db } from '../db/client.ts';
+import { renderMetrics } from './metrics.ts';
+
+/** Whether an Authorization header carries the token (compared in constant time). */
+export function metricsAuthorized(header: string | undefined, token: string): boolean {
+  if (!token) return true;
+  const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  if (!m) return false;
+  const given = Buffer.from(m[1]);
+  const wanted = Buffer.from(token);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
+const ENVELOPE = (code: string, message: string) =>
+  JSON.stringify({ success: false, error: { code, message } });
+
+/** The METRICS_PORT listener: GET /metrics and nothing else. */
+export async function startMetricsServer(
+  db: Db,
+  opts: { host: string; port: number; token: string },
+): Promise<{ port: number; close: () => Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?', 1)[0];
+    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(ENVELOPE('HTTP-404', 'No such route.'));
+      return;
+    }
+    if (!metricsAuthorized(req.headers.authorization, opts.token)) {
+      res.writeHead(401, {
+        'content-type': 'application/json',
+        'www-authenticate': 'Bearer realm="metrics"',
+      });
+      res.end(ENVELOPE('AUTH-001', 'A bearer token is required.'));
+      return;
+    }
+    renderMetrics(db).then(
+      (m) => {
+        res.writeHead(200, { 'content-type': m.contentType });
+        res.end(req.method === 'HEAD' ? undefined : m.body);
+      },
+      () => {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(ENVELOPE('SYS-500', 'The metrics could not be rendered.'));
+      },
+    );
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => resolve());
+  });
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : opts.port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,111 @@
+import type { PDU } from 'smpp';
+import type { Db } from '../db/client.ts';
+import type { SmppCredentialRow } from '../db/queries/smpp.ts';
+import { submitSmppMessage } from '../domain/smpp/submit-message.ts';
+import { parseMobile } from '../messaging/phone.ts';
+import { MAX_TEXT_LENGTH } from '../messaging/text-rules.ts';
+import { newId } from '../util/ids.ts';
+import type { PartsAssembler } from './assembler.ts';
+import { STATUS } from './status.ts';
+import { submittedText } from './text.ts';
+
+/** What a submission is answered: a status, and on success the response's parameters. */
+export type SubmitAnswer = { status: number; params?: Record<string, unknown> };
+
+/** What a submission needs of its server. */
+export interface SubmitContext {
+  db: Db;
+  parts: PartsAssembler;
+}
+
+/** An address an ESME gave, as an E.164 number when it is one ('+' and digits), else as given. */
+function e164(addr: unknown): string {
+  const value = typeof addr === 'string' ? addr.trim() : '';
+  const digits = value.startsWith('+') ? value.slice(1) : value;
+  return /^\d{4,15}$/.test(digits) ? `+${digits}` : value;
+}
+
+/** submit_sm: one destination (ESME_RINVDSTADR when it is not a valid number). */
+export async function submitSm(
+  ctx: SubmitContext,
+  pdu: PDU,
+  credential: SmppCredentialRow,
+): Promise<SubmitAnswer> {
+  const destination = parseMobile(e164(pdu.destination_addr));
+  if (!destination) return { status: STATUS.RINVDSTADR };
+  const r = await submit(ctx, pdu, credential, [destination.number]);
+  return r.status === STATUS.ROK ? { status: STATUS.ROK, params: { message_id: r.messageId } } : r;
+}
+
+/** submit_multi: the valid destinations in one send; the others listed in unsuccess_sme. */
+export async function submitMulti(
+  ctx: SubmitContext,
+  pdu: PDU,
+  credential: SmppCredentialRow,
+): Promise<SubmitAnswer> {
+  const dests = Array.isArray(pdu.dest_address) ? (pdu.dest_address as Record<string, unknown>[]) : [];
+  if (dests.length === 0) return { status: STATUS.RINVNUMDESTS };
+  const unsuccess: Record<string, unknown>[] = [];
+  const numbers: string[] = [];
+  for (const d of dests) {
+    const parsed = 'dl_name' in d ? undefined : parseMobile(e164(d.destination_addr));
+    if (parsed) numbers.push(parsed.number);
+    else
+      unsuccess.push({
+        dest_addr_ton: Number(d.dest_addr_ton ?? 0),
+        dest_addr_npi: Number(d.dest_addr_npi ?? 0),
+        destination_addr: String(d.destination_addr ?? d.dl_name ?? ''),
+        error_status_code: 'dl_name' in d ? STATUS.RINVDLNAME : STATUS.RINVDSTADR,
+      });
+  }
+  if (numbers.length === 0) return { status: STATUS.RINVDSTADR };
+  const r = await submit(ctx, pdu, credential, [...new Set(numbers)]);
+  if (r.status !== STATUS.ROK) return r;
+  return { status: STATUS.ROK, params: { message_id: r.messageId, unsuccess_sme: unsuccess } };
+}
+
+/**
+ * Checks and sends one submission: its source, text (data coding, length), concatenation (a part
+ * is answered its own id and kept until the last one arrives), then the API's send path.
+ */
+async function submit(
+  ctx: SubmitContext,
+  pdu: PDU,
+  credential: SmppCredentialRow,
+  destinations: string[],
+): Promise<{ status: number; messageId?: string }> {
+  const source = e164(pdu.source_addr);
+  if (!source.startsWith('+')) return { status: STATUS.RINVSRCADR };
+  const submitted = submittedText(pdu);
+  if (!submitted) return { status: STATUS.RINVDCS };
+  let text = submitted.text;
+  let otherPartIds: string[] | undefined;
+  if (submitted.part) {
+    const partId = newId();
+    const key = `${credential.id}|${source}|${destinations.join(',')}`;
+    const whole = ctx.parts.add(key, submitted.part, text, partId);
+    if (!whole) return { status: STATUS.ROK, messageId: partId };
+    text = whole.text;
+    otherPartIds = whole.otherIds;
+  }
+  if (text.length === 0 || text.length > MAX_TEXT_LENGTH) return { status: STATUS.RINVMSGLEN };
+  const registered = Number(pdu.registered_delivery ?? 0) & 0x03;
+  const outcome = await submitSmppMessage(ctx.db, {
+    accountId: credential.account_id,
+    credentialId: credential.id,
+    systemId: credential.system_id,
+    source,
+    destinations,
+    text,
+    receiptMask: registered === 3 ? 1 : registered,
+    otherPartIds,
+  });
+  if (outcome.ok) return { status: STATUS.ROK, messageId: outcome.messageIds[0] };
+  const status =
+    outcome.reason === 'source'
+      ? STATUS.RINVSRCADR
+      : outcome.reason === 'balance'
+        ? STATUS.RSUBMITFAIL
+        : STATUS.RINVMSGLEN;
+  return { status };
+}

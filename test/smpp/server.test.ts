@@ -1,0 +1,662 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, afterEach, before, describe, it } from 'node:test';
+import smpp, { type PDU } from 'smpp';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+import { activeAccountNumbers } from '../../src/db/queries/phone-numbers.ts';
+import { receiveMessage } from '../../src/domain/inbound/receive-message.ts';
+import { SmppServer } from '../../src/smpp/server.ts';
+import { STATUS } from '../../src/smpp/status.ts';
+import { newId } from '../../src/util/ids.ts';
+import { smppOutboxExpiry } from '../../src/workers/smpp-outbox-expiry.ts';
+import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { RawClient, rawPdu, TestEsme } from '../support/esme.ts';
+
+interface Credential {
+  id: string;
+  systemId: string;
+  password: string;
+}
+
+const RECEIPT =
+  /^id:(\S+) sub:001 dlvrd:(\d{3}) submit date:\d{10} done date:\d{10} stat:([A-Z]+) err:(\d{3}) text:(.*)$/s;
+
+function receiptText(pdu: PDU): string {
+  const sm = pdu.short_message as { message: string | Buffer };
+  return typeof sm.message === 'string' ? sm.message : sm.message.toString('latin1');
+}
+
+describe('SMPP server', () => {
+  let svc: TestService;
+  let server: SmppServer;
+  let port: number;
+  let acct: TestAccount;
+  let cred: Credential;
+  let ourNumber: string;
+  const esmes: TestEsme[] = [];
+
+  const connect = async () => {
+    const e = await TestEsme.connect(port);
+    esmes.push(e);
+    return e;
+  };
+  const bound = async (mode: 'transmitter' | 'receiver' | 'transceiver', c: Credential = cred) => {
+    const e = await connect();
+    const resp = await e.bind(mode, c.systemId, c.password);
+    assert.equal(resp.command_status, 0, `bind ${mode}`);
+    return e;
+  };
+  const issue = async (a: TestAccount, json: object = {}): Promise<Credential> => {
+    const res = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/smpp/credentials`, {
+      auth: a.auth,
+      json,
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    return body(res).data;
+  };
+  const message = async (a: TestAccount, id: string) => {
+    const res = await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/messages/${id}`, { auth: a.auth });
+    assert.equal(res.statusCode, 200, res.body);
+    return body(res).data;
+  };
+  const submitParams = (extra: Record<string, unknown> = {}) => ({
+    source_addr: ourNumber.slice(1),
+    source_addr_ton: 1,
+    source_addr_npi: 1,
+    destination_addr: '12015550123',
+    dest_addr_ton: 1,
+    dest_addr_npi: 1,
+    data_coding: 0,
+    short_message: Buffer.from('Hello from an ESME'),
+    ...extra,
+  });
+
+  before(async () => {
+    svc = await startTestService();
+    svc.startWorkers();
+    server = new SmppServer(svc.db, {
+      pollMs: 20,
+      window: 5,
+      maxBindsPerCredential: 100,
+      bindLimits: { failuresPerSystemId: 4, failuresPerIp: 1000 },
+    });
+    port = await server.listen(0, '127.0.0.1');
+    acct = await svc.newAccount({ balance: 100 });
+    cred = await issue(acct);
+    ourNumber = (await activeAccountNumbers(svc.db, acct.accountId))[0].number;
+  });
+  // A receipt goes to any receiver of the account: each test's ESMEs go away with it.
+  afterEach(async () => {
+    for (const e of esmes.splice(0)) e.close();
+    await eventually(async () => server.boundSessions.length === 0);
+  });
+  after(async () => {
+    await server.close();
+    await svc.close();
+  });
+
+  describe('bind', () => {
+    it('refuses an unknown system_id with ESME_RINVSYSID and a wrong password with ESME_RINVPASWD', async () => {
+      const e = await connect();
+      assert.equal((await e.bind('transceiver', 'nosuchid', 'x')).command_status, STATUS.RINVSYSID);
+      assert.equal((await e.bind('transceiver', cred.systemId, 'wrong')).command_status, STATUS.RINVPASWD);
+      // The session is still open and can bind with the right password.
+      assert.equal((await e.bind('transceiver', cred.systemId, cred.password)).command_status, 0);
+    });
+
+    it('answers a second bind on one connection with ESME_RALYBND', async () => {
+      const e = await bound('transmitter');
+      assert.equal((await e.bind('receiver', cred.systemId, cred.password)).command_status, STATUS.RALYBND);
+    });
+
+    it('locks a system_id out after repeated failures, even for the right password', async () => {
+      const other = await issue(acct, { name: 'lockout' });
+      const e = await connect();
+      for (let i = 0; i < 4; i++)
+        assert.equal((await e.bind('transmitter', other.systemId, 'bad')).command_status, STATUS.RINVPASWD);
+      const checks = server.auth.hashChecks;
+      assert.equal(
+        (await e.bind('transmitter', other.systemId, other.password)).command_status,
+        STATUS.RBINDFAIL,
+      );
+      assert.equal(server.auth.hashChecks, checks, 'no scrypt once locked');
+    });
+
+    it('answers submit_sm before a bind, and from a receiver, with ESME_RINVBNDSTS', async () => {
+      const e = await connect();
+      assert.equal((await e.submit(submitParams())).command_status, STATUS.RINVBNDSTS);
+      const r = await bound('receiver');
+      assert.equal((await r.submit(submitParams())).command_status, STATUS.RINVBNDSTS);
+    });
+
+    it('answers enquire_link and unbind', async () => {
+      const e = await bound('transmitter');
+      const link = await e.request('enquire_link');
+      assert.equal(link.command, 'enquire_link_resp');
+      assert.equal(link.command_status, 0);
+      const un = await e.request('unbind');
+      assert.equal(un.command, 'unbind_resp');
+      await eventually(async () => e.closed);
+    });
+
+    it('closes the binds of a deleted credential', async () => {
+      const c = await issue(acct, { name: 'to delete' });
+      const e = await bound('transceiver', c);
+      const res = await call(svc.api, 'DELETE', `/v1/accounts/${acct.accountId}/smpp/credentials/${c.id}`, {
+        auth: acct.auth,
+      });
+      assert.equal(res.statusCode, 204);
+      await eventually(async () => e.closed);
+      const again = await connect();
+      assert.equal(
+        (await again.bind('transceiver', c.systemId, c.password)).command_status,
+        STATUS.RINVSYSID,
+      );
+    });
+  });
+
+  describe('submit_sm', () => {
+    it('sends through the API send path and answers the message id; the receipt comes back as deliver_sm', async () => {
+      const e = await bound('transceiver');
+      const resp = await e.submit(submitParams({ registered_delivery: 1 }));
+      assert.equal(resp.command_status, 0);
+      const id = String(resp.message_id);
+      const m = await message(acct, id);
+      assert.equal(m.message ?? m.body ?? m.text, 'Hello from an ESME');
+      assert.equal(m.to ?? m.contact?.mobile?.number ?? m.contact?.mobile, '+12015550123');
+      const receipt = await eventually(async () =>
+        e.delivered.find((p) => Number(p.esm_class) === 0x04 && p.receipted_message_id === id),
+      );
+      const match = RECEIPT.exec(receiptText(receipt));
+      assert.ok(match, receiptText(receipt));
+      assert.deepEqual([match[1], match[2], match[3], match[4]], [id, '001', 'DELIVRD', '000']);
+      assert.equal(match[5], 'Hello from an ESME');
+      assert.equal(receipt.message_state, 2);
+      assert.equal(receipt.source_addr, '12015550123');
+      assert.equal(receipt.destination_addr, ourNumber.slice(1));
+      assert.equal((await message(acct, id)).status, 'delivered');
+    });
+
+    it("answers query_sm with a message's state, and ESME_RQUERYFAIL for an id the account did not send", async () => {
+      const e = await bound('transmitter');
+      const resp = await e.submit(submitParams({ destination_addr: '12015550151' }));
+      const id = String(resp.message_id);
+      await eventually(async () => (await message(acct, id)).status === 'delivered');
+      const q = await e.request('query_sm', { message_id: id, source_addr: ourNumber.slice(1) });
+      assert.equal(q.command_status, 0);
+      assert.equal(q.message_id, id);
+      assert.equal(q.message_state, 2);
+      assert.ok(q.final_date, 'a final date');
+      const other = await svc.newAccount({ balance: 10 });
+      const foreign = await call(svc.api, 'POST', `/v1/accounts/${other.accountId}/messages`, {
+        auth: other.auth,
+        json: { contacts: [{ mobile: { number: '+12015550152' } }], template: 'theirs' },
+      });
+      const foreignId = body(foreign).data.messages[0].id;
+      for (const message_id of [newId(), 'S123', foreignId]) {
+        const r = await e.request('query_sm', { message_id, source_addr: ourNumber.slice(1) });
+        assert.equal(r.command_status, STATUS.RQUERYFAIL, message_id);
+      }
+    });
+
+    it('refuses a source address that is not one of the account numbers with ESME_RINVSRCADR', async () => {
+      const e = await bound('transmitter');
+      for (const source_addr of ['12015559999', 'ACME']) {
+        const resp = await e.submit(submitParams({ source_addr }));
+        assert.equal(resp.command_status, STATUS.RINVSRCADR, source_addr);
+      }
+    });
+
+    it('refuses an invalid destination with ESME_RINVDSTADR and an unknown data coding with ESME_RINVDCS', async () => {
+      const e = await bound('transmitter');
+      assert.equal(
+        (await e.submit(submitParams({ destination_addr: '123' }))).command_status,
+        STATUS.RINVDSTADR,
+      );
+      assert.equal((await e.submit(submitParams({ data_coding: 4 }))).command_status, STATUS.RINVDCS);
+    });
+
+    it('answers ESME_RSUBMITFAIL when the balance cannot cover the message, and sends nothing', async () => {
+      const poor = await svc.newAccount({ balance: 0 });
+      const c = await issue(poor);
+      const number = (await activeAccountNumbers(svc.db, poor.accountId))[0].number;
+      const e = await bound('transmitter', c);
+      const resp = await e.submit(submitParams({ source_addr: number.slice(1) }));
+      assert.equal(resp.command_status, STATUS.RSUBMITFAIL);
+      const list = await call(svc.api, 'GET', `/v1/accounts/${poor.accountId}/messages`, { auth: poor.auth });
+      assert.equal(body(list).data.length, 0);
+    });
+
+    it('reads GSM-7 (with an extension character), Latin-1 and UCS-2 texts', async () => {
+      const e = await bound('transmitter');
+      const cases: [number, Buffer, string][] = [
+        [0, Buffer.from([0x48, 0x69, 0x20, 0x1b, 0x65, 0x35, 0x20, 0x00]), 'Hi €5 @'],
+        [3, Buffer.from('café olé', 'latin1'), 'café olé'],
+        [8, Buffer.from('Привет 😀', 'utf16le').swap16(), 'Привет 😀'],
+      ];
+      for (const [data_coding, short_message, text] of cases) {
+        const resp = await e.submit(submitParams({ data_coding, short_message }));
+        assert.equal(resp.command_status, 0);
+        const m = await message(acct, String(resp.message_id));
+        assert.equal(m.message ?? m.body, text, `data_coding ${data_coding}`);
+      }
+    });
+
+    it('joins the parts of a UDH-concatenated message into one message, with a receipt for each part id', async () => {
+      const e = await bound('transceiver');
+      const udh = (i: number) => Buffer.from([0x05, 0x00, 0x03, 0x2a, 2, i]);
+      const first = await e.submit(
+        submitParams({
+          esm_class: 0x40,
+          registered_delivery: 1,
+          short_message: Buffer.concat([udh(1), Buffer.from('First half, ')]),
+        }),
+      );
+      const second = await e.submit(
+        submitParams({
+          esm_class: 0x40,
+          registered_delivery: 1,
+          short_message: Buffer.concat([udh(2), Buffer.from('second half.')]),
+        }),
+      );
+      assert.equal(first.command_status, 0);
+      assert.equal(second.command_status, 0);
+      assert.notEqual(first.message_id, second.message_id);
+      const m = await message(acct, String(second.message_id));
+      assert.equal(m.message ?? m.body, 'First half, second half.');
+      for (const id of [first.message_id, second.message_id])
+        await eventually(async () => e.delivered.find((p) => p.receipted_message_id === id));
+    });
+
+    it('takes a long text from message_payload', async () => {
+      const e = await bound('transmitter');
+      const text = 'x'.repeat(300);
+      const resp = await e.submit(
+        submitParams({ short_message: Buffer.alloc(0), message_payload: Buffer.from(text) }),
+      );
+      assert.equal(resp.command_status, 0);
+      const m = await message(acct, String(resp.message_id));
+      assert.equal(m.message ?? m.body, text);
+      assert.equal(m.segments, 2);
+    });
+
+    it('sends submit_multi to each valid destination and lists the invalid ones', async () => {
+      const e = await bound('transmitter');
+      const resp = await e.request('submit_multi', {
+        source_addr: ourNumber.slice(1),
+        source_addr_ton: 1,
+        dest_address: [
+          { dest_addr_ton: 1, dest_addr_npi: 1, destination_addr: '12015550131' },
+          { dest_addr_ton: 1, dest_addr_npi: 1, destination_addr: '12015550132' },
+          { dest_addr_ton: 1, dest_addr_npi: 1, destination_addr: '99' },
+        ],
+        data_coding: 0,
+        short_message: Buffer.from('To many'),
+      });
+      assert.equal(resp.command_status, 0);
+      assert.deepEqual(
+        (resp.unsuccess_sme as { destination_addr: string; error_status_code: number }[]).map((u) => [
+          u.destination_addr,
+          u.error_status_code,
+        ]),
+        [['99', STATUS.RINVDSTADR]],
+      );
+      const m = await message(acct, String(resp.message_id));
+      const job = await call(svc.api, 'GET', `/v1/accounts/${acct.accountId}/messages?jobId=${m.jobId}`, {
+        auth: acct.auth,
+      });
+      assert.equal(body(job).data.length, 2);
+    });
+
+    it('answers ESME_RTHROTTLED over the credential throughput and ESME_RMSGQFUL over the window', async () => {
+      // An account of its own: what this sends would hold up the others' messages at the sender's pace.
+      const other = await svc.newAccount({ balance: 100 });
+      const params = submitParams({
+        source_addr: (await activeAccountNumbers(svc.db, other.accountId))[0].number.slice(1),
+      });
+      const slow = await issue(other, { throughput: 1 });
+      const e = await bound('transmitter', slow);
+      const answers = await Promise.all([1, 2, 3, 4].map(() => e.submit(params)));
+      const statuses = answers.map((a) => a.command_status);
+      assert.ok(statuses.includes(0), String(statuses));
+      assert.ok(statuses.includes(STATUS.RTHROTTLED), String(statuses));
+
+      const fast = await issue(other, { throughput: 1000 });
+      const f = await bound('transmitter', fast);
+      const many = await Promise.all(Array.from({ length: 12 }, () => f.submit(params)));
+      const st = many.map((a) => a.command_status);
+      assert.ok(st.includes(STATUS.RMSGQFUL), String(st));
+      assert.ok(st.includes(0), String(st));
+    });
+  });
+
+  describe('deliver_sm', () => {
+    it('keeps receipts while no receiver is bound and delivers them when one binds', async () => {
+      const tx = await bound('transmitter');
+      const resp = await tx.submit(submitParams({ registered_delivery: 1, destination_addr: '12015550141' }));
+      const id = String(resp.message_id);
+      await eventually(async () => (await message(acct, id)).status === 'delivered');
+      const rx = await bound('receiver');
+      const receipt = await eventually(async () => rx.delivered.find((p) => p.receipted_message_id === id));
+      assert.match(receiptText(receipt), /stat:DELIVRD/);
+    });
+
+    it('redelivers a receipt the ESME answered with a temporary error', async () => {
+      const rx = await bound('transceiver');
+      rx.deliverStatus = STATUS.RX_T_APPN;
+      const resp = await rx.submit(submitParams({ registered_delivery: 1, destination_addr: '12015550142' }));
+      const id = String(resp.message_id);
+      await eventually(async () => rx.delivered.some((p) => p.receipted_message_id === id));
+      const { rows } = await svc.db.query('SELECT 1 FROM smpp_outbox WHERE message_id = $1', [id]);
+      assert.equal(rows.length, 1, 'still queued');
+    });
+
+    it('drops what no receiver took within SMPP_SERVER_KEEP_HOURS, and keeps the rest', async () => {
+      const fresh = newId();
+      const old = newId();
+      await svc.db.query(
+        `INSERT INTO smpp_outbox (account_id, id, kind, message_id, created_at)
+         VALUES ($1, $2, 'inbound', $4, now()), ($1, $3, 'inbound', $4, now() - interval '73 hours')`,
+        [acct.accountId, fresh, old, newId()],
+      );
+      await smppOutboxExpiry.run(svc.ctx, new AbortController().signal);
+      const { rows } = await svc.db.query('SELECT id FROM smpp_outbox WHERE id = ANY ($1::uuid[])', [
+        [fresh, old],
+      ]);
+      assert.deepEqual(
+        rows.map((r) => r.id),
+        [fresh],
+      );
+      await svc.db.query('DELETE FROM smpp_outbox WHERE id = $1', [fresh]);
+    });
+
+    it('sends texts to the account numbers to its bound receivers', async () => {
+      const rx = await bound('receiver');
+      await receiveMessage(svc.ctx, {
+        provider: 'simulator',
+        providerMessageId: `sim-${newId()}`,
+        from: '+12015550177',
+        to: ourNumber,
+        text: 'Hi there, Grüße',
+        media: [],
+        at: new Date(),
+      });
+      const pdu = await eventually(async () => rx.delivered.find((p) => Number(p.esm_class) === 0));
+      assert.equal(pdu.source_addr, '12015550177');
+      assert.equal(pdu.destination_addr, ourNumber.slice(1));
+      const sm = pdu.short_message as { message: string };
+      assert.equal(sm.message, 'Hi there, Grüße');
+    });
+  });
+
+  describe('malformed PDUs', () => {
+    it('answers generic_nack ESME_RINVCMDLEN to a length below a header and closes', async () => {
+      const c = await RawClient.connect(port);
+      c.write(rawPdu(8, 0x15, 7));
+      await eventually(async () => c.ended);
+      assert.deepEqual(c.headers()[0], { id: 0x80000000, status: STATUS.RINVCMDLEN, seq: 7 });
+    });
+
+    it('answers generic_nack ESME_RINVCMDLEN to a huge length and closes, without waiting for the bytes', async () => {
+      const c = await RawClient.connect(port);
+      c.write(rawPdu(0xfffffff0, 0x04, 9));
+      await eventually(async () => c.ended);
+      assert.deepEqual(c.headers()[0], { id: 0x80000000, status: STATUS.RINVCMDLEN, seq: 9 });
+    });
+
+    it('answers generic_nack ESME_RINVCMDID to an unknown command and stays usable', async () => {
+      const c = await RawClient.connect(port);
+      c.write(rawPdu(16, 0x00000099, 3));
+      c.write(rawPdu(16, 0x00000015, 4)); // enquire_link
+      await eventually(async () => c.headers().length >= 2);
+      assert.deepEqual(c.headers(), [
+        { id: 0x80000000, status: STATUS.RINVCMDID, seq: 3 },
+        { id: 0x80000015, status: 0, seq: 4 },
+      ]);
+      c.close();
+    });
+
+    it('answers a submit_sm whose body is cut short with an error, and keeps serving', async () => {
+      const c = await RawClient.connect(port);
+      const bind = new smpp.PDU('bind_transmitter', {
+        sequence_number: 1,
+        system_id: cred.systemId,
+        password: cred.password,
+      }).toBuffer();
+      c.write(bind);
+      await eventually(async () => c.headers().length >= 1);
+      assert.equal(c.headers()[0].status, 0);
+      const full = new smpp.PDU('submit_sm', { sequence_number: 2, ...submitParams() }).toBuffer();
+      for (const cut of [17, 20, 28, 40]) {
+        const part = Buffer.from(full.subarray(0, cut));
+        part.writeUInt32BE(cut, 0);
+        c.write(part);
+      }
+      // A TLV whose length runs past the PDU.
+      const tlv = Buffer.concat([full, Buffer.from([0x04, 0x24, 0xff, 0xff, 0x41])]);
+      tlv.writeUInt32BE(tlv.length, 0);
+      c.write(tlv);
+      await eventually(async () => c.headers().length >= 6);
+      assert.deepEqual(
+        c
+          .headers()
+          .slice(1)
+          .map((h) => [h.id, h.status]),
+        [
+          [0x80000004, STATUS.RINVCMDLEN],
+          [0x80000004, STATUS.RINVCMDLEN],
+          [0x80000004, STATUS.RINVCMDLEN],
+          [0x80000004, STATUS.RINVCMDLEN],
+          [0x80000004, STATUS.RINVTLVLEN],
+        ],
+      );
+      c.write(rawPdu(16, 0x00000015, 9));
+      await eventually(async () => c.headers().some((h) => h.seq === 9));
+      c.close();
+      const e = await bound('transmitter');
+      assert.equal((await e.submit(submitParams())).command_status, 0);
+    });
+  });
+});
+
+describe('SMPP server limits on connections', () => {
+  let svc: TestService;
+  let server: SmppServer;
+  let port: number;
+  const esmes: TestEsme[] = [];
+
+  before(async () => {
+    svc = await startTestService();
+    server = new SmppServer(svc.db, { maxBindsPerCredential: 2, enquireLinkMs: 200, bindTimeoutMs: 2000 });
+    port = await server.listen(0, '127.0.0.1');
+  });
+  after(async () => {
+    for (const e of esmes) e.close();
+    await server.close();
+    await svc.close();
+  });
+
+  it('refuses a bind past the most a credential may have open with ESME_RBINDFAIL', async () => {
+    const a = await svc.newAccount();
+    const c = body(
+      await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/smpp/credentials`, { auth: a.auth, json: {} }),
+    ).data;
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const e = await TestEsme.connect(port);
+      esmes.push(e);
+      statuses.push((await e.bind('transmitter', c.systemId, c.password)).command_status);
+    }
+    assert.deepEqual(statuses, [0, 0, STATUS.RBINDFAIL]);
+  });
+
+  it('closes a connection that never binds, and a bound one that stops answering enquire_link', async () => {
+    const idle = await RawClient.connect(port);
+    await eventually(async () => idle.ended);
+    const a = await svc.newAccount();
+    const c = body(
+      await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/smpp/credentials`, { auth: a.auth, json: {} }),
+    ).data;
+    const mute = await RawClient.connect(port);
+    mute.write(
+      new smpp.PDU('bind_transceiver', {
+        sequence_number: 1,
+        system_id: c.systemId,
+        password: c.password,
+      }).toBuffer(),
+    );
+    // Bound, then silent: the server asks (enquire_link, command id 0x15) and, unanswered, hangs up.
+    await eventually(async () => mute.ended);
+    const seen = mute.headers();
+    assert.equal(seen[0].status, 0, 'bound');
+    assert.ok(
+      seen.some((h) => h.id === 0x15),
+      'an enquire_link was sent',
+    );
+  });
+});
+
+describe('SMPP server over TLS', () => {
+  let svc: TestService;
+  let dir: string;
+
+  before(async () => {
+    svc = await startTestService();
+    dir = mkdtempSync(path.join(os.tmpdir(), 'sparrow-smpp-tls-'));
+  });
+  after(async () => {
+    await svc.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('needs SMPP_SERVER_TLS_CERT and SMPP_SERVER_TLS_KEY together', () => {
+    assert.throws(() => loadConfig({ SMPP_SERVER_TLS_CERT: '/x.pem' }), ConfigError);
+    assert.throws(() => loadConfig({ SMPP_SERVER_TLS_KEY: '/x.pem' }), ConfigError);
+    assert.equal(loadConfig({}).smppServer.port, 0, 'off by default');
+  });
+
+  it('speaks TLS when a certificate is configured, and plain SMPP is not answered', async (t) => {
+    const cert = path.join(dir, 'cert.pem');
+    const key = path.join(dir, 'key.pem');
+    const made = spawnSync('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+    ]);
+    if (made.error || made.status !== 0) {
+      t.skip('openssl is not available to make a test certificate');
+      return;
+    }
+    const server = new SmppServer(svc.db, { tlsCert: cert, tlsKey: key });
+    const port = await server.listen(0, '127.0.0.1');
+    try {
+      const a = await svc.newAccount();
+      const c = body(
+        await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/smpp/credentials`, {
+          auth: a.auth,
+          json: {},
+        }),
+      ).data;
+      const esme = await TestEsme.connect(port, true);
+      assert.equal((await esme.bind('transceiver', c.systemId, c.password)).command_status, 0);
+      assert.equal((await esme.request('enquire_link')).command_status, 0);
+      esme.close();
+      // Plain bytes are a failed handshake: no SMPP answer, the connection is closed.
+      const raw = await RawClient.connect(port);
+      raw.write(rawPdu(16, 0x15, 1));
+      await eventually(async () => raw.ended);
+      assert.equal(raw.headers().length, 0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('/v1/accounts/{accountId}/smpp/credentials', () => {
+  let svc: TestService;
+  let a: TestAccount;
+  let b: TestAccount;
+  const path = (acct: TestAccount) => `/v1/accounts/${acct.accountId}/smpp/credentials`;
+
+  before(async () => {
+    svc = await startTestService();
+    a = await svc.newAccount();
+    b = await svc.newAccount();
+  });
+  after(async () => svc.close());
+
+  it('issues a credential whose password is shown once and stored hashed', async () => {
+    const res = await call(svc.api, 'POST', path(a), {
+      auth: a.auth,
+      json: { name: 'Bank', throughput: 20 },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const c = body(res).data;
+    assert.match(c.systemId, /^sp[a-z0-9]{10}$/);
+    assert.match(c.password, /^[A-Za-z0-9]{8}$/);
+    assert.equal(c.throughput, 20);
+    assert.equal(c.name, 'Bank');
+    const { rows } = await svc.db.query('SELECT password_hash FROM smpp_credentials WHERE id = $1', [c.id]);
+    assert.match(rows[0].password_hash, /^scrypt\$/);
+    assert.ok(!rows[0].password_hash.includes(c.password));
+    const one = body(await call(svc.api, 'GET', `${path(a)}/${c.id}`, { auth: a.auth })).data;
+    assert.equal(one.password, undefined);
+    assert.equal(one.systemId, c.systemId);
+    const list = body(await call(svc.api, 'GET', path(a), { auth: a.auth }));
+    assert.ok(
+      list.data.some((x: { id: string; password?: string }) => x.id === c.id && x.password === undefined),
+    );
+    assert.equal(list.pagination.totalCount, list.data.length);
+  });
+
+  it('answers 401 without a token and 403 without the smpp scopes', async () => {
+    assert.equal((await call(svc.api, 'GET', path(a))).statusCode, 401);
+    const narrow = await svc.newAccount({ scopes: ['messages:send', 'messages:read'] });
+    assert.equal(
+      (await call(svc.api, 'POST', path(narrow), { auth: narrow.auth, json: {} })).statusCode,
+      403,
+    );
+    assert.equal((await call(svc.api, 'GET', path(narrow), { auth: narrow.auth })).statusCode, 403);
+  });
+
+  it('answers 400 to a bad throughput or name, and to hostile values', async () => {
+    for (const json of [
+      { throughput: 0 },
+      { throughput: 1.5 },
+      { name: '' },
+      { name: 'x'.repeat(101) },
+      { name: { $gt: '' } },
+    ]) {
+      const res = await call(svc.api, 'POST', path(a), { auth: a.auth, json });
+      assert.equal(res.statusCode, 400, JSON.stringify(json));
+      assert.equal(body(res).success, false);
+    }
+  });
+
+  it("answers 404 for another account's credential, an unknown id and a malformed id", async () => {
+    const c = body(await call(svc.api, 'POST', path(b), { auth: b.auth, json: {} })).data;
+    for (const id of [c.id, newId(), 'not-an-id']) {
+      const get = await call(svc.api, 'GET', `${path(a)}/${id}`, { auth: a.auth });
+      assert.equal(get.statusCode, 404, id);
+      assert.equal(body(get).error.code, 'SMPP-001');
+      const del = await call(svc.api, 'DELETE', `${path(a)}/${id}`, { auth: a.auth });
+      assert.equal(del.statusCode, 404, id);
+    }
+    // b's credential survived a's attempts.
+    assert.equal((await call(svc.api, 'GET', `${path(b)}/${c.id}`, { auth: b.auth })).statusCode, 200);
+    assert.equal((await call(svc.api, 'GET', path(b), { auth: a.auth })).statusCode, 403);
+  });
+});
