@@ -1,15 +1,29 @@
 // DOM helpers. Every value is inserted as text or as an attribute value, never parsed as HTML:
 // data from the API (names, messages, URLs) cannot inject markup or script.
 
-/** Builds an element: h('a', {href: '#/x', class: 'c', onclick: fn}, 'text', child, [more]). */
+/**
+ * What h() and add() take as children: nodes, text (numbers become text), nested arrays; null,
+ * undefined and false are skipped.
+ * @typedef {Node | string | number | boolean | null | undefined | Child[]} Child
+ */
+
+/**
+ * Builds an element: h('a', {href: '#/x', class: 'c', onclick: fn}, 'text', child, [more]).
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, unknown> | null} [props] attributes; `on…` functions become listeners
+ * @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function h(tag, props = {}, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(props ?? {})) {
     if (value === undefined || value === null || value === false) continue;
     if (key.startsWith('on')) {
-      if (typeof value === 'function') el.addEventListener(key.slice(2).toLowerCase(), value);
-    } else if (key === 'class') el.className = value;
-    else if (key === 'value') el.value = value;
+      if (typeof value === 'function')
+        el.addEventListener(key.slice(2).toLowerCase(), /** @type {EventListener} */ (value));
+    } else if (key === 'class') el.className = String(value);
+    else if (key === 'value') /** @type {HTMLInputElement} */ (el).value = String(value);
     else if (key === 'checked' || key === 'selected') el[key] = Boolean(value);
     else if (key !== 'style') el.setAttribute(key, value === true ? '' : String(value));
   }
@@ -17,9 +31,15 @@ export function h(tag, props = {}, ...children) {
   return el;
 }
 
-/** Appends children: nodes as they are, anything else as a text node; null/false are skipped. */
+/**
+ * Appends children: nodes as they are, anything else as a text node; null/false are skipped.
+ * @template {Element} E
+ * @param {E} el
+ * @param {Child} children
+ * @returns {E}
+ */
 export function add(el, children) {
-  for (const child of [children].flat(Infinity)) {
+  for (const child of /** @type {unknown[]} */ ([children]).flat(Number.POSITIVE_INFINITY)) {
     if (child === null || child === undefined || child === false) continue;
     el.append(child instanceof Node ? child : String(child));
   }

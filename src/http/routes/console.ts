@@ -5,8 +5,39 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PACKAGE_ROOT } from '../../util/package-root.ts';
 import { sendError } from '../plugins/errors.ts';
 
-/** Where the console's static files live (no build step: they are served as written). */
+/** Where the console's static files live (served as written; no build step for them). */
 export const CONSOLE_ROOT = `${path.join(PACKAGE_ROOT, 'console')}${path.sep}`;
+
+/**
+ * The server's rule modules the console imports, by their console path: one definition of each
+ * rule, in TypeScript, served to the browser as an ES module built from that source (types
+ * stripped, its own imports inlined). console/tsconfig.json maps js/rules/ onto src/messaging/
+ * (rootDirs), so the console is type-checked against the same source.
+ */
+export const SHARED_MODULES: Readonly<Record<string, string>> = {
+  'js/rules/segments.js': 'src/messaging/segments.ts',
+  'js/rules/render.js': 'src/messaging/render.ts',
+};
+
+/**
+ * Builds one shared module for the browser with esbuild (a dependency already: bin/sparrow.js
+ * bundles the server with it). Done on the first request for it, about 0.3 s once per process,
+ * so a start that serves no console pays nothing.
+ */
+export async function buildSharedModule(source: string): Promise<Buffer> {
+  const esbuild = await import('esbuild');
+  const out = await esbuild.build({
+    entryPoints: [path.join(PACKAGE_ROOT, source)],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+    banner: { js: `// Built from ${source} for the console: edit that file, not this one.` },
+  });
+  return Buffer.from(out.outputFiles[0].contents);
+}
 
 /**
  * The console's Content-Security-Policy: only this origin's scripts, styles and API, no inline
@@ -44,6 +75,11 @@ interface Asset {
  * from this map means no request path ever reaches the file system, so `..` and its encodings
  * cannot escape the folder.
  */
+function asset(body: Buffer, type: string): Asset {
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  return { body, type, etag };
+}
+
 function loadAssets(root: string): Map<string, Asset> {
   const assets = new Map<string, Asset>();
   const walk = (dir: string) => {
@@ -53,10 +89,8 @@ function loadAssets(root: string): Map<string, Asset> {
       const type = TYPES[path.extname(entry.name)];
       if (entry.isDirectory()) walk(full);
       else if (entry.isFile() && type) {
-        const body = readFileSync(full);
         const key = path.relative(root, full).split(path.sep).join('/');
-        const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-        assets.set(key, { body, type, etag });
+        assets.set(key, asset(readFileSync(full), type));
       }
     }
   };
@@ -84,12 +118,24 @@ export async function consoleRoutes(app: FastifyInstance) {
     return payload;
   });
 
-  const serve = (key: string, req: FastifyRequest, reply: FastifyReply) => {
-    const asset = assets.get(key);
-    if (!asset) return sendError(reply, 'HTTP-404', 'No such console file.');
-    reply.header('etag', asset.etag).header('cache-control', 'no-cache');
-    if (req.headers['if-none-match'] === asset.etag) return reply.code(304).send();
-    return reply.type(asset.type).send(asset.body);
+  // A shared module is built once, on its first request; concurrent first requests share the build.
+  const builds = new Map<string, Promise<Asset>>();
+  const shared = (key: string) => {
+    let build = builds.get(key);
+    if (!build) {
+      build = buildSharedModule(SHARED_MODULES[key]).then((body) => asset(body, TYPES['.js']));
+      build.catch(() => builds.delete(key));
+      builds.set(key, build);
+    }
+    return build;
+  };
+
+  const serve = async (key: string, req: FastifyRequest, reply: FastifyReply) => {
+    const found = Object.hasOwn(SHARED_MODULES, key) ? await shared(key) : assets.get(key);
+    if (!found) return sendError(reply, 'HTTP-404', 'No such console file.');
+    reply.header('etag', found.etag).header('cache-control', 'no-cache');
+    if (req.headers['if-none-match'] === found.etag) return reply.code(304).send();
+    return reply.type(found.type).send(found.body);
   };
 
   // With trailing slashes ignored this route answers both /console and /console/; the bare form
