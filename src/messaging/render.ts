@@ -79,7 +79,7 @@ export function parseTemplate(template: string): TemplatePart[] {
  * plain decimal notation (`0.0000001`, never `1e-7`), `true`/`false`, an object or array as jsonb's
  * text (`{"a": 1, "b": [true, null]}`: keys shortest first, then by their UTF-8 bytes), null empty.
  */
-function attributeText(value: unknown): string {
+export function attributeText(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
   return jsonbText(value);
