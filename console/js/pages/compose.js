@@ -12,7 +12,7 @@ import { MEDIA_ACCEPT } from './files.js';
 const COMMON_FIELDS = ['firstName', 'lastName', 'email', 'mobile'];
 
 /** A one-line summary of a text's segments: "42 / 160 characters · GSM-7 · 1 segment". */
-export function describeSegments(text) {
+function describeSegments(text) {
   const { encoding, segments, units } = countSegments(text);
   const { single, multi } = SEGMENT_LIMITS[encoding];
   const capacity = segments === 1 ? single : segments * multi;

@@ -20,23 +20,34 @@ export const SHARED_MODULES: Readonly<Record<string, string>> = {
 };
 
 /**
- * Builds one shared module for the browser with esbuild (a dependency already: bin/sparrow.js
- * bundles the server with it). Done on the first request for it, about 0.3 s once per process,
- * so a start that serves no console pays nothing.
+ * Builds the shared modules for the browser with esbuild (a dependency already: bin/sparrow.js
+ * bundles the server with it), all in one build, each bundled on its own: console path → code.
+ * Done on the first request for one of them (about 0.3 s on a quiet machine, once per process), so
+ * a start that serves no console pays nothing.
  */
-export async function buildSharedModule(source: string): Promise<Buffer> {
+export async function buildSharedModules(): Promise<Map<string, Buffer>> {
   const esbuild = await import('esbuild');
+  const keys = Object.keys(SHARED_MODULES);
   const out = await esbuild.build({
-    entryPoints: [path.join(PACKAGE_ROOT, source)],
+    entryPoints: keys.map((key) => ({
+      in: path.join(PACKAGE_ROOT, SHARED_MODULES[key]),
+      out: key.slice(0, -3),
+    })),
+    outdir: path.join(PACKAGE_ROOT, 'console'),
     bundle: true,
     format: 'esm',
     platform: 'browser',
     target: 'es2022',
     write: false,
     logLevel: 'silent',
-    banner: { js: `// Built from ${source} for the console: edit that file, not this one.` },
   });
-  return Buffer.from(out.outputFiles[0].contents);
+  const built = new Map<string, Buffer>();
+  for (const file of out.outputFiles) {
+    const key = path.relative(path.join(PACKAGE_ROOT, 'console'), file.path).split(path.sep).join('/');
+    const banner = `// Built from ${SHARED_MODULES[key]} for the console: edit that file, not this one.\n`;
+    built.set(key, Buffer.from(banner + file.text));
+  }
+  return built;
 }
 
 /**
@@ -118,16 +129,19 @@ export async function consoleRoutes(app: FastifyInstance) {
     return payload;
   });
 
-  // A shared module is built once, on its first request; concurrent first requests share the build.
-  const builds = new Map<string, Promise<Asset>>();
-  const shared = (key: string) => {
-    let build = builds.get(key);
+  // The shared modules are built once, on the first request for one; concurrent first requests
+  // share the build, and a failed build is tried again on the next request.
+  let build: Promise<Map<string, Asset>> | undefined;
+  const shared = async (key: string) => {
     if (!build) {
-      build = buildSharedModule(SHARED_MODULES[key]).then((body) => asset(body, TYPES['.js']));
-      build.catch(() => builds.delete(key));
-      builds.set(key, build);
+      build = buildSharedModules().then(
+        (built) => new Map([...built].map(([k, body]) => [k, asset(body, TYPES['.js'])])),
+      );
+      build.catch(() => {
+        build = undefined;
+      });
     }
-    return build;
+    return (await build).get(key);
   };
 
   const serve = async (key: string, req: FastifyRequest, reply: FastifyReply) => {
