@@ -5,7 +5,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { renderForContacts } from '../../src/db/queries/message-bulk.ts';
-import { parseTemplate, type RenderContact, renderTemplate } from '../../src/messaging/render.ts';
+import {
+  attributeText,
+  parseTemplate,
+  type RenderContact,
+  renderTemplate,
+} from '../../src/messaging/render.ts';
 import { countSegments, GSM7_BASIC, GSM7_EXTENSION } from '../../src/messaging/segments.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 
@@ -128,6 +133,16 @@ describe('merge-field rendering on the shared vectors', () => {
       assert.equal(rows.length, 1);
       assert.equal(rows[0].body, c.rendered, c.template);
     }
+  });
+
+  it('an attribute’s text is jsonb_each_text’s, which the SQL size limit counts (sparrow_limit_attributes)', async () => {
+    const { rows } = await svc.db.query(
+      `SELECT e.key, e.value AS text FROM contacts c, jsonb_each_text(c.attributes) e WHERE c.id = $1`,
+      [created.ada.id],
+    );
+    assert.ok(rows.length >= 15);
+    const attributes = RENDER.contacts.ada.attributes ?? {};
+    for (const { key, text } of rows) assert.equal(attributeText(attributes[key]), text ?? '', key);
   });
 
   it('the console’s served build gives every case’s text, for the contact as the API shows it', async () => {
