@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import smpp, { type PDU, type Server, type Session } from 'smpp';
+import { createRoute } from '../../src/domain/routes/routes.ts';
 import { dispatch } from '../../src/workers/dispatch.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 import { listenLoopback, readBody, twilioBasic } from '../support/fake-twilio.ts';
@@ -95,6 +96,7 @@ describe('failover between two carriers: the first is stopped in the middle of a
       smpp: { url: smppUrl, systemId: 'sparrow', password: 'secret1', windowSize: 10 },
     });
     acc = await svc.newAccount({ balance: 1000 });
+    svc.startWorkers([dispatch]);
   });
   after(async () => {
     await svc.close();
@@ -136,7 +138,6 @@ describe('failover between two carriers: the first is stopped in the middle of a
     assert.equal(send.statusCode, 200, send.body);
     assert.equal(body(send).data.queued, N);
 
-    svc.startWorkers([dispatch]);
     await eventually(async () => {
       const { rows } = await svc.db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM messages WHERE account_id = $1 AND outgoing AND status IN ('queued', 'sending')`,
@@ -168,5 +169,41 @@ describe('failover between two carriers: the first is stopped in the middle of a
       [acc.accountId],
     );
     assert.equal(sentEvents.rows[0].n, N);
+  });
+
+  it("applies the operator's default routes to an account without its own, and an account's own route first", async () => {
+    await createRoute(svc.db, null, { prefix: '1202', providers: [{ provider: 'smpp' }] }, { id: 'test' });
+    const plain = await svc.newAccount({ balance: 10 });
+    const own = await svc.newAccount({ balance: 10 });
+    const ownRoute = await call(svc.api, 'POST', `/v1/accounts/${own.accountId}/routes`, {
+      auth: own.auth,
+      json: { country: 'US', providers: [{ provider: 'simulator' }] },
+    });
+    assert.equal(ownRoute.statusCode, 201, ownRoute.body);
+    const sent = new Map<string, string>();
+    for (const [who, base] of [
+      [plain, 6_000_000],
+      [own, 6_100_000],
+    ] as const) {
+      const to = [0, 1, 2].map((i) => `+1202${base + i}`);
+      const res = await call(svc.api, 'POST', `/v1/accounts/${who.accountId}/messages`, {
+        auth: who.auth,
+        json: { contacts: to.map((m) => ({ mobile: { number: m } })), template: 'Default route' },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      for (const m of to) sent.set(m, who.accountId);
+    }
+    const rows = await eventually(async () => {
+      const { rows } = await svc.db.query<{ account_id: string; to_number: string; provider: string }>(
+        `SELECT account_id, to_number, provider FROM messages
+         WHERE account_id = ANY($1::uuid[]) AND outgoing AND status NOT IN ('queued', 'sending')`,
+        [[plain.accountId, own.accountId]],
+      );
+      return rows.length === 6 && rows;
+    });
+    for (const r of rows) {
+      assert.equal(r.provider, r.account_id === plain.accountId ? 'smpp' : 'simulator', r.to_number);
+      assert.equal(b.received.includes(r.to_number), r.account_id === plain.accountId, r.to_number);
+    }
   });
 });
