@@ -50,7 +50,8 @@ export function refusedOutright(error: { code?: unknown } | null | undefined): b
 /**
  * The route for a destination (E.164): the account's own routes first, then the default table;
  * within each, the longest matching prefix, else the destination's country, else the catch-all.
- * `countryOf` is called only when a country route could apply (parsing a number has a cost).
+ * `countryOf` is called only when no prefix matched and a country route could apply (parsing a
+ * number has a cost).
  */
 export function matchRoute(
   routes: readonly Route[],
@@ -62,20 +63,25 @@ export function matchRoute(
   let country: string | undefined | null = null;
   for (const owner of [accountId, null]) {
     let best: Route | undefined;
-    let byCountry: Route | undefined;
+    let countries = false;
     let any: Route | undefined;
     for (const r of routes) {
       if (r.accountId !== owner) continue;
       if (r.prefix !== null) {
         if (digits.startsWith(r.prefix) && (!best || r.prefix.length > (best.prefix as string).length))
           best = r;
-      } else if (r.country !== null) {
-        if (country === null) country = countryOf(to);
-        if (country === r.country) byCountry = r;
-      } else any = r;
+      } else if (r.country !== null) countries = true;
+      else any = r;
     }
-    const found = best ?? byCountry ?? any;
-    if (found) return found;
+    if (best) return best;
+    if (countries) {
+      if (country === null) country = countryOf(to);
+      const byCountry = routes.find(
+        (r) => r.accountId === owner && r.prefix === null && r.country === country,
+      );
+      if (byCountry) return byCountry;
+    }
+    if (any) return any;
   }
   return undefined;
 }
@@ -90,23 +96,67 @@ function unitHash(text: string): number {
   return ((h >>> 0) + 0.5) / 2 ** 32;
 }
 
+/** A route's providers grouped by priority, each group by weight (heaviest first), and the orders drawn so far. */
+interface Plan {
+  tiers: { providers: RouteProvider[]; total: number }[];
+  orders: Map<string, readonly string[]>;
+}
+const plans = new WeakMap<readonly RouteProvider[], Plan>();
+
+function planOf(providers: readonly RouteProvider[]): Plan {
+  let plan = plans.get(providers);
+  if (plan) return plan;
+  const sorted = providers
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => a.p.priority - b.p.priority || b.p.weight - a.p.weight || a.i - b.i)
+    .map((x) => x.p);
+  const tiers: Plan['tiers'] = [];
+  for (const p of sorted) {
+    const last = tiers[tiers.length - 1];
+    if (last && last.providers[0].priority === p.priority) {
+      last.providers.push(p);
+      last.total += p.weight;
+    } else tiers.push({ providers: [p], total: p.weight });
+  }
+  plan = { tiers, orders: new Map() };
+  plans.set(providers, plan);
+  return plan;
+}
+
 /**
- * The order in which a message tries a route's providers: by priority, and within a priority a
- * weighted order drawn from the message id (a provider of weight w comes first in w / Σw of the
- * messages; weight 0 only takes over when the others failed). The same message always draws the
- * same order, in every worker.
+ * The order in which a message tries a route's providers: by priority; within a priority the first
+ * is drawn by weight from the message id (a provider of weight w comes first for w / Σw of the
+ * messages), then the others by weight, heaviest first (weight 0: only when the others failed).
+ * The same message always draws the same order, in every worker. The answer is shared between the
+ * messages that draw the same order: do not change it.
  */
-export function providerOrder(providers: readonly RouteProvider[], messageId: string): string[] {
-  const keyed = providers.map((p, i) => ({
-    p,
-    i,
-    // Efraimidis–Spirakis: sorting by -ln(u)/w draws without replacement in proportion to w.
-    key:
-      p.weight > 0 ? -Math.log(unitHash(`${messageId}/${p.provider}`)) / p.weight : Number.POSITIVE_INFINITY,
-  }));
-  keyed.sort((a, b) => a.p.priority - b.p.priority || a.key - b.key || a.i - b.i);
-  const order: string[] = [];
-  for (const k of keyed) if (!order.includes(k.p.provider)) order.push(k.p.provider);
+export function providerOrder(providers: readonly RouteProvider[], messageId: string): readonly string[] {
+  const plan = planOf(providers);
+  let key = '';
+  for (let t = 0; t < plan.tiers.length; t++) {
+    const tier = plan.tiers[t];
+    let pick = 0;
+    if (tier.providers.length > 1 && tier.total > 0) {
+      let x = unitHash(t === 0 ? messageId : `${messageId}/${t}`) * tier.total;
+      for (; pick < tier.providers.length - 1; pick++) {
+        x -= tier.providers[pick].weight;
+        if (x < 0) break;
+      }
+    }
+    key += `${pick},`;
+  }
+  let order = plan.orders.get(key);
+  if (!order) {
+    const picks = key.split(',');
+    const out: string[] = [];
+    plan.tiers.forEach((tier, t) => {
+      const first = tier.providers[Number(picks[t])];
+      for (const p of [first, ...tier.providers.filter((q) => q !== first)])
+        if (!out.includes(p.provider)) out.push(p.provider);
+    });
+    order = out;
+    plan.orders.set(key, order);
+  }
   return order;
 }
 

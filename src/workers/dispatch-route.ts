@@ -1,12 +1,25 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { AppContext } from '../context.ts';
 import { routesForAccounts } from '../db/queries/routes.ts';
-import { parseMobile } from '../messaging/phone.ts';
 import { chooseProvider, matchRoute, providerOrder, type Route } from '../messaging/routing.ts';
+import { RecentMap } from '../providers/submission-memo.ts';
 import type { ProviderName } from '../providers/types.ts';
 import type { Claimed } from './dispatch-submit.ts';
 
+/**
+ * The country of a destination, remembered by its first six digits (the calling code and enough of
+ * the national number to tell countries that share one apart, e.g. +1 by area code, +44 7781
+ * Guernsey from +44 7400 Great Britain): parsing a number costs far more than routing it.
+ */
+const countries = new RecentMap<string, string>(20_000);
 function countryOf(to: string): string | undefined {
-  return parseMobile(to)?.country;
+  const key = to.slice(0, 7);
+  let country = countries.get(key);
+  if (country === undefined) {
+    country = parsePhoneNumberFromString(to)?.country ?? '';
+    countries.set(key, country);
+  }
+  return country || undefined;
 }
 
 /**
@@ -31,15 +44,17 @@ export async function routeClaims(ctx: AppContext, claimed: Claimed[]): Promise<
   }));
   const has = (p: string) => ctx.providers.get(p as ProviderName) !== undefined;
   const up = (p: string) => ctx.providers.get(p as ProviderName)?.linkUp?.() ?? true;
-  const countries = new Map<string, string | undefined>();
-  const memoCountry = (to: string) => {
-    if (!countries.has(to)) countries.set(to, countryOf(to));
-    return countries.get(to);
-  };
+  // The drawn orders are shared between messages: each is filtered once to the providers configured here.
+  const configured = new Map<readonly string[], readonly string[]>();
   for (const m of claimed) {
-    const route = matchRoute(routes, m.account_id, m.to_number, memoCountry);
+    const route = matchRoute(routes, m.account_id, m.to_number, countryOf);
     if (!route) continue;
-    const order = providerOrder(route.providers, m.id).filter(has);
+    const drawn = providerOrder(route.providers, m.id);
+    let order = configured.get(drawn);
+    if (!order) {
+      order = drawn.filter(has);
+      configured.set(drawn, order);
+    }
     const last =
       !m.ranged && m.attempts > 1 && m.last_provider
         ? { provider: m.last_provider, error: m.last_error ?? null }

@@ -43,7 +43,7 @@ describe('routing: which route serves a destination', () => {
 
   it('parses the destination only when a country route could apply', () => {
     let parsed = 0;
-    matchRoute([uk, all], ACC, '+447700900123', () => {
+    matchRoute([uk, gb, all], ACC, '+447700900123', () => {
       parsed++;
       return 'GB';
     });
