@@ -62,7 +62,7 @@ function faultResult(err: unknown): SendResult {
 
 /** Maps what the provider answered for one claimed message to the outcome to record. */
 export function outcomeOf(m: Claimed, result: SendResult, provider: Provider | undefined): SubmissionOutcome {
-  // A refusal with another provider left on the route goes to it at once (not counted against MAX_ATTEMPTS).
+  // A refusal with another provider left on the route goes to it at once, even past MAX_ATTEMPTS.
   const failover = !result.ok && result.retryable && m.failover === true && refusedOutright(result.error);
   const retry = !result.ok && result.retryable && (m.attempts < MAX_ATTEMPTS || failover);
   return {
