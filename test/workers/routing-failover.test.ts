@@ -44,7 +44,10 @@ function twilioCarrier() {
     set onSubmission(fn: (n: number) => void) {
       onSubmission = fn;
     },
-    listen: () => listenLoopback(server),
+    listen: (port?: number) =>
+      port === undefined
+        ? listenLoopback(server)
+        : new Promise<string>((r) => server.listen(port, '127.0.0.1', () => r(`http://127.0.0.1:${port}`))),
     stop: () => new Promise<void>((r) => server.close(() => r())),
     listening: () => server.listening,
   };
@@ -76,6 +79,7 @@ function smsc() {
       return `smpp://127.0.0.1:${(server.address() as AddressInfo).port}`;
     },
     close: async () => {
+      if (!server.listening) return;
       for (const s of sessions) s.destroy();
       await new Promise((r) => server.close(r));
     },
@@ -87,9 +91,12 @@ describe('failover between two carriers: the first is stopped in the middle of a
   const b = smsc();
   let svc: TestService;
   let acc: TestAccount;
+  let twilioUrl: string;
+  /** Carrier A's successor on the same address (the third test). */
+  const c = twilioCarrier();
 
   before(async () => {
-    const twilioUrl = await a.listen();
+    twilioUrl = await a.listen();
     const smppUrl = await b.listen();
     svc = await startTestService({
       twilio: { baseUrl: twilioUrl, accountSid: SID, authToken: TOKEN },
@@ -101,6 +108,7 @@ describe('failover between two carriers: the first is stopped in the middle of a
   after(async () => {
     await svc.close();
     if (a.listening()) await a.stop();
+    if (c.listening()) await c.stop();
     await b.close();
   });
 
@@ -205,5 +213,49 @@ describe('failover between two carriers: the first is stopped in the middle of a
       assert.equal(r.provider, r.account_id === plain.accountId ? 'smpp' : 'simulator', r.to_number);
       assert.equal(b.received.includes(r.to_number), r.account_id === plain.accountId, r.to_number);
     }
+  });
+
+  it('passes over a provider whose link is down: the SMSC gone, messages go to the next provider on their first attempt', async () => {
+    // A Twilio-compatible carrier again at the configured address; the SMSC goes away.
+    await c.listen(Number(new URL(twilioUrl).port));
+    await b.close();
+    const smppProvider = svc.ctx.providers.get('smpp');
+    await eventually(async () => smppProvider?.linkUp?.() === false);
+
+    const who = await svc.newAccount({ balance: 10 });
+    const route = await call(svc.api, 'POST', `/v1/accounts/${who.accountId}/routes`, {
+      auth: who.auth,
+      json: {
+        prefix: '1',
+        providers: [
+          { provider: 'smpp', priority: 1 },
+          { provider: 'twilio', priority: 2 },
+        ],
+      },
+    });
+    assert.equal(route.statusCode, 201, route.body);
+    const to = [0, 1, 2, 3, 4].map((i) => `+1202${6_200_000 + i}`);
+    const res = await call(svc.api, 'POST', `/v1/accounts/${who.accountId}/messages`, {
+      auth: who.auth,
+      json: { contacts: to.map((m) => ({ mobile: { number: m } })), template: 'Link down' },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const rows = await eventually(async () => {
+      const { rows } = await svc.db.query<{
+        to_number: string;
+        provider: string;
+        attempts: number;
+        status: string;
+      }>(
+        `SELECT to_number, provider, attempts, status FROM messages
+         WHERE account_id = $1 AND outgoing AND status NOT IN ('queued', 'sending')`,
+        [who.accountId],
+      );
+      return rows.length === to.length && rows;
+    });
+    for (const r of rows) {
+      assert.deepEqual([r.status, r.provider, r.attempts], ['sent', 'twilio', 1], r.to_number);
+    }
+    assert.deepEqual([...c.received].sort(), [...to].sort());
   });
 });
