@@ -162,8 +162,8 @@ describe('failover between two carriers: the first is stopped in the middle of a
     assert.ok(b.received.length > 0, 'B took the rest');
 
     // In Sparrow: every message sent, recorded with the provider that took it.
-    const { rows } = await svc.db.query<{ to_number: string; status: string; provider: string }>(
-      'SELECT to_number, status, provider FROM messages WHERE account_id = $1 AND outgoing',
+    const { rows } = await svc.db.query<{ id: string; to_number: string; status: string; provider: string }>(
+      'SELECT id, to_number, status, provider FROM messages WHERE account_id = $1 AND outgoing',
       [acc.accountId],
     );
     assert.equal(rows.length, N);
@@ -171,6 +171,13 @@ describe('failover between two carriers: the first is stopped in the middle of a
     for (const r of rows) {
       assert.equal(r.status, 'sent', `${r.to_number}: ${r.status}`);
       assert.equal(r.provider, byA.has(r.to_number) ? 'twilio' : 'smpp', r.to_number);
+    }
+    // The API shows it too.
+    for (const r of [rows.find((x) => x.provider === 'twilio'), rows.find((x) => x.provider === 'smpp')]) {
+      const got = await call(svc.api, 'GET', `/v1/accounts/${acc.accountId}/messages/${r?.id}`, {
+        auth: acc.auth,
+      });
+      assert.equal(body(got).data.provider, r?.provider);
     }
     const sentEvents = await svc.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM events WHERE account_id = $1 AND type = 'message-sent'`,
