@@ -242,6 +242,10 @@ export const ERRORS = {
   },
   // SMPP server (issue 15)
   'SMPP-001': { status: 404, message: 'SMPP credential not found.' },
+  // Routing and failover (issue 15, docs/routing.md)
+  'ROUTE-001': { status: 404, message: 'Route not found.' },
+  'ROUTE-002': { status: 409, message: 'A route for this destination already exists.' },
+  'ROUTE-003': { status: 400, message: 'The route is invalid.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 /** A registered error code. */

@@ -19,6 +19,12 @@ const USAGE = `usage: sparrow <command> [options]
   smpp-credentials create --account ACCOUNT_ID [--name N] [--throughput N]
                                 SMPP system_id and password for ESMEs (password printed once)
   smpp-credentials delete --account ACCOUNT_ID CREDENTIAL_ID
+  routes list [--account ACCOUNT_ID]
+                                the operator's default routes (or an account's), one JSON line each
+  routes add [--account ACCOUNT_ID] [--prefix DIGITS | --country CC] --providers P[:PRIORITY[:WEIGHT]],...
+                                a route (default table without --account; neither --prefix nor
+                                --country: every destination), e.g. --providers smpp:1:70,twilio:1:30,simulator:2
+  routes remove [--account ACCOUNT_ID] ROUTE_ID
   keys rotate                   new token signing key (the previous one keeps verifying)
   secrets seal                  seal secrets at rest under SECRETS_KEY (what start-up does)
   help                          this text (also --help, -h, and <command> --help)
@@ -74,6 +80,9 @@ async function main(argv: string[]) {
       role: { type: 'string' },
       password: { type: 'string' },
       throughput: { type: 'string' },
+      prefix: { type: 'string' },
+      country: { type: 'string' },
+      providers: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -248,6 +257,60 @@ async function main(argv: string[]) {
         return;
       }
       break;
+    case 'routes': {
+      // The default table (account NULL) unless --account names one.
+      const accountId = values.account === undefined ? null : accountIdArg(values.account);
+      const [routes, { findAccount }] = await Promise.all([
+        import('./domain/routes/routes.ts'),
+        import('./db/queries/accounts.ts'),
+      ]);
+      const checkAccount = async (db: import('./db/client.ts').Db) => {
+        if (accountId && !(await findAccount(db, accountId)))
+          throw new CommandError(`no account ${accountId}`);
+      };
+      if (sub === 'list' && rest.length === 0) {
+        const all = await withDb(async (db) => {
+          await checkAccount(db);
+          return routes.listRoutes(db, accountId, 0, 1_000_000);
+        });
+        for (const r of all.items) console.log(JSON.stringify(r));
+        return;
+      }
+      if (sub === 'add' && rest.length === 0) {
+        if (!values.providers) throw new UsageError('--providers is needed, e.g. smpp:1:70,twilio:1:30');
+        const providers = values.providers.split(',').map((spec) => {
+          const [provider, priority, weight, extra] = spec.trim().split(':');
+          const int = (v: string | undefined, what: string) => {
+            if (v === undefined || v === '') return undefined;
+            if (!/^[0-9]{1,5}$/.test(v))
+              throw new UsageError(`${what} must be an integer, got "${v}" in "${spec}"`);
+            return Number(v);
+          };
+          if (!provider || extra !== undefined)
+            throw new UsageError(`"${spec}" is not PROVIDER[:PRIORITY[:WEIGHT]]`);
+          return { provider, priority: int(priority, 'priority'), weight: int(weight, 'weight') };
+        });
+        const made = await withDb(async (db) => {
+          await checkAccount(db);
+          return routes.createRoute(
+            db,
+            accountId,
+            { prefix: values.prefix, country: values.country, providers },
+            { id: 'cli', name: 'sparrow routes', source: 'cli' },
+          );
+        });
+        console.log(JSON.stringify(made));
+        return;
+      }
+      if (sub === 'remove' && rest.length === 1) {
+        const id = rest[0];
+        if (!UUID.test(id)) throw new UsageError(`"${id}" is not a route id (route ids are UUIDs)`);
+        await withDb((db) => routes.deleteRoute(db, accountId, id));
+        console.log(JSON.stringify({ routeId: id, deleted: true }));
+        return;
+      }
+      break;
+    }
     case 'keys':
       if (sub === 'rotate') {
         const config = loadConfig();

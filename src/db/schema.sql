@@ -758,6 +758,27 @@ CREATE TABLE provider_refs (
   CONSTRAINT provider_refs_pkey PRIMARY KEY (provider, ref)
 );
 
+CREATE TABLE routes (
+  id uuid NOT NULL,
+  account_id uuid,
+  prefix text,
+  country text,
+  providers jsonb NOT NULL,
+  description text,
+  created_at timestamp with time zone NOT NULL DEFAULT now(),
+  created_by jsonb NOT NULL DEFAULT '{}'::jsonb,
+  updated_at timestamp with time zone NOT NULL DEFAULT now(),
+  updated_by jsonb NOT NULL DEFAULT '{}'::jsonb,
+  CONSTRAINT routes_check CHECK (prefix IS NULL OR country IS NULL),
+  CONSTRAINT routes_country_check CHECK (country ~ '^[A-Z]{2}$'::text),
+  CONSTRAINT routes_prefix_check CHECK (prefix ~ '^[0-9]{1,15}$'::text),
+  CONSTRAINT routes_providers_check CHECK (jsonb_typeof(providers) = 'array'::text AND jsonb_array_length(providers) > 0),
+  CONSTRAINT routes_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
+  CONSTRAINT routes_pkey PRIMARY KEY (id)
+);
+CREATE INDEX routes_account ON routes USING btree (account_id, created_at, id);
+CREATE UNIQUE INDEX routes_match ON routes USING btree (COALESCE(account_id, '00000000-0000-0000-0000-000000000000'::uuid), COALESCE(prefix, ''::text), COALESCE(country, ''::text));
+
 CREATE TABLE schema_migrations (
   name text NOT NULL,
   applied_at timestamp with time zone NOT NULL DEFAULT now(),

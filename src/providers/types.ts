@@ -74,7 +74,16 @@ export interface Provider {
    * carrier ids then need no lookup row (provider_refs).
    */
   readonly receiptsNameMessage?: boolean;
-  /** Submits one message. Throws only for unexpected faults (the dispatcher retries those). */
+  /**
+   * Whether the provider's link is up (SMPP: bound). Absent where there is no standing link (HTTP
+   * APIs). Routing passes over a provider whose link is down (docs/routing.md).
+   */
+  linkUp?(): boolean;
+  /**
+   * Submits one message. Throws only for unexpected faults (the dispatcher retries those). A
+   * failure whose fate at the carrier is unknown (no answer, connection lost while out) uses a code
+   * of UNCERTAIN_CODES (messaging/routing.ts): such a message is never moved to another provider.
+   */
   send(message: OutboundMessage): Promise<SendResult>;
   /**
    * Submits many at once, answering in order, where the provider can do so without a round trip

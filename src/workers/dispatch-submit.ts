@@ -3,6 +3,7 @@ import { dropInflight, markInflight } from '../db/queries/dispatch-inflight.ts';
 import type { RangeRef } from '../db/queries/dispatch-ranges.ts';
 import type { ClaimedMessage, SubmissionOutcome } from '../db/queries/message-dispatch.ts';
 import { ERRORS } from '../errors.ts';
+import { refusedOutright } from '../messaging/routing.ts';
 import type { OutboundMessage, Provider, ProviderName, SendResult } from '../providers/types.ts';
 import { type BatchLease, LeaseLost } from './dispatch-lease.ts';
 import type { OutcomeRecorder } from './dispatch-record.ts';
@@ -28,6 +29,8 @@ export interface Claimed extends ClaimedMessage {
   ranged: boolean;
   /** The second (Unix) the rate window counted a ranged claim in. */
   submittedSecond: number | null;
+  /** Its route has a provider after this one (dispatch-route.ts): a refusal moves it there at once. */
+  failover?: boolean;
 }
 
 /** The message a provider is handed for one claim. */
@@ -59,7 +62,9 @@ function faultResult(err: unknown): SendResult {
 
 /** Maps what the provider answered for one claimed message to the outcome to record. */
 export function outcomeOf(m: Claimed, result: SendResult, provider: Provider | undefined): SubmissionOutcome {
-  const retry = !result.ok && result.retryable && m.attempts < MAX_ATTEMPTS;
+  // A refusal with another provider left on the route goes to it at once, even past MAX_ATTEMPTS.
+  const failover = !result.ok && result.retryable && m.failover === true && refusedOutright(result.error);
+  const retry = !result.ok && result.retryable && (m.attempts < MAX_ATTEMPTS || failover);
   return {
     accountId: m.account_id,
     id: m.id,
@@ -68,7 +73,7 @@ export function outcomeOf(m: Claimed, result: SendResult, provider: Provider | u
     provider: m.provider,
     providerMessageId: result.ok ? result.providerMessageId : null,
     error: result.ok ? null : result.error,
-    retryAfterSeconds: retry ? retryDelaySeconds(m.attempts) : 0,
+    retryAfterSeconds: retry && !failover ? retryDelaySeconds(m.attempts) : 0,
     price: m.price,
     ranged: m.ranged,
     submittedSecond: m.submittedSecond,

@@ -16,6 +16,7 @@ import { BatchLease, LeaseLost } from './dispatch-lease.ts';
 import { claimRangeBatch } from './dispatch-ranges.ts';
 import { reconcileInflight } from './dispatch-reconcile.ts';
 import { OutcomeRecorder } from './dispatch-record.ts';
+import { routeClaims } from './dispatch-route.ts';
 import { type Claimed, submitAll } from './dispatch-submit.ts';
 import type { WorkerTask } from './index.ts';
 
@@ -111,6 +112,7 @@ export async function dispatchBatch(ctx: AppContext, limit = BATCH_SIZE): Promis
     single.claimed.length < limit ? await claimRangeBatch(ctx, limit - single.claimed.length) : undefined;
   const claimed: Claimed[] = single.claimed.map((m) => ({ ...m, ranged: false, submittedSecond: null }));
   if (range) claimed.push(...range.claimed);
+  await routeClaims(ctx, claimed);
   if (claimed.length > 0) {
     const lease = new BatchLease(
       ctx,

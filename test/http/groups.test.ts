@@ -439,6 +439,8 @@ describe('groups', () => {
           number: def.phoneNumbers[0].number,
           provider: 'simulator',
           throughputMps: 75,
+          country: 'US',
+          destinations: ['US'],
         },
       ]);
     });
@@ -455,8 +457,22 @@ describe('groups', () => {
       let pool = await groupSenderPool(svc.db, acc.accountId, g.id);
       assert.equal(pool.group.id, g.id);
       assert.deepEqual(pool.numbers, [
-        { id: n1.id, number: '+13035550140', provider: 'simulator', throughputMps: 5 },
-        { id: n2.id, number: '+18335551014', provider: 'simulator', throughputMps: 150 },
+        {
+          id: n1.id,
+          number: '+13035550140',
+          provider: 'simulator',
+          throughputMps: 5,
+          country: 'US',
+          destinations: ['US'],
+        },
+        {
+          id: n2.id,
+          number: '+18335551014',
+          provider: 'simulator',
+          throughputMps: 150,
+          country: 'US',
+          destinations: ['US'],
+        },
       ]);
       await call(svc.api, 'DELETE', `${base(acc)}/phonenumbers/${n1.id}`, { auth: acc.auth });
       pool = await groupSenderPool(svc.db, acc.accountId, g.id);

@@ -233,7 +233,7 @@ describe('Twilio-compatible provider', () => {
     const res2 = await down.send(message('+14155550126'));
     assert.equal(res2.ok, false);
     if (!res2.ok) {
-      assert.equal(res2.error.code, 'TWILIO-NETWORK');
+      assert.equal(res2.error.code, 'TWILIO-DOWN');
       assert.equal(res2.retryable, true);
     }
   });

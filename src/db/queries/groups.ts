@@ -88,6 +88,8 @@ export interface PoolNumberRow {
   provider: string;
   throughput_mps: number;
   verified: boolean;
+  country: string;
+  supported_destinations: string[];
 }
 
 /** The active numbers of one group, oldest first. */
@@ -97,7 +99,7 @@ export async function activeGroupNumbers(
   groupId: string,
 ): Promise<PoolNumberRow[]> {
   const { rows } = await db.query<PoolNumberRow>(
-    `SELECT p.id, p.number, p.provider, p.throughput_mps, p.verified
+    `SELECT p.id, p.number, p.provider, p.throughput_mps, p.verified, p.country, p.supported_destinations
        FROM group_numbers gn
        JOIN phone_numbers p ON p.account_id = gn.account_id AND p.id = gn.phone_number_id
       WHERE gn.account_id = $1 AND gn.group_id = $2 AND p.status = 'active'

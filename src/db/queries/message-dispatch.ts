@@ -207,6 +207,9 @@ export interface ClaimedMessage {
   provider: string;
   /** The price charged at accept (refunded when the message finally fails). */
   price: number;
+  /** A one-off claim: the provider and error of the previous attempt, recorded before this claim (routing). */
+  last_provider?: string | null;
+  last_error?: { code: string; description: string } | null;
 }
 
 /**
@@ -224,9 +227,10 @@ export async function claimMessages(
     `UPDATE messages m SET status = 'sending', attempts = m.attempts + 1, provider = k.provider,
             claimed_until = now() + make_interval(secs => $4), submitted_at = to_timestamp($5), updated_at = now()
      FROM unnest($1::uuid[], $2::uuid[], $3::text[]) AS k(account_id, id, provider)
+     JOIN messages o ON o.account_id = k.account_id AND o.id = k.id
      WHERE m.account_id = k.account_id AND m.id = k.id
      RETURNING m.account_id, m.id, m.attempts, m.from_number, m.to_number, m.body, m.encoding, m.segments,
-               m.media, m.provider, m.price::float8 AS price`,
+               m.media, m.provider, m.price::float8 AS price, o.provider AS last_provider, m.error AS last_error`,
     [
       claims.map((c) => c.accountId),
       claims.map((c) => c.id),

@@ -73,14 +73,15 @@ export async function takenNumbers(db: Queryable, candidates: string[]): Promise
 }
 
 /** Every active number of an account, oldest first. */
-export async function activeAccountNumbers(
-  db: Queryable,
-  accountId: string,
-): Promise<Pick<PhoneNumberRow, 'id' | 'number' | 'provider' | 'throughput_mps' | 'verified'>[]> {
-  const { rows } = await db.query<
-    Pick<PhoneNumberRow, 'id' | 'number' | 'provider' | 'throughput_mps' | 'verified'>
-  >(
-    `SELECT id, number, provider, throughput_mps, verified FROM phone_numbers
+/** What a sender pool reads of a number. */
+type PoolNumberFields = Pick<
+  PhoneNumberRow,
+  'id' | 'number' | 'provider' | 'throughput_mps' | 'verified' | 'country' | 'supported_destinations'
+>;
+
+export async function activeAccountNumbers(db: Queryable, accountId: string): Promise<PoolNumberFields[]> {
+  const { rows } = await db.query<PoolNumberFields>(
+    `SELECT id, number, provider, throughput_mps, verified, country, supported_destinations FROM phone_numbers
       WHERE account_id = $1 AND status = 'active' ORDER BY created_at, id`,
     [accountId],
   );

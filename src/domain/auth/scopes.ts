@@ -35,6 +35,8 @@ export const SCOPES = [
   'clients:write',
   'smpp:read',
   'smpp:write',
+  'routes:read',
+  'routes:write',
 ] as const;
 
 /** A scope a route can require. */
@@ -79,4 +81,6 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'clients:write': 'creating and revoking API clients',
   'smpp:read': "the account's SMPP credentials (never their passwords)",
   'smpp:write': 'issuing and deleting SMPP credentials (each one can send as the account over SMPP)',
+  'routes:read': "the account's routes (which providers carry which destinations)",
+  'routes:write': 'creating, changing and deleting routes',
 };

@@ -3,7 +3,8 @@ import { omitNulls } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 
 /**
- * The Message shape of the API (docs/interface.md, the compatibility shapes), plus `encoding`, `jobId` and `campaignId`.
+ * The Message shape of the API (docs/interface.md, the compatibility shapes), plus `encoding`, `jobId`, `campaignId`
+ * and `provider`.
  * `phoneNumber` is our number in the exchange: the sender of an outgoing message, the
  * recipient of an incoming one.
  */
@@ -34,6 +35,8 @@ export function presentMessage(m: MessageView) {
     error: m.error,
     jobId: m.job_id,
     campaignId: m.campaign_id,
+    // The provider that took an outgoing message (its route's choice, docs/routing.md): once a carrier accepted it.
+    provider: m.outgoing && (m.provider_ref ?? m.provider_message_id) ? m.provider : null,
     created: stamp(m.created_at, m.created_by),
     updated: stamp(m.updated_at, m.created_by),
   });

@@ -181,7 +181,9 @@ export async function sendMessages(
       : template;
     const parts: TemplatePart[] = opts.literal ? [{ kind: 'text', text }] : parseTemplate(text);
     const fixed = parts.every((p) => p.kind === 'text') ? { body: text, ...countSegments(text) } : undefined;
-    const senders = opts.sender ? [opts.sender] : await groupSenders(tx, accountId, input);
+    const senders: { id: string; number: string; country?: string; destinations?: string[] }[] = opts.sender
+      ? [opts.sender]
+      : await groupSenders(tx, accountId, input);
 
     const found = new Set((await findContacts(tx, accountId, ids)).map((c) => c.id));
     const missing = ids.find((id) => !found.has(id));
@@ -247,7 +249,7 @@ export async function sendMessages(
             }
           : undefined,
       },
-      pool: senders.map((s) => ({ id: s.id, number: s.number })),
+      pool: senders,
       parts,
       fixed,
       media,

@@ -10,6 +10,9 @@ export interface PoolSender {
   number: string;
   provider: string;
   throughputMps: number;
+  /** The number's country, and the destination countries it can send to (routing: a suitable sender). */
+  country: string;
+  destinations: string[];
 }
 
 /** A group and the numbers it sends from. */
@@ -59,6 +62,8 @@ export async function groupSenderPool(
       number: r.number,
       provider: r.provider,
       throughputMps: r.throughput_mps,
+      country: r.country,
+      destinations: r.supported_destinations ?? [],
     })),
   };
 }

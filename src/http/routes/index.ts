@@ -23,6 +23,7 @@ import { numberRoutes } from './numbers.ts';
 import { oauthRoutes } from './oauth.ts';
 import { providerRoutes, simulatorInboundRoutes } from './providers.ts';
 import { reportRoutes } from './reports.ts';
+import { routeRoutes } from './routes.ts';
 import { sharedFileRoutes } from './shared-files.ts';
 import { sharefileRoutes } from './sharefile.ts';
 import { shortLinkRoutes } from './short-links.ts';
@@ -65,6 +66,7 @@ export const apiRoutes: RoutePlugin[] = [
   sharefileRoutes,
   jobRoutes,
   smppRoutes,
+  routeRoutes,
 ];
 
 /** Route plugins of the public (externals) listener. */

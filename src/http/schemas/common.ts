@@ -123,6 +123,7 @@ export const PATH_ID_NOT_FOUND = {
   autoresponderId: 'AUTO-001',
   userId: 'USER-005',
   credentialId: 'SMPP-001',
+  routeId: 'ROUTE-001',
 } as const satisfies Record<string, ErrorCode>;
 
 /** Path parameters: the ids of PATH_ID_NOT_FOUND as UUIDs, any other as a non-empty string. */

@@ -50,6 +50,12 @@ export const Message = Type.Object({
   error: Type.Optional(ErrorObject),
   jobId: Type.Optional(Type.String()),
   campaignId: Type.Optional(Type.String()),
+  provider: Type.Optional(
+    Type.String({
+      description:
+        'Outgoing, once a carrier accepted it: the provider that took it (`simulator`, `twilio`, `smpp`; chosen by route, docs/routing.md).',
+    }),
+  ),
   created: AuditStamp,
   updated: AuditStamp,
 });

@@ -92,6 +92,10 @@ export class SmppProvider implements Provider {
     return this.bound;
   }
 
+  linkUp(): boolean {
+    return this.bound;
+  }
+
   async start(sink: ProviderSink): Promise<void> {
     this.sink = sink;
     if (!this.closed) return;
@@ -104,7 +108,7 @@ export class SmppProvider implements Provider {
     this.closed = true;
     clearTimeout(this.reconnectTimer);
     clearInterval(this.enquireTimer);
-    this.failOutstanding('SMPP-CLOSED', 'The SMPP provider was closed');
+    this.failOutstanding('SMPP-DISCONNECTED', 'The SMPP provider was closed before the SMSC answered');
     for (const w of [...this.boundWaiters]) w();
     await this.deliver.flush();
     const session = this.session;
@@ -161,8 +165,13 @@ export class SmppProvider implements Provider {
       };
       const r = await this.submitPart(params, deadline, ids[0]);
       if ('error' in r) {
-        const done = ids.length ? ` after ${ids.length} of ${count} parts were accepted` : '';
-        return { ...r, error: { ...r.error, description: r.error.description + done } };
+        if (ids.length === 0) return r;
+        // Parts already went out: the message stays with this SMSC (routing never moves it).
+        const done = ` after ${ids.length} of ${count} parts were accepted`;
+        return {
+          ...r,
+          error: { code: 'SMPP-PARTIAL', description: `${r.error.code}: ${r.error.description}${done}` },
+        };
       }
       ids.push(r.messageId);
     }
@@ -183,12 +192,12 @@ export class SmppProvider implements Provider {
       );
     }
     if (!(await this.acquireWindow(deadline))) {
-      return failure('SMPP-TIMEOUT', 'No submit window slot became free in time', true);
+      return failure('SMPP-BUSY', 'No submit window slot became free in time', true);
     }
     try {
       const wait = this.pace();
       if (Date.now() + wait > deadline)
-        return failure('SMPP-TIMEOUT', 'The throughput cap leaves no slot in time', true);
+        return failure('SMPP-BUSY', 'The throughput cap leaves no slot in time', true);
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       const session = this.session;
       if (!session || !this.bound || this.closed) return failure('SMPP-DOWN', 'The SMPP bind was lost', true);

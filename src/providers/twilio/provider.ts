@@ -90,6 +90,15 @@ export class TwilioProvider implements Provider {
       });
     } catch (err) {
       const timedOut = (err as Error).name === 'TimeoutError';
+      // Connection refused: nothing left, so routing may hand the message to another provider.
+      if ((err as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED') {
+        return {
+          ok: false,
+          status: 'failed',
+          error: { code: 'TWILIO-DOWN', description: 'The provider refused the connection (down)' },
+          retryable: true,
+        };
+      }
       return {
         ok: false,
         status: 'failed',

@@ -1,0 +1,68 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import type { AppContext } from '../context.ts';
+import { routesForAccounts } from '../db/queries/routes.ts';
+import { chooseProvider, matchRoute, providerOrder, type Route } from '../messaging/routing.ts';
+import { RecentMap } from '../providers/submission-memo.ts';
+import type { ProviderName } from '../providers/types.ts';
+import type { Claimed } from './dispatch-submit.ts';
+
+/**
+ * The country of a destination, remembered by its first six digits (the calling code and enough of
+ * the national number to tell countries that share one apart, e.g. +1 by area code, +44 7781
+ * Guernsey from +44 7400 Great Britain): parsing a number costs far more than routing it.
+ */
+const countries = new RecentMap<string, string>(20_000);
+function countryOf(to: string): string | undefined {
+  const key = to.slice(0, 7);
+  let country = countries.get(key);
+  if (country === undefined) {
+    country = parsePhoneNumberFromString(to)?.country ?? '';
+    countries.set(key, country);
+  }
+  return country || undefined;
+}
+
+/**
+ * Sets the provider of each claimed message by its route (docs/routing.md), before anything is
+ * marked in flight: the account's routes, else the default table (account NULL); a message no
+ * route matches keeps its number's provider. A retried message moves to the next provider of its
+ * route only when its previous attempt was refused outright or never left (messaging/routing.ts);
+ * after an attempt of unknown fate it stays where it went. `failover` tells the recorder a refusal
+ * may go to the next provider at once.
+ */
+export async function routeClaims(ctx: AppContext, claimed: Claimed[]): Promise<void> {
+  if (claimed.length === 0) return;
+  const accounts = [...new Set(claimed.map((m) => m.account_id))];
+  const rows = await routesForAccounts(ctx.db, accounts);
+  if (rows.length === 0) return;
+  const routes: Route[] = rows.map((r) => ({
+    id: r.id,
+    accountId: r.account_id,
+    prefix: r.prefix,
+    country: r.country,
+    providers: r.providers,
+  }));
+  const has = (p: string) => ctx.providers.get(p as ProviderName) !== undefined;
+  const up = (p: string) => ctx.providers.get(p as ProviderName)?.linkUp?.() ?? true;
+  // The drawn orders are shared between messages: each is filtered once to the providers configured here.
+  const configured = new Map<readonly string[], readonly string[]>();
+  for (const m of claimed) {
+    const route = matchRoute(routes, m.account_id, m.to_number, countryOf);
+    if (!route) continue;
+    const drawn = providerOrder(route.providers, m.id);
+    let order = configured.get(drawn);
+    if (!order) {
+      order = drawn.filter(has);
+      configured.set(drawn, order);
+    }
+    const last =
+      !m.ranged && m.attempts > 1 && m.last_provider
+        ? { provider: m.last_provider, error: m.last_error ?? null }
+        : undefined;
+    const chosen = chooseProvider({ order, last, up, has });
+    if (!chosen) continue;
+    m.provider = chosen;
+    const at = order.indexOf(chosen);
+    m.failover = at >= 0 && at < order.length - 1;
+  }
+}
