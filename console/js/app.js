@@ -20,6 +20,7 @@ import { listPage, listsPage } from './pages/lists.js';
 import { messagePage, messagesPage } from './pages/messages.js';
 import { numbersPage } from './pages/numbers.js';
 import { overviewPage } from './pages/overview.js';
+import { reportPage } from './pages/reports.js';
 import { templatesPage } from './pages/templates.js';
 import { usersPage } from './pages/users.js';
 import { webhookPage, webhooksPage } from './pages/webhooks.js';
@@ -86,6 +87,8 @@ const ROUTES = [
   { path: '/billing', page: billingPage },
   { path: '/calls', page: callsPage },
   { path: '/calls/:id', page: callPage },
+  // console-pages: reports, meetings.
+  { path: '/reports/:kind/:id', page: reportPage },
 ];
 
 const root = document.getElementById('app');

@@ -4,6 +4,7 @@ import { api } from '../api.js';
 import { badge, field, h, money, pager, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
 import { go, link } from '../router.js';
+import { reportLink } from './reports.js';
 import { messageBox } from './compose.js';
 
 /** #/campaigns?name=&offset= */
@@ -61,6 +62,8 @@ export async function campaignsPage(view, { query }) {
         [
           '',
           (c) => [
+            reportLink('campaigns', c.id, 'link'),
+            ' ',
             c.status === 'scheduled'
               ? h(
                   'button',

@@ -4,6 +4,7 @@ import { api } from '../api.js';
 import { add, badge, field, h, isolate, nameOf, pager, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
 import { go, link } from '../router.js';
+import { reportLink } from './reports.js';
 
 const STATS = [
   ['entered', 'Entered'],
@@ -223,6 +224,7 @@ export async function dripPage(view, { params, query }) {
         ? h('button', { type: 'button', class: 'secondary', onclick: () => act(false) }, 'Deactivate')
         : h('button', { type: 'button', onclick: () => act(true) }, 'Activate'),
       h('a', { class: 'button secondary', href: link('/drips', { edit: d.id }) }, 'Edit'),
+      reportLink('drips', d.id),
       h('button', { type: 'button', class: 'danger', onclick: remove }, 'Delete'),
     ),
     h(

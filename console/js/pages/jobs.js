@@ -4,6 +4,7 @@ import { api } from '../api.js';
 import { badge, h, money, pager, table, when } from '../dom.js';
 import { showError, showInfo } from '../flash.js';
 import { go } from '../router.js';
+import { reportLink } from './reports.js';
 
 const STATUSES = ['scheduled', 'queued', 'sending', 'running', 'completed', 'failed', 'cancelled'];
 // Statuses a job may still leave: while one is shown the page refreshes itself.
@@ -170,6 +171,7 @@ export async function jobPage(view, { params }) {
         j.kind === 'send'
           ? h('a', { class: 'button secondary', href: `#/messages?jobId=${encodeURIComponent(j.id)}` }, 'Messages')
           : null,
+        j.kind === 'send' ? reportLink('jobs', j.id) : null,
         cancel,
       ),
     );

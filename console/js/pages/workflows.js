@@ -5,6 +5,7 @@ import { api } from '../api.js';
 import { add, badge, h, pager, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
 import { go, link } from '../router.js';
+import { reportLink } from './reports.js';
 
 const TEMPLATES_PER_PAGE = 6;
 
@@ -226,6 +227,7 @@ export async function workflowPage(view, { params }) {
     h(
       'div',
       { class: 'actions' },
+      reportLink('workflows', wf.id),
       h('button', { type: 'button', class: 'danger', onclick: remove }, 'Delete workflow'),
     ),
   ]);
