@@ -21,6 +21,7 @@ import { messagePage, messagesPage } from './pages/messages.js';
 import { numbersPage } from './pages/numbers.js';
 import { overviewPage } from './pages/overview.js';
 import { reportPage } from './pages/reports.js';
+import { meetingEventPage, meetingsPage } from './pages/meetings.js';
 import { templatesPage } from './pages/templates.js';
 import { usersPage } from './pages/users.js';
 import { webhookPage, webhooksPage } from './pages/webhooks.js';
@@ -47,6 +48,7 @@ const NAV = [
   ['/drips', 'Drip campaigns'],
   ['/forms', 'Lead forms'],
   ['/links', 'Tracked links'],
+  ['/meetings', 'Meetings'],
   ['/users', 'Users', 'Administrator'],
   ['/credentials', 'API credentials', 'Administrator'],
   ['/billing', 'Billing', 'Administrator'],
@@ -89,6 +91,8 @@ const ROUTES = [
   { path: '/calls/:id', page: callPage },
   // console-pages: reports, meetings.
   { path: '/reports/:kind/:id', page: reportPage },
+  { path: '/meetings', page: meetingsPage },
+  { path: '/meetings/:id', page: meetingEventPage },
 ];
 
 const root = document.getElementById('app');

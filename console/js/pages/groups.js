@@ -5,7 +5,7 @@ import { field, h, isolate, pager, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
 import { go } from '../router.js';
 
-const DAYS = [
+export const DAYS = [
   ['mon', 'Monday'],
   ['tue', 'Tuesday'],
   ['wed', 'Wednesday'],
@@ -134,7 +134,7 @@ const fromText = (s) => {
 };
 
 /** One weekday's open ranges: start and end time inputs per range, add and remove. */
-function dayEditor(key, label, ranges) {
+export function dayEditor(key, label, ranges) {
   const list = h('div', { class: 'ranges' });
   const addRange = (r) => {
     const start = h('input', { type: 'time', required: true, name: `${key}-start`, value: r ? toText(r.start) : '09:00', 'aria-label': `${label} opens` });
