@@ -22,6 +22,7 @@ import { numbersPage } from './pages/numbers.js';
 import { overviewPage } from './pages/overview.js';
 import { reportPage } from './pages/reports.js';
 import { meetingEventPage, meetingsPage } from './pages/meetings.js';
+import { workflowEditorPage } from './pages/workflow-editor.js';
 import { templatesPage } from './pages/templates.js';
 import { usersPage } from './pages/users.js';
 import { webhookPage, webhooksPage } from './pages/webhooks.js';
@@ -93,6 +94,7 @@ const ROUTES = [
   { path: '/reports/:kind/:id', page: reportPage },
   { path: '/meetings', page: meetingsPage },
   { path: '/meetings/:id', page: meetingEventPage },
+  { path: '/workflows/:id/editor', page: workflowEditorPage },
 ];
 
 const root = document.getElementById('app');

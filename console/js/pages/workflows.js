@@ -1,6 +1,6 @@
 // Workflows: the account's workflows, a gallery of ready-made templates to start one from, and a
-// read-only view of one workflow (its versions, nodes and edges) with activation. The visual
-// graph editor is not here: definitions are edited through the API (PUT …/workflows/{id}).
+// view of one workflow (its versions, nodes and edges) with activation. The visual graph editor
+// is pages/workflow-editor.js (#/workflows/:id/editor).
 import { api } from '../api.js';
 import { add, badge, h, pager, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
@@ -42,7 +42,7 @@ export async function workflowsPage(view, { query }) {
   });
   // add(): skips the null of a missing pager or note and flattens lists (append() would print them).
   add(view, [
-    h('h2', {}, 'Workflows'),
+    h('div', { class: 'titlebar' }, h('h2', {}, 'Workflows'), h('a', { class: 'button', href: '#/workflows/new/editor' }, 'New workflow')),
     h(
       'form',
       {
@@ -177,7 +177,7 @@ export async function workflowPage(view, { params }) {
       'p',
       { class: 'muted' },
       `Created ${when(wf.created.at)} · updated ${when(wf.updated.at)} · id ${wf.id}. `,
-      'Edit definitions through the API (PUT …/workflows/{id}).',
+      h('a', { href: `#/workflows/${encodeURIComponent(wf.id)}/editor` }, 'Open the graph editor (versions, runs)'),
     ),
     wf.versions.length ? null : h('p', { class: 'empty' }, 'This workflow has no version yet.'),
     wf.versions.map((v) =>
@@ -221,6 +221,7 @@ export async function workflowPage(view, { params }) {
           v.active
             ? h('button', { type: 'button', class: 'secondary', onclick: () => setActive(v.id, false) }, 'Deactivate')
             : h('button', { type: 'button', onclick: () => setActive(v.id, true) }, 'Activate'),
+          h('a', { class: 'button secondary', href: link(`/workflows/${encodeURIComponent(wf.id)}/editor`, { version: v.id }) }, 'Edit in the graph editor'),
         ),
       ),
     ),
