@@ -23,6 +23,7 @@ import { overviewPage } from './pages/overview.js';
 import { reportPage } from './pages/reports.js';
 import { meetingEventPage, meetingsPage } from './pages/meetings.js';
 import { workflowEditorPage } from './pages/workflow-editor.js';
+import { watchUnread } from './unread.js';
 import { templatesPage } from './pages/templates.js';
 import { usersPage } from './pages/users.js';
 import { webhookPage, webhooksPage } from './pages/webhooks.js';
@@ -238,6 +239,7 @@ function shell() {
     ),
     h('div', { class: 'body' }, nav, h('main', { class: 'content' }, flash, main)),
   );
+  watchUnread(nav); // console-pages: the Inbox link's unread count.
   route();
 }
 
