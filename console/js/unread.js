@@ -1,8 +1,9 @@
 // The navigation's unread count: the Inbox link carries the number of conversations with unread
 // inbound messages, polled from GET …/conversations?unread=true (its pagination's totalCount)
-// every UNREAD_POLL_MS while the shell is shown, and at once after each navigation.
+// every UNREAD_POLL_MS while the shell is shown, and at once after each navigation. The count is
+// the link's `data-unread` attribute, drawn by style.css (a ::after badge), and in its accessible
+// name ("Inbox, 3 unread conversations"): the link's own text stays "Inbox".
 import { api } from './api.js';
-import { h } from './dom.js';
 
 /** How often the count is read again, in ms. */
 export const UNREAD_POLL_MS = 5000;
@@ -15,19 +16,19 @@ export const UNREAD_POLL_MS = 5000;
 export function watchUnread(nav) {
   const link = nav.querySelector('a[data-path="/inbox"]');
   if (!link) return;
-  const badge = h('span', { class: 'count nav-count', 'data-test': 'unread-count', hidden: true });
-  const label = h('span', { class: 'visually-hidden' });
-  link.append(' ', badge, label);
+  const name = link.textContent ?? 'Inbox';
   const refresh = async () => {
     if (!nav.isConnected) return;
     try {
       const res = await api('GET', '/conversations', { query: { unread: true, limit: 1 } });
       const n = Number(res.pagination?.totalCount ?? 0);
-      badge.textContent = n > 99 ? '99+' : String(n);
-      badge.hidden = n === 0;
-      // Read with the link's name: "Inbox, 3 unread conversations".
-      label.textContent = n ? `, ${n} unread conversation${n === 1 ? '' : 's'}` : '';
-      badge.setAttribute('aria-hidden', 'true');
+      if (n > 0) {
+        link.setAttribute('data-unread', n > 99 ? '99+' : String(n));
+        link.setAttribute('aria-label', `${name}, ${n} unread conversation${n === 1 ? '' : 's'}`);
+      } else {
+        link.removeAttribute('data-unread');
+        link.removeAttribute('aria-label');
+      }
     } catch {
       // Keep the last count; the next round tries again.
     }
