@@ -129,7 +129,11 @@ export async function invitation(token) {
 
 /** Accepts an invitation (setting a password when needed) and signs the person in. */
 export async function acceptInvitation(token, body) {
-  const { data } = await sessionCall('POST', `/console/api/invitations/${encodeURIComponent(token)}/accept`, body);
+  const { data } = await sessionCall(
+    'POST',
+    `/console/api/invitations/${encodeURIComponent(token)}/accept`,
+    body,
+  );
   csrf = data.csrfToken;
   return mint(data, undefined);
 }

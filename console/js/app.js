@@ -1,5 +1,14 @@
 // The console shell: sign-in, navigation and the page for the current hash route.
-import { ApiError, acceptInvitation, invitation, resume, session, signIn, signOut, switchAccount } from './api.js';
+import {
+  ApiError,
+  acceptInvitation,
+  invitation,
+  resume,
+  session,
+  signIn,
+  signOut,
+  switchAccount,
+} from './api.js';
 import { h } from './dom.js';
 import { bindFlash, clearFlash, showError } from './flash.js';
 import { autorespondersPage } from './pages/autoresponders.js';
@@ -17,14 +26,18 @@ import { groupPage, groupsPage } from './pages/groups.js';
 import { jobPage, jobsPage } from './pages/jobs.js';
 import { linkPage, linksPage } from './pages/links.js';
 import { listPage, listsPage } from './pages/lists.js';
+import { meetingEventPage, meetingsPage } from './pages/meetings.js';
 import { messagePage, messagesPage } from './pages/messages.js';
 import { numbersPage } from './pages/numbers.js';
 import { overviewPage } from './pages/overview.js';
+import { reportPage } from './pages/reports.js';
 import { templatesPage } from './pages/templates.js';
 import { usersPage } from './pages/users.js';
 import { webhookPage, webhooksPage } from './pages/webhooks.js';
+import { workflowEditorPage } from './pages/workflow-editor.js';
 import { workflowPage, workflowsPage } from './pages/workflows.js';
 import { current, go, match } from './router.js';
+import { watchUnread } from './unread.js';
 
 /**
  * The navigation, in sections; an entry with a role is shown to that role only, and a section
@@ -53,6 +66,7 @@ const NAV = [
       ['/autoresponders', 'Autoresponders'],
       ['/forms', 'Lead forms'],
       ['/links', 'Tracked links'],
+      ['/meetings', 'Meetings'],
     ],
   },
   {
@@ -116,6 +130,11 @@ const ROUTES = [
   { path: '/billing', page: billingPage },
   { path: '/calls', page: callsPage },
   { path: '/calls/:id', page: callPage },
+  // console-pages: reports, meetings.
+  { path: '/reports/:kind/:id', page: reportPage },
+  { path: '/meetings', page: meetingsPage },
+  { path: '/meetings/:id', page: meetingEventPage },
+  { path: '/workflows/:id/editor', page: workflowEditorPage },
 ];
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -137,7 +156,12 @@ function signInView(reason, previous) {
     autocomplete: 'username',
     value: previous?.user?.email,
   });
-  const password = h('input', { name: 'password', type: 'password', required: true, autocomplete: 'current-password' });
+  const password = h('input', {
+    name: 'password',
+    type: 'password',
+    required: true,
+    autocomplete: 'current-password',
+  });
   const error = h('div', { class: 'flash-area' });
   if (reason) showError(reason, error);
   const button = h('button', { type: 'submit' }, 'Sign in');
@@ -162,7 +186,11 @@ function signInView(reason, previous) {
       },
     },
     h('h1', {}, 'Sparrow console'),
-    h('p', {}, 'Sign in with your e-mail and password (the first start of the service prints the first administrator’s).'),
+    h(
+      'p',
+      {},
+      'Sign in with your e-mail and password (the first start of the service prints the first administrator’s).',
+    ),
     error,
     h('label', { class: 'field' }, h('span', {}, 'E-mail'), email),
     h('label', { class: 'field' }, h('span', {}, 'Password'), password),
@@ -182,13 +210,30 @@ async function acceptView(token) {
   } catch (err) {
     showError(err, error);
     root.replaceChildren(
-      h('main', { class: 'signin-page' }, h('div', { class: 'signin' }, h('h1', {}, 'Invitation'), error, h('a', { href: '#/overview' }, 'Sign in'))),
+      h(
+        'main',
+        { class: 'signin-page' },
+        h(
+          'div',
+          { class: 'signin' },
+          h('h1', {}, 'Invitation'),
+          error,
+          h('a', { href: '#/overview' }, 'Sign in'),
+        ),
+      ),
     );
     return;
   }
   const first = h('input', { name: 'firstName', autocomplete: 'given-name', maxlength: 100 });
   const last = h('input', { name: 'lastName', autocomplete: 'family-name', maxlength: 100 });
-  const password = h('input', { name: 'password', type: 'password', autocomplete: 'new-password', minlength: 12, maxlength: 128, required: info.needsPassword });
+  const password = h('input', {
+    name: 'password',
+    type: 'password',
+    autocomplete: 'new-password',
+    minlength: 12,
+    maxlength: 128,
+    required: info.needsPassword,
+  });
   const terms = h('input', { name: 'acceptTerms', type: 'checkbox', required: true });
   const button = h('button', { type: 'submit' }, info.kind === 'reset' ? 'Set password' : 'Join');
   const form = h(
@@ -219,7 +264,9 @@ async function acceptView(token) {
     error,
     info.kind === 'invite' ? h('label', { class: 'field' }, h('span', {}, 'First name'), first) : null,
     info.kind === 'invite' ? h('label', { class: 'field' }, h('span', {}, 'Last name'), last) : null,
-    info.needsPassword ? h('label', { class: 'field' }, h('span', {}, 'Password (12 characters or more)'), password) : null,
+    info.needsPassword
+      ? h('label', { class: 'field' }, h('span', {}, 'Password (12 characters or more)'), password)
+      : null,
     h('label', { class: 'check' }, terms, h('span', {}, 'I accept the terms of use')),
     button,
   );
@@ -256,6 +303,7 @@ function shell() {
     ),
     h('div', { class: 'body' }, nav, h('main', { class: 'content' }, flash, main)),
   );
+  watchUnread(nav); // console-pages: the Inbox link's unread count.
   route();
 }
 
@@ -274,7 +322,12 @@ function navigation(role) {
       label ? { 'aria-labelledby': id } : {},
       shown.map(([path, text]) => h('li', {}, h('a', { href: `#${path}`, 'data-path': path }, text))),
     );
-    return h('div', { class: 'nav-section' }, label ? h('h2', { id, class: 'nav-heading' }, label) : null, links);
+    return h(
+      'div',
+      { class: 'nav-section' },
+      label ? h('h2', { id, class: 'nav-heading' }, label) : null,
+      links,
+    );
   });
   return h('nav', { id: 'nav', class: 'nav', 'aria-label': 'Main' }, sections);
 }
@@ -285,7 +338,11 @@ function navigation(role) {
  * @param {HTMLElement} panel
  */
 function menuButton(panel) {
-  const button = h('button', { type: 'button', class: 'menu-toggle', 'aria-controls': 'nav', 'aria-expanded': 'false' }, 'Menu');
+  const button = h(
+    'button',
+    { type: 'button', class: 'menu-toggle', 'aria-controls': 'nav', 'aria-expanded': 'false' },
+    'Menu',
+  );
   const set = (open) => {
     panel.classList.toggle('open', open);
     button.setAttribute('aria-expanded', String(open));
@@ -321,7 +378,9 @@ function accountSwitcher(s) {
         }
       },
     },
-    s.accounts.map((a) => h('option', { value: a.id, selected: a.id === s.accountId }, `${a.name} (${a.role})`)),
+    s.accounts.map((a) =>
+      h('option', { value: a.id, selected: a.id === s.accountId }, `${a.name} (${a.role})`),
+    ),
   );
   return h('span', { class: 'who' }, select, ` · ${who}`);
 }

@@ -23,6 +23,10 @@ export function copyBox(label, text, { rows = 0 } = {}) {
     { class: 'copy-box' },
     h('span', {}, label),
     box,
-    h('button', { type: 'button', class: 'secondary', onclick: copy, 'aria-label': `Copy ${label.toLowerCase()}` }, 'Copy'),
+    h(
+      'button',
+      { type: 'button', class: 'secondary', onclick: copy, 'aria-label': `Copy ${label.toLowerCase()}` },
+      'Copy',
+    ),
   );
 }

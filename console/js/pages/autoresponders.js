@@ -12,7 +12,8 @@ const hhmm = (t) => `${pad(t.hour)}:${pad(t.minute)}`;
 
 /** A group's office hours in one line, e.g. "mon 09:00–17:00 · tue … (America/New_York)". */
 function describeHours(hours) {
-  if (!hours?.active) return 'No office hours are kept for this group: an office-hours autoresponder never answers.';
+  if (!hours?.active)
+    return 'No office hours are kept for this group: an office-hours autoresponder never answers.';
   const days = DAYS.map((d) => {
     const ranges = hours.times?.[d] ?? [];
     return ranges.length ? `${d} ${ranges.map((r) => `${hhmm(r.start)}–${hhmm(r.end)}`).join(', ')}` : null;
@@ -21,7 +22,9 @@ function describeHours(hours) {
 }
 
 function describeTrigger(a) {
-  return a.trigger.type === 'keywords' ? `Keywords: ${a.trigger.keywords.join(', ')}` : 'Outside office hours';
+  return a.trigger.type === 'keywords'
+    ? `Keywords: ${a.trigger.keywords.join(', ')}`
+    : 'Outside office hours';
 }
 
 /** #/autoresponders?active=&groupId=&offset=&edit= */
@@ -93,7 +96,11 @@ export async function autorespondersPage(view, { query }) {
           (a) => [
             badge(a.active ? 'active' : 'disabled'),
             ' ',
-            h('button', { type: 'button', class: 'link', onclick: () => toggle(a) }, a.active ? 'Turn off' : 'Turn on'),
+            h(
+              'button',
+              { type: 'button', class: 'link', onclick: () => toggle(a) },
+              a.active ? 'Turn off' : 'Turn on',
+            ),
           ],
         ],
         [
@@ -149,7 +156,14 @@ function editor(a, groups) {
   };
   type.addEventListener('change', sync);
   group.addEventListener('change', sync);
-  const priority = h('input', { name: 'priority', type: 'number', min: -1000, max: 1000, step: 1, value: a?.priority ?? 0 });
+  const priority = h('input', {
+    name: 'priority',
+    type: 'number',
+    min: -1000,
+    max: 1000,
+    step: 1,
+    value: a?.priority ?? 0,
+  });
   const active = h('input', { type: 'checkbox', name: 'active', checked: a ? a.active : true });
   const box = messageBox('message');
   box.textarea.maxLength = 1600;

@@ -26,8 +26,19 @@ export async function billingPage(view, { query }) {
     h(
       'div',
       { class: 'cards' },
-      h('div', { class: 'card' }, h('h3', {}, 'Balance'), h('p', { class: 'big', 'data-test': 'balance' }, money(balance.data.balance, currency))),
-      h('div', { class: 'card' }, h('h3', {}, 'Plan'), h('p', { class: 'big', 'data-test': 'plan' }, String(a.plan)), h('p', {}, `${a.status}${a.trial ? ' (trial)' : ''}`)),
+      h(
+        'div',
+        { class: 'card' },
+        h('h3', {}, 'Balance'),
+        h('p', { class: 'big', 'data-test': 'balance' }, money(balance.data.balance, currency)),
+      ),
+      h(
+        'div',
+        { class: 'card' },
+        h('h3', {}, 'Plan'),
+        h('p', { class: 'big', 'data-test': 'plan' }, String(a.plan)),
+        h('p', {}, `${a.status}${a.trial ? ' (trial)' : ''}`),
+      ),
     ),
     checkoutForm(),
     topupForm(topup.data, currency),
@@ -49,11 +60,39 @@ export async function billingPage(view, { query }) {
 }
 
 function checkoutForm() {
-  const plan = h('select', { name: 'plan' }, PLANS.map(([id, label]) => h('option', { value: id }, label)));
-  const commitment = h('input', { name: 'commitment', type: 'number', min: 1, max: 50000, step: 1, required: true, value: '20' });
-  const frequency = h('select', { name: 'frequency' }, h('option', { value: 'monthly' }, 'Monthly'), h('option', { value: 'annually' }, 'Annually'));
-  const name = h('input', { name: 'billingName', required: true, maxlength: 200, autocomplete: 'organization' });
-  const email = h('input', { name: 'billingEmail', type: 'email', required: true, maxlength: 254, autocomplete: 'email' });
+  const plan = h(
+    'select',
+    { name: 'plan' },
+    PLANS.map(([id, label]) => h('option', { value: id }, label)),
+  );
+  const commitment = h('input', {
+    name: 'commitment',
+    type: 'number',
+    min: 1,
+    max: 50000,
+    step: 1,
+    required: true,
+    value: '20',
+  });
+  const frequency = h(
+    'select',
+    { name: 'frequency' },
+    h('option', { value: 'monthly' }, 'Monthly'),
+    h('option', { value: 'annually' }, 'Annually'),
+  );
+  const name = h('input', {
+    name: 'billingName',
+    required: true,
+    maxlength: 200,
+    autocomplete: 'organization',
+  });
+  const email = h('input', {
+    name: 'billingEmail',
+    type: 'email',
+    required: true,
+    maxlength: 254,
+    autocomplete: 'email',
+  });
   const out = h('div', {});
   return h(
     'form',
@@ -65,18 +104,37 @@ function checkoutForm() {
         try {
           const { data } = await api('POST', '/checkout', {
             query: { successUrl: back, cancelUrl: back },
-            json: { plan: plan.value, commitment: Number(commitment.value), frequency: frequency.value, name: name.value.trim(), email: email.value.trim() },
+            json: {
+              plan: plan.value,
+              commitment: Number(commitment.value),
+              frequency: frequency.value,
+              name: name.value.trim(),
+              email: email.value.trim(),
+            },
           });
           // Only an http(s) address becomes a link.
           const url = /^https?:\/\//i.test(data) ? data : null;
-          out.replaceChildren(h('p', {}, 'Pay at: ', url ? h('a', { href: url, 'data-test': 'checkout-url', rel: 'noopener noreferrer' }, url) : h('code', {}, data)));
+          out.replaceChildren(
+            h(
+              'p',
+              {},
+              'Pay at: ',
+              url
+                ? h('a', { href: url, 'data-test': 'checkout-url', rel: 'noopener noreferrer' }, url)
+                : h('code', {}, data),
+            ),
+          );
         } catch (err) {
           showError(err);
         }
       },
     },
     h('h3', {}, 'Checkout'),
-    h('p', { class: 'muted' }, 'Pays the commitment once and credits it to the balance; the payment method is saved for auto top-up.'),
+    h(
+      'p',
+      { class: 'muted' },
+      'Pays the commitment once and credits it to the balance; the payment method is saved for auto top-up.',
+    ),
     field('Plan', plan),
     field('Amount (commitment)', commitment),
     field('Frequency', frequency),
@@ -88,9 +146,32 @@ function checkoutForm() {
 }
 
 function topupForm(t, currency) {
-  const threshold = h('input', { name: 'threshold', type: 'number', min: 0, max: 1000000, step: '0.01', required: true, value: t.threshold === undefined ? '' : String(t.threshold) });
-  const amount = h('input', { name: 'amount', type: 'number', min: 1, max: 100000, step: '0.01', required: true, value: t.amount === undefined ? '' : String(t.amount) });
-  const maxPerMonth = h('input', { name: 'maxPerMonth', type: 'number', min: 1, max: 100, step: 1, value: String(t.maxPerMonth ?? 5) });
+  const threshold = h('input', {
+    name: 'threshold',
+    type: 'number',
+    min: 0,
+    max: 1000000,
+    step: '0.01',
+    required: true,
+    value: t.threshold === undefined ? '' : String(t.threshold),
+  });
+  const amount = h('input', {
+    name: 'amount',
+    type: 'number',
+    min: 1,
+    max: 100000,
+    step: '0.01',
+    required: true,
+    value: t.amount === undefined ? '' : String(t.amount),
+  });
+  const maxPerMonth = h('input', {
+    name: 'maxPerMonth',
+    type: 'number',
+    min: 1,
+    max: 100,
+    step: 1,
+    value: String(t.maxPerMonth ?? 5),
+  });
   const disable = async () => {
     try {
       await api('DELETE', '/autotopup');
@@ -123,7 +204,9 @@ function topupForm(t, currency) {
       { 'data-test': 'autotopup-state' },
       badge(t.enabled ? 'active' : 'disabled'),
       ` ${t.topupsThisMonth} top-up(s) this month`,
-      t.paymentMethod ? ` · payment method ${t.paymentMethod.provider}` : ' · no saved payment method (complete a checkout first)',
+      t.paymentMethod
+        ? ` · payment method ${t.paymentMethod.provider}`
+        : ' · no saved payment method (complete a checkout first)',
     ),
     field(`Top up below (${currency})`, threshold),
     field(`Top-up amount (${currency})`, amount),

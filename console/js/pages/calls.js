@@ -4,7 +4,16 @@ import { api } from '../api.js';
 import { badge, field, h, nameOf, pager, table, when } from '../dom.js';
 import { go } from '../router.js';
 
-const STATUSES = ['initiated', 'ringing', 'in-progress', 'completed', 'busy', 'no-answer', 'failed', 'canceled'];
+const STATUSES = [
+  'initiated',
+  'ringing',
+  'in-progress',
+  'completed',
+  'busy',
+  'no-answer',
+  'failed',
+  'canceled',
+];
 
 /** #/calls?direction=&status=&offset= */
 export async function callsPage(view, { query }) {
@@ -12,8 +21,16 @@ export async function callsPage(view, { query }) {
   const direction = query.get('direction') ?? '';
   const status = query.get('status') ?? '';
   const res = await api('GET', '/calls', { query: { direction, status, offset, limit: 20 } });
-  const dir = h('select', { name: 'direction' }, ['', 'inbound', 'outbound'].map((d) => h('option', { value: d, selected: d === direction }, d || 'any')));
-  const st = h('select', { name: 'status' }, ['', ...STATUSES].map((s) => h('option', { value: s, selected: s === status }, s || 'any')));
+  const dir = h(
+    'select',
+    { name: 'direction' },
+    ['', 'inbound', 'outbound'].map((d) => h('option', { value: d, selected: d === direction }, d || 'any')),
+  );
+  const st = h(
+    'select',
+    { name: 'status' },
+    ['', ...STATUSES].map((s) => h('option', { value: s, selected: s === status }, s || 'any')),
+  );
   view.append(
     h('h2', {}, 'Calls'),
     h(
@@ -60,7 +77,12 @@ export async function callPage(view, { params }) {
       row('Direction', c.direction),
       row('Status', badge(c.status)),
       row('From', h('bdi', {}, c.from)),
-      row('Contact', c.contact ? h('a', { href: `#/contacts/${encodeURIComponent(c.contact.id)}` }, nameOf(c.contact)) : '—'),
+      row(
+        'Contact',
+        c.contact
+          ? h('a', { href: `#/contacts/${encodeURIComponent(c.contact.id)}` }, nameOf(c.contact))
+          : '—',
+      ),
       row('To', h('bdi', {}, c.to)),
       row('Group', c.group ? h('bdi', {}, c.group.name) : '—'),
       row('Action', c.action),
@@ -72,7 +94,14 @@ export async function callPage(view, { params }) {
       row(
         'Recording',
         safeUrl
-          ? [h('a', { href: safeUrl, rel: 'noopener noreferrer', target: '_blank', 'data-test': 'recording' }, 'Listen'), c.recordingDuration ? ` (${c.recordingDuration} s)` : '']
+          ? [
+              h(
+                'a',
+                { href: safeUrl, rel: 'noopener noreferrer', target: '_blank', 'data-test': 'recording' },
+                'Listen',
+              ),
+              c.recordingDuration ? ` (${c.recordingDuration} s)` : '',
+            ]
           : c.recording
             ? 'recorded'
             : '—',

@@ -5,6 +5,7 @@ import { badge, field, h, money, pager, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
 import { go, link } from '../router.js';
 import { messageBox } from './compose.js';
+import { reportLink } from './reports.js';
 
 /** #/campaigns?name=&offset= */
 export async function campaignsPage(view, { query }) {
@@ -61,6 +62,8 @@ export async function campaignsPage(view, { query }) {
         [
           '',
           (c) => [
+            reportLink('campaigns', c.id, 'link'),
+            ' ',
             c.status === 'scheduled'
               ? h(
                   'button',

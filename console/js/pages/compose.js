@@ -24,7 +24,11 @@ function describeSegments(text) {
 const hasMergeFields = (text) => parseTemplate(text).some((part) => part.kind !== 'text');
 
 /** A contact as the API shows it, as merge fields read it (the mobile's number and country). */
-const mergeValues = (contact) => ({ ...contact, mobile: contact.mobile?.number, country: contact.mobile?.country });
+const mergeValues = (contact) => ({
+  ...contact,
+  mobile: contact.mobile?.number,
+  country: contact.mobile?.country,
+});
 
 /** A textarea with a live encoding/segment counter under it; answers { textarea, counter }. */
 export function messageBox(name = 'text', preview = () => null) {
@@ -267,7 +271,11 @@ export async function composePage(view, { query }) {
     box.counter,
     mediaLink
       ? field('Media (MMS)', h('span', { class: 'attached-media' }, mediaLink), 'A hosted file from Files')
-      : field('Media (MMS)', mediaInput, 'Optional: an image, sound, video, PDF or vCard, uploaded when you send'),
+      : field(
+          'Media (MMS)',
+          mediaInput,
+          'Optional: an image, sound, video, PDF or vCard, uploaded when you send',
+        ),
     h('div', { class: 'actions' }, button),
     result,
   );

@@ -61,8 +61,7 @@ export function bulkPanel(scope, q) {
       onsubmit: async (e) => {
         e.preventDefault();
         const ids = [...scope.querySelectorAll('input[name=bulk-select]:checked')].map((el) => el.value);
-        const selector =
-          which.value === 'selected' ? { ids } : { filters: q ? { q } : { all: true } };
+        const selector = which.value === 'selected' ? { ids } : { filters: q ? { q } : { all: true } };
         if (which.value === 'selected' && ids.length === 0)
           return showError(new Error('Tick the contacts to change, or choose every matching contact.'));
         const body = { action: action.value, selector };

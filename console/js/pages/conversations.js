@@ -23,7 +23,13 @@ export async function inboxPage(view, { query }) {
   const offset = Number(query.get('offset') ?? 0);
   const q = query.get('q') ?? '';
   const list = h('div', {});
-  const search = h('input', { type: 'search', value: q, placeholder: 'Name, number or e-mail', 'aria-label': 'Search conversations', maxlength: 100 });
+  const search = h('input', {
+    type: 'search',
+    value: q,
+    placeholder: 'Name, number or e-mail',
+    'aria-label': 'Search conversations',
+    maxlength: 100,
+  });
   view.append(
     h('h2', {}, 'Inbox'),
     h(

@@ -21,13 +21,18 @@ export async function credentialsPage(view, { query }) {
       [
         ['Name', (c) => h('bdi', {}, c.name)],
         ['Client id', (c) => h('code', {}, c.id)],
-        ['Scopes', (c) => h('span', { class: 'excerpt', title: c.scopes.join(' ') }, `${c.scopes.length} scopes`)],
+        [
+          'Scopes',
+          (c) => h('span', { class: 'excerpt', title: c.scopes.join(' ') }, `${c.scopes.length} scopes`),
+        ],
         ['Created', (c) => when(c.created)],
         ['Status', (c) => (c.revoked ? `revoked ${when(c.revokedAt)}` : 'active')],
         [
           '',
           (c) =>
-            c.revoked ? '' : h('button', { type: 'button', class: 'danger', onclick: () => revoke(c) }, 'Revoke'),
+            c.revoked
+              ? ''
+              : h('button', { type: 'button', class: 'danger', onclick: () => revoke(c) }, 'Revoke'),
         ],
       ],
       res.data,
@@ -63,7 +68,10 @@ function createForm() {
           out.replaceChildren(
             h('p', {}, 'Store the secret now: it is not shown again.'),
             field('Client id', h('input', { readonly: true, value: data.id, class: 'wide' })),
-            field('Client secret', h('input', { readonly: true, value: data.secret, class: 'wide', name: 'secret' })),
+            field(
+              'Client secret',
+              h('input', { readonly: true, value: data.secret, class: 'wide', name: 'secret' }),
+            ),
           );
           showInfo(`“${data.name}” created.`);
           name.value = '';

@@ -4,6 +4,7 @@ import { api } from '../api.js';
 import { add, badge, field, h, isolate, nameOf, pager, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
 import { go, link } from '../router.js';
+import { reportLink } from './reports.js';
 
 const STATS = [
   ['entered', 'Entered'],
@@ -16,7 +17,9 @@ const STATS = [
 
 function delayText(d) {
   if (!d) return '—';
-  const parts = [d.days && `${d.days} d`, d.hours && `${d.hours} h`, d.minutes && `${d.minutes} min`].filter(Boolean);
+  const parts = [d.days && `${d.days} d`, d.hours && `${d.hours} h`, d.minutes && `${d.minutes} min`].filter(
+    Boolean,
+  );
   return parts.length ? parts.join(' ') : 'at once';
 }
 
@@ -40,7 +43,12 @@ export async function dripsPage(view, { query }) {
     api('GET', '/lists', { query: { limit: 100 } }),
     editing ? api('GET', `/dripcampaigns/${encodeURIComponent(editing)}`).then((r) => r.data) : null,
   ]);
-  const search = h('input', { type: 'search', value: nameFilter, placeholder: 'Name contains', 'aria-label': 'Name contains' });
+  const search = h('input', {
+    type: 'search',
+    value: nameFilter,
+    placeholder: 'Name contains',
+    'aria-label': 'Name contains',
+  });
   add(view, [
     h('h2', {}, 'Drip campaigns'),
     h(
@@ -73,8 +81,20 @@ export async function dripsPage(view, { query }) {
 
 function stepRow(step, index, remove, only) {
   const num = (label, value, max) =>
-    h('input', { type: 'number', min: 0, max, value: String(value ?? 0), 'aria-label': `Message ${index + 1}: ${label}`, class: 'short' });
-  const text = h('textarea', { required: true, maxlength: 1600, rows: 2, 'aria-label': `Message ${index + 1}: text` });
+    h('input', {
+      type: 'number',
+      min: 0,
+      max,
+      value: String(value ?? 0),
+      'aria-label': `Message ${index + 1}: ${label}`,
+      class: 'short',
+    });
+  const text = h('textarea', {
+    required: true,
+    maxlength: 1600,
+    rows: 2,
+    'aria-label': `Message ${index + 1}: text`,
+  });
   text.value = step?.message ?? '';
   const days = num('delay in days', step?.delay?.days, 365);
   const hours = num('delay in hours', step?.delay?.hours, 8760);
@@ -84,13 +104,31 @@ function stepRow(step, index, remove, only) {
     { class: 'step', 'data-step': String(index) },
     h('legend', {}, `Message ${index + 1}`),
     text,
-    h('div', { class: 'inline' }, h('span', {}, index === 0 ? 'Sent after entry +' : 'Sent after the previous +'), days, 'd', hours, 'h', minutes, 'min'),
-    h('button', { type: 'button', class: 'secondary', onclick: remove, disabled: only }, `Remove message ${index + 1}`),
+    h(
+      'div',
+      { class: 'inline' },
+      h('span', {}, index === 0 ? 'Sent after entry +' : 'Sent after the previous +'),
+      days,
+      'd',
+      hours,
+      'h',
+      minutes,
+      'min',
+    ),
+    h(
+      'button',
+      { type: 'button', class: 'secondary', onclick: remove, disabled: only },
+      `Remove message ${index + 1}`,
+    ),
   );
   const value = () => {
     const out = {
       message: text.value,
-      delay: { days: Number(days.value) || 0, hours: Number(hours.value) || 0, minutes: Number(minutes.value) || 0 },
+      delay: {
+        days: Number(days.value) || 0,
+        hours: Number(hours.value) || 0,
+        minutes: Number(minutes.value) || 0,
+      },
     };
     if (step?.id) out.id = step.id;
     return out;
@@ -114,19 +152,28 @@ function editor(d, lists) {
     'select',
     { name: 'listId' },
     h('option', { value: '' }, '—'),
-    lists.filter((l) => !l.filter).map((l) => h('option', { value: l.id, selected: d?.trigger.list?.id === l.id }, isolate(l.name))),
+    lists
+      .filter((l) => !l.filter)
+      .map((l) => h('option', { value: l.id, selected: d?.trigger.list?.id === l.id }, isolate(l.name))),
   );
-  let steps = (d?.messages ?? [{ message: '', delay: { days: 0, hours: 0, minutes: 0 } }]).map((m) => ({ ...m }));
+  let steps = (d?.messages ?? [{ message: '', delay: { days: 0, hours: 0, minutes: 0 } }]).map((m) => ({
+    ...m,
+  }));
   let rows = [];
   const box = h('div', { class: 'steps' });
   const draw = () => {
     steps = rows.length ? rows.map((r) => r.value()) : steps;
     rows = steps.map((s, i) =>
-      stepRow(s, i, () => {
-        steps = rows.map((r) => r.value()).filter((_, j) => j !== i);
-        rows = [];
-        draw();
-      }, steps.length === 1),
+      stepRow(
+        s,
+        i,
+        () => {
+          steps = rows.map((r) => r.value()).filter((_, j) => j !== i);
+          rows = [];
+          draw();
+        },
+        steps.length === 1,
+      ),
     );
     box.replaceChildren(...rows.map((r) => r.el));
   };
@@ -146,7 +193,9 @@ function editor(d, lists) {
       const res = d
         ? await api('PUT', `/dripcampaigns/${encodeURIComponent(d.id)}`, { json: body })
         : await api('POST', '/dripcampaigns', { json: body });
-      showAfterNavigation(d ? 'Drip campaign saved.' : 'Drip campaign created (inactive: activate it to start entries).');
+      showAfterNavigation(
+        d ? 'Drip campaign saved.' : 'Drip campaign created (inactive: activate it to start entries).',
+      );
       go(`/drips/${encodeURIComponent(res.data.id)}`);
     } catch (err) {
       showError(err);
@@ -187,7 +236,9 @@ export async function dripPage(view, { params, query }) {
     try {
       if (activate) await api('PUT', path, { json: { activate: true } });
       else await api('PUT', `${path}/deactivate`);
-      showAfterNavigation(activate ? 'Drip campaign activated: contacts enter it now.' : 'Drip campaign deactivated.');
+      showAfterNavigation(
+        activate ? 'Drip campaign activated: contacts enter it now.' : 'Drip campaign deactivated.',
+      );
       go(`/drips/${encodeURIComponent(d.id)}`, { t: Date.now() });
     } catch (err) {
       showError(err);
@@ -205,8 +256,20 @@ export async function dripPage(view, { params, query }) {
   };
   const e = execution?.data;
   add(view, [
-    h('div', { class: 'titlebar' }, h('h2', {}, h('bdi', {}, d.name)), h('a', { class: 'button secondary', href: '#/drips' }, 'All drip campaigns')),
-    h('p', {}, badge(d.active ? 'active' : 'disabled'), ' · ', triggerText(d.trigger), ` · first message ${delayText(d.trigger.delay)} after entry`),
+    h(
+      'div',
+      { class: 'titlebar' },
+      h('h2', {}, h('bdi', {}, d.name)),
+      h('a', { class: 'button secondary', href: '#/drips' }, 'All drip campaigns'),
+    ),
+    h(
+      'p',
+      {},
+      badge(d.active ? 'active' : 'disabled'),
+      ' · ',
+      triggerText(d.trigger),
+      ` · first message ${delayText(d.trigger.delay)} after entry`,
+    ),
     h('p', { class: 'muted', 'data-test': 'drip-stats' }, statsText(d.stats)),
     table(
       [
@@ -224,6 +287,7 @@ export async function dripPage(view, { params, query }) {
         ? h('button', { type: 'button', class: 'secondary', onclick: () => act(false) }, 'Deactivate')
         : h('button', { type: 'button', onclick: () => act(true) }, 'Activate'),
       h('a', { class: 'button secondary', href: link('/drips', { edit: d.id }) }, 'Edit'),
+      reportLink('drips', d.id),
       h('button', { type: 'button', class: 'danger', onclick: remove }, 'Delete'),
     ),
     h(
@@ -235,7 +299,11 @@ export async function dripPage(view, { params, query }) {
             'dl',
             { class: 'details' },
             h('dt', {}, 'Contact'),
-            h('dd', {}, h('a', { href: link(`/contacts/${encodeURIComponent(e.contact.id)}`) }, nameOf(e.contact))),
+            h(
+              'dd',
+              {},
+              h('a', { href: link(`/contacts/${encodeURIComponent(e.contact.id)}`) }, nameOf(e.contact)),
+            ),
             h('dt', {}, 'Status'),
             h('dd', {}, badge(e.status)),
             h('dt', {}, 'Entered'),
@@ -244,7 +312,9 @@ export async function dripPage(view, { params, query }) {
             h('dd', {}, String(e.stepsSent)),
             h('dt', {}, e.ended ? 'Ended' : 'Next step due'),
             h('dd', {}, when(e.ended ?? e.due)),
-            e.error ? [h('dt', {}, 'Error'), h('dd', {}, `${e.error.description ?? ''} (${e.error.code})`)] : null,
+            e.error
+              ? [h('dt', {}, 'Error'), h('dd', {}, `${e.error.description ?? ''} (${e.error.code})`)]
+              : null,
           )
         : h('p', { class: 'empty' }, 'No executions yet.'),
       pager(execution?.pagination, (o) => go(`/drips/${encodeURIComponent(d.id)}`, { x: o })),

@@ -47,7 +47,15 @@ export async function filesPage(view) {
           ['File', (f) => f.name],
           ['Type', (f) => f.contentType],
           ['Size', (f) => size(f.size)],
-          ['Link', (f) => h('a', { href: f.link, target: '_blank', rel: 'noopener noreferrer', class: 'file-link' }, f.link)],
+          [
+            'Link',
+            (f) =>
+              h(
+                'a',
+                { href: f.link, target: '_blank', rel: 'noopener noreferrer', class: 'file-link' },
+                f.link,
+              ),
+          ],
           ['Expires', (f) => when(f.expires)],
           ['', (f) => h('a', { href: link('/compose', { media: f.link }) }, 'Send as MMS')],
         ],
@@ -87,7 +95,11 @@ export async function filesPage(view) {
   );
   view.append(
     h('h2', {}, 'Files'),
-    h('p', { class: 'muted' }, 'Files hosted for MMS or links in texts, at an unguessable public link that expires.'),
+    h(
+      'p',
+      { class: 'muted' },
+      'Files hosted for MMS or links in texts, at an unguessable public link that expires.',
+    ),
     form,
     h('h3', {}, 'Uploaded'),
     list,

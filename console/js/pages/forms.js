@@ -18,8 +18,17 @@ function parseFields(text) {
     .filter(Boolean)
     .map((line) => {
       const [name, label, type, required, options] = line.split('|').map((p) => p.trim());
-      const f = { name, label: label || name, type: type || 'text', required: /^(required|yes|true)$/i.test(required ?? '') };
-      if (options) f.options = options.split(',').map((o) => o.trim()).filter(Boolean);
+      const f = {
+        name,
+        label: label || name,
+        type: type || 'text',
+        required: /^(required|yes|true)$/i.test(required ?? ''),
+      };
+      if (options)
+        f.options = options
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean);
       return f;
     });
 }
@@ -36,8 +45,18 @@ export async function formsPage(view, { query }) {
     api('GET', '/forms/templates', { query: { q, offset: toffset, limit: TEMPLATES_PER_PAGE } }),
     api('GET', '/lists', { query: { limit: 100 } }),
   ]);
-  const search = h('input', { type: 'search', value: nameFilter, placeholder: 'Name contains', 'aria-label': 'Name contains' });
-  const templateSearch = h('input', { type: 'search', value: q, placeholder: 'Search templates', 'aria-label': 'Search form templates' });
+  const search = h('input', {
+    type: 'search',
+    value: nameFilter,
+    placeholder: 'Name contains',
+    'aria-label': 'Name contains',
+  });
+  const templateSearch = h('input', {
+    type: 'search',
+    value: q,
+    placeholder: 'Search templates',
+    'aria-label': 'Search form templates',
+  });
   add(view, [
     h('h2', {}, 'Lead forms'),
     h(
@@ -106,7 +125,12 @@ function blankForm(lists) {
   const name = h('input', { name: 'name', required: true, maxlength: 200 });
   const fields = h('textarea', { name: 'fields', rows: 4 });
   fields.value = DEFAULT_FIELDS;
-  const list = h('select', { name: 'listId' }, h('option', { value: '' }, '—'), lists.map((l) => h('option', { value: l.id }, isolate(l.name))));
+  const list = h(
+    'select',
+    { name: 'listId' },
+    h('option', { value: '' }, '—'),
+    lists.map((l) => h('option', { value: l.id }, isolate(l.name))),
+  );
   const confirmation = h('textarea', { name: 'confirmationMessage', rows: 2, maxlength: 1600 });
   const button = h('button', { type: 'submit' }, 'Create lead form');
   return h(
@@ -123,15 +147,29 @@ function blankForm(lists) {
     },
     h('h3', {}, 'New blank form'),
     field('Name', name),
-    field('Fields', fields, 'One per line: name | label | type | required | options (for select, comma-separated). Types: text, textarea, email, tel, number, date, checkbox, select'),
+    field(
+      'Fields',
+      fields,
+      'One per line: name | label | type | required | options (for select, comma-separated). Types: text, textarea, email, tel, number, date, checkbox, select',
+    ),
     field('List joined', list),
-    field('Confirmation text (optional)', confirmation, 'Texted to the submitter; merge fields like {{{firstName}}}'),
+    field(
+      'Confirmation text (optional)',
+      confirmation,
+      'Texted to the submitter; merge fields like {{{firstName}}}',
+    ),
     h('div', { class: 'actions' }, button),
   );
 }
 
 function templateCard(t) {
-  const name = h('input', { name: 'name', required: true, maxlength: 200, value: t.name, 'aria-label': `Name of the form made from ${isolate(t.name)}` });
+  const name = h('input', {
+    name: 'name',
+    required: true,
+    maxlength: 200,
+    value: t.name,
+    'aria-label': `Name of the form made from ${isolate(t.name)}`,
+  });
   const button = h('button', { type: 'submit' }, 'Use this template');
   return h(
     'form',
@@ -169,14 +207,17 @@ export async function formPage(view, { params, query }) {
   const act = async (activate) => {
     try {
       await api('PUT', `${path}/${activate ? 'activate' : 'deactivate'}`);
-      showAfterNavigation(activate ? 'Lead form activated: its page is live.' : 'Lead form deactivated: its page answers 404.');
+      showAfterNavigation(
+        activate ? 'Lead form activated: its page is live.' : 'Lead form deactivated: its page answers 404.',
+      );
       go(`/forms/${encodeURIComponent(f.id)}`, { t: Date.now() });
     } catch (err) {
       showError(err);
     }
   };
   const remove = async () => {
-    if (!confirm(`Delete the lead form “${isolate(f.name)}” with its conversions (the contacts stay)?`)) return;
+    if (!confirm(`Delete the lead form “${isolate(f.name)}” with its conversions (the contacts stay)?`))
+      return;
     try {
       await api('DELETE', path);
       showAfterNavigation('Lead form deleted.');
@@ -190,8 +231,18 @@ export async function formPage(view, { params, query }) {
   const embed = `<iframe src="${attr(f.url)}" title="${attr(f.name)}" width="100%" height="640" style="border:0"></iframe>`;
   const rate = `${(stats.conversionRate * 100).toFixed(1)} %`;
   add(view, [
-    h('div', { class: 'titlebar' }, h('h2', {}, h('bdi', {}, f.name)), h('a', { class: 'button secondary', href: '#/forms' }, 'All lead forms')),
-    h('p', {}, badge(f.active ? 'active' : 'disabled'), f.active ? ` since ${when(f.active)}` : ' · the hosted page answers 404 until the form is activated'),
+    h(
+      'div',
+      { class: 'titlebar' },
+      h('h2', {}, h('bdi', {}, f.name)),
+      h('a', { class: 'button secondary', href: '#/forms' }, 'All lead forms'),
+    ),
+    h(
+      'p',
+      {},
+      badge(f.active ? 'active' : 'disabled'),
+      f.active ? ` since ${when(f.active)}` : ' · the hosted page answers 404 until the form is activated',
+    ),
     h(
       'div',
       { class: 'actions' },
@@ -237,10 +288,24 @@ export async function formPage(view, { params, query }) {
     table(
       [
         ['Submitted', (c) => when(c.submitted)],
-        ['Contact', (c) => (c.contact.id ? h('a', { href: link(`/contacts/${encodeURIComponent(c.contact.id)}`) }, who(c.contact)) : who(c.contact))],
+        [
+          'Contact',
+          (c) =>
+            c.contact.id
+              ? h('a', { href: link(`/contacts/${encodeURIComponent(c.contact.id)}`) }, who(c.contact))
+              : who(c.contact),
+        ],
         ['Mobile', (c) => c.contact.mobile ?? '—'],
         ['Page', (c) => (c.pageUrl ? h('bdi', {}, c.pageUrl) : '—')],
-        ['Confirmation', (c) => (c.confirmation.messageId ? h('a', { href: link(`/messages/${encodeURIComponent(c.confirmation.messageId)}`) }, 'queued') : c.confirmation.error ? `${c.confirmation.error.description} (${c.confirmation.error.code})` : '—')],
+        [
+          'Confirmation',
+          (c) =>
+            c.confirmation.messageId
+              ? h('a', { href: link(`/messages/${encodeURIComponent(c.confirmation.messageId)}`) }, 'queued')
+              : c.confirmation.error
+                ? `${c.confirmation.error.description} (${c.confirmation.error.code})`
+                : '—',
+        ],
       ],
       conversions.data,
       'No conversions yet.',

@@ -5,7 +5,7 @@ import { field, h, isolate, pager, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
 import { go } from '../router.js';
 
-const DAYS = [
+export const DAYS = [
   ['mon', 'Monday'],
   ['tue', 'Tuesday'],
   ['wed', 'Wednesday'],
@@ -24,7 +24,13 @@ export async function groupsPage(view, { query }) {
     h('h2', {}, 'Groups'),
     table(
       [
-        ['Name', (g) => [h('a', { href: `#/groups/${encodeURIComponent(g.id)}` }, isolate(g.name)), g.isDefault ? [' ', h('span', { class: 'tag' }, 'default')] : null]],
+        [
+          'Name',
+          (g) => [
+            h('a', { href: `#/groups/${encodeURIComponent(g.id)}` }, isolate(g.name)),
+            g.isDefault ? [' ', h('span', { class: 'tag' }, 'default')] : null,
+          ],
+        ],
         ['Numbers', (g) => g.phoneNumbers.map((n) => n.number).join(', ') || '—'],
         ['Office hours', (g) => (g.officeHours?.active ? `on · ${g.officeHours.timezone}` : 'off')],
         ['Created', (g) => when(g.created.at)],
@@ -58,10 +64,16 @@ export async function groupsPage(view, { query }) {
 /** #/groups/:id */
 export async function groupPage(view, { params }) {
   const path = `/groups/${encodeURIComponent(params.id)}`;
-  const [{ data: g }, numbers] = await Promise.all([api('GET', path), api('GET', '/phonenumbers', { query: { limit: 100 } })]);
+  const [{ data: g }, numbers] = await Promise.all([
+    api('GET', path),
+    api('GET', '/phonenumbers', { query: { limit: 100 } }),
+  ]);
   const name = h('input', { name: 'name', required: true, maxlength: 200, value: g.name });
   const inGroup = new Set(g.phoneNumbers.map((n) => n.id));
-  const boxes = numbers.data.map((n) => ({ n, box: h('input', { type: 'checkbox', name: 'number', value: n.id, checked: inGroup.has(n.id) }) }));
+  const boxes = numbers.data.map((n) => ({
+    n,
+    box: h('input', { type: 'checkbox', name: 'number', value: n.id, checked: inGroup.has(n.id) }),
+  }));
   const hours = g.officeHours ?? { active: false, timezone: 'UTC', times: {} };
   const active = h('input', { type: 'checkbox', name: 'officeHoursActive', checked: hours.active });
   const timezone = h('input', { name: 'timezone', required: true, maxlength: 64, value: hours.timezone });
@@ -104,7 +116,15 @@ export async function groupPage(view, { params }) {
         {},
         h('legend', {}, 'Numbers (senders)'),
         boxes.length
-          ? boxes.map(({ n, box }) => h('label', { class: 'check' }, box, h('bdi', {}, n.number), n.name ? [' ', h('bdi', {}, n.name)] : null))
+          ? boxes.map(({ n, box }) =>
+              h(
+                'label',
+                { class: 'check' },
+                box,
+                h('bdi', {}, n.number),
+                n.name ? [' ', h('bdi', {}, n.name)] : null,
+              ),
+            )
           : h('p', { class: 'empty' }, 'The account holds no numbers.'),
       ),
       h(
@@ -134,18 +154,39 @@ const fromText = (s) => {
 };
 
 /** One weekday's open ranges: start and end time inputs per range, add and remove. */
-function dayEditor(key, label, ranges) {
+export function dayEditor(key, label, ranges) {
   const list = h('div', { class: 'ranges' });
   const addRange = (r) => {
-    const start = h('input', { type: 'time', required: true, name: `${key}-start`, value: r ? toText(r.start) : '09:00', 'aria-label': `${label} opens` });
-    const end = h('input', { type: 'time', required: true, name: `${key}-end`, value: r ? toText(r.end) : '17:00', 'aria-label': `${label} closes` });
+    const start = h('input', {
+      type: 'time',
+      required: true,
+      name: `${key}-start`,
+      value: r ? toText(r.start) : '09:00',
+      'aria-label': `${label} opens`,
+    });
+    const end = h('input', {
+      type: 'time',
+      required: true,
+      name: `${key}-end`,
+      value: r ? toText(r.end) : '17:00',
+      'aria-label': `${label} closes`,
+    });
     const row = h(
       'div',
       { class: 'inline range' },
       start,
       '–',
       end,
-      h('button', { type: 'button', class: 'link', 'aria-label': `Remove these ${label} hours`, onclick: () => row.remove() }, 'Remove'),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'link',
+          'aria-label': `Remove these ${label} hours`,
+          onclick: () => row.remove(),
+        },
+        'Remove',
+      ),
     );
     list.append(row);
   };
@@ -155,7 +196,16 @@ function dayEditor(key, label, ranges) {
     { class: 'day', 'data-day': key },
     h('strong', {}, label),
     list,
-    h('button', { type: 'button', class: 'secondary', 'aria-label': `Add hours on ${label}`, onclick: () => addRange() }, 'Add hours'),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'secondary',
+        'aria-label': `Add hours on ${label}`,
+        onclick: () => addRange(),
+      },
+      'Add hours',
+    ),
   );
   const read = () =>
     [...list.querySelectorAll('.range')].map((row) => {

@@ -4,6 +4,7 @@ import { api } from '../api.js';
 import { badge, h, money, pager, table, when } from '../dom.js';
 import { showError, showInfo } from '../flash.js';
 import { go } from '../router.js';
+import { reportLink } from './reports.js';
 
 const STATUSES = ['scheduled', 'queued', 'sending', 'running', 'completed', 'failed', 'cancelled'];
 // Statuses a job may still leave: while one is shown the page refreshes itself.
@@ -31,7 +32,8 @@ function what(j) {
 
 /** How far a job is, in a few words. */
 function howFar(j) {
-  if (j.progress) return `${j.progress.done} / ${j.progress.total} done${j.progress.failed ? `, ${j.progress.failed} failed` : ''}`;
+  if (j.progress)
+    return `${j.progress.done} / ${j.progress.total} done${j.progress.failed ? `, ${j.progress.failed} failed` : ''}`;
   if (!j.counts) return `${j.submitted} recipient(s)${j.failures ? `, ${j.failures} failed` : ''}`;
   const c = j.counts;
   const parts = [
@@ -168,8 +170,13 @@ export async function jobPage(view, { params }) {
         'div',
         { class: 'actions' },
         j.kind === 'send'
-          ? h('a', { class: 'button secondary', href: `#/messages?jobId=${encodeURIComponent(j.id)}` }, 'Messages')
+          ? h(
+              'a',
+              { class: 'button secondary', href: `#/messages?jobId=${encodeURIComponent(j.id)}` },
+              'Messages',
+            )
           : null,
+        j.kind === 'send' ? reportLink('jobs', j.id) : null,
         cancel,
       ),
     );

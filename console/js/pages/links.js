@@ -12,9 +12,20 @@ export async function linksPage(view, { query }) {
   const nameFilter = query.get('name') ?? '';
   const offset = Number(query.get('offset') ?? 0);
   const res = await api('GET', '/links', { query: { name: nameFilter, offset, limit: 20 } });
-  const search = h('input', { type: 'search', value: nameFilter, placeholder: 'Name or URL contains', 'aria-label': 'Name or URL contains' });
+  const search = h('input', {
+    type: 'search',
+    value: nameFilter,
+    placeholder: 'Name or URL contains',
+    'aria-label': 'Name or URL contains',
+  });
   const name = h('input', { name: 'name', maxlength: 200 });
-  const url = h('input', { name: 'url', type: 'url', required: true, maxlength: 2048, placeholder: 'https://…' });
+  const url = h('input', {
+    name: 'url',
+    type: 'url',
+    required: true,
+    maxlength: 2048,
+    placeholder: 'https://…',
+  });
   const button = h('button', { type: 'submit' }, 'Create link');
   const created = h('div', { 'data-test': 'created-link' });
   add(view, [
@@ -56,7 +67,14 @@ export async function linksPage(view, { query }) {
             const l = (await api('POST', '/links', { json: body })).data;
             // The list above is re-read on the next visit; the new link shows here at once.
             created.replaceChildren(
-              h('p', {}, 'Created “', h('bdi', {}, l.name), '”: ', h('a', { href: link(`/links/${encodeURIComponent(l.id)}`) }, 'clicks and sources')),
+              h(
+                'p',
+                {},
+                'Created “',
+                h('bdi', {}, l.name),
+                '”: ',
+                h('a', { href: link(`/links/${encodeURIComponent(l.id)}`) }, 'clicks and sources'),
+              ),
               copyBox('Short URL', l.shortUrl),
             );
             name.value = '';
@@ -87,10 +105,19 @@ export async function linkPage(view, { params, query }) {
     api('GET', `${path}/sources`, { query: { offset: soffset, limit: 20 } }),
   ]);
   const chosen = sources.data.find((s) => s.id === query.get('source')) ?? sources.data[0];
-  const stats = chosen ? (await api('GET', `${path}/sources/${encodeURIComponent(chosen.id)}/stats`, { query: { start, limit: 100 } })) : null;
+  const stats = chosen
+    ? await api('GET', `${path}/sources/${encodeURIComponent(chosen.id)}/stats`, {
+        query: { start, limit: 100 },
+      })
+    : null;
   const days = (stats?.data ?? []).map((d) => ({ day: d.date.slice(0, 10), clicks: d.value }));
   const remove = async () => {
-    if (!confirm(`Delete the link “${isolate(l.name)}”? Its short URLs stop working, also in texts already sent.`)) return;
+    if (
+      !confirm(
+        `Delete the link “${isolate(l.name)}”? Its short URLs stop working, also in texts already sent.`,
+      )
+    )
+      return;
     try {
       await api('DELETE', path);
       showAfterNavigation('Link deleted.');
@@ -99,15 +126,41 @@ export async function linkPage(view, { params, query }) {
       showError(err);
     }
   };
-  const sourceName = (s) => (s.type === 'direct' ? 'Direct' : s.type === 'campaign' ? `Campaign ${s.campaign?.id ?? ''}` : `Send job ${s.job?.id ?? ''}`);
+  const sourceName = (s) =>
+    s.type === 'direct'
+      ? 'Direct'
+      : s.type === 'campaign'
+        ? `Campaign ${s.campaign?.id ?? ''}`
+        : `Send job ${s.job?.id ?? ''}`;
   add(view, [
-    h('div', { class: 'titlebar' }, h('h2', {}, h('bdi', {}, l.name)), h('a', { class: 'button secondary', href: '#/links' }, 'All links')),
-    h('p', {}, 'Redirects to ', h('bdi', {}, l.url), ` · ${l.clicks} click(s) · created ${when(l.created.at)}`),
+    h(
+      'div',
+      { class: 'titlebar' },
+      h('h2', {}, h('bdi', {}, l.name)),
+      h('a', { class: 'button secondary', href: '#/links' }, 'All links'),
+    ),
+    h(
+      'p',
+      {},
+      'Redirects to ',
+      h('bdi', {}, l.url),
+      ` · ${l.clicks} click(s) · created ${when(l.created.at)}`,
+    ),
     copyBox('Short URL', l.shortUrl),
     h('h3', {}, 'Sources'),
     table(
       [
-        ['Source', (s) => (s === chosen ? h('strong', {}, sourceName(s)) : h('a', { href: link(`/links/${encodeURIComponent(l.id)}`, { source: s.id, soffset }) }, sourceName(s)))],
+        [
+          'Source',
+          (s) =>
+            s === chosen
+              ? h('strong', {}, sourceName(s))
+              : h(
+                  'a',
+                  { href: link(`/links/${encodeURIComponent(l.id)}`, { source: s.id, soffset }) },
+                  sourceName(s),
+                ),
+        ],
         ['Short URL', (s) => h('code', {}, s.shortUrl)],
         ['Clicks', (s) => String(s.clicks)],
         ['Job', (s) => (s.job ? h('a', { href: link('/messages', { jobId: s.job.id }) }, 'messages') : '—')],
@@ -117,7 +170,9 @@ export async function linkPage(view, { params, query }) {
     pager(sources.pagination, (o) => go(`/links/${encodeURIComponent(l.id)}`, { soffset: o })),
     chosen
       ? [
-          days.length ? barChart(days, [['clicks', 'Clicks']], `Clicks per day (UTC): ${sourceName(chosen)}`) : h('p', { class: 'empty' }, 'No days to show.'),
+          days.length
+            ? barChart(days, [['clicks', 'Clicks']], `Clicks per day (UTC): ${sourceName(chosen)}`)
+            : h('p', { class: 'empty' }, 'No days to show.'),
           table(
             [
               ['Day', (d) => d.day],
@@ -128,6 +183,10 @@ export async function linkPage(view, { params, query }) {
           ),
         ]
       : null,
-    h('div', { class: 'actions' }, h('button', { type: 'button', class: 'danger', onclick: remove }, 'Delete link')),
+    h(
+      'div',
+      { class: 'actions' },
+      h('button', { type: 'button', class: 'danger', onclick: remove }, 'Delete link'),
+    ),
   ]);
 }

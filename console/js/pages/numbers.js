@@ -27,7 +27,11 @@ export async function numbersPage(view, { query }) {
       { class: 'actions' },
       h('a', { href: '#/numbers', class: status === 'active' ? 'active' : null }, 'Held'),
       ' · ',
-      h('a', { href: '#/numbers?status=released', class: status === 'released' ? 'active' : null }, 'Released'),
+      h(
+        'a',
+        { href: '#/numbers?status=released', class: status === 'released' ? 'active' : null },
+        'Released',
+      ),
     ),
     table(
       [
@@ -49,7 +53,13 @@ export async function numbersPage(view, { query }) {
 }
 
 function nameInput(n) {
-  return h('input', { name: 'name', maxlength: 200, value: n.name ?? '', 'aria-label': `Name of ${n.number}`, 'data-id': n.id });
+  return h('input', {
+    name: 'name',
+    maxlength: 200,
+    value: n.name ?? '',
+    'aria-label': `Name of ${n.number}`,
+    'data-id': n.id,
+  });
 }
 
 function throughputInput(n) {
@@ -71,7 +81,9 @@ function actions(n) {
     const name = row.querySelector('input[name=name]').value.trim();
     const throughput = Number(row.querySelector('input[name=throughput]').value);
     try {
-      await api('PUT', `/phonenumbers/${encodeURIComponent(n.id)}`, { json: { name: name || null, throughput } });
+      await api('PUT', `/phonenumbers/${encodeURIComponent(n.id)}`, {
+        json: { name: name || null, throughput },
+      });
       showAfterNavigation(`${n.number} saved.`);
       go('/numbers', { t: Date.now() });
     } catch (err) {
@@ -92,13 +104,28 @@ function actions(n) {
     'span',
     { class: 'actions' },
     h('button', { type: 'button', onclick: save, 'aria-label': `Save ${n.number}` }, 'Save'),
-    h('button', { type: 'button', class: 'danger', onclick: release, 'aria-label': `Release ${n.number}` }, 'Release'),
+    h(
+      'button',
+      { type: 'button', class: 'danger', onclick: release, 'aria-label': `Release ${n.number}` },
+      'Release',
+    ),
   );
 }
 
 function searchForm(search, available) {
-  const country = h('input', { name: 'country', value: search.country || 'US', pattern: '[A-Za-z]{2}', maxlength: 2, required: true });
-  const areaCode = h('input', { name: 'areaCode', value: search.areaCode, pattern: '[0-9]{1,6}', inputmode: 'numeric' });
+  const country = h('input', {
+    name: 'country',
+    value: search.country || 'US',
+    pattern: '[A-Za-z]{2}',
+    maxlength: 2,
+    required: true,
+  });
+  const areaCode = h('input', {
+    name: 'areaCode',
+    value: search.areaCode,
+    pattern: '[0-9]{1,6}',
+    inputmode: 'numeric',
+  });
   const contains = h('input', { name: 'contains', value: search.contains, pattern: '\\+?[0-9*]{1,15}' });
   const take = async (a) => {
     try {
@@ -119,7 +146,11 @@ function searchForm(search, available) {
         class: 'inline',
         onsubmit: (e) => {
           e.preventDefault();
-          go('/numbers', { country: country.value.trim().toUpperCase(), areaCode: areaCode.value.trim(), contains: contains.value.trim() });
+          go('/numbers', {
+            country: country.value.trim().toUpperCase(),
+            areaCode: areaCode.value.trim(),
+            contains: contains.value.trim(),
+          });
         },
       },
       field('Country', country),
@@ -136,7 +167,15 @@ function searchForm(search, available) {
             ['Features', (a) => a.features.join(', ')],
             ['Provider', (a) => a.provider],
             ['Monthly price', (a) => money(a.price, 'USD')],
-            ['', (a) => h('button', { type: 'button', onclick: () => take(a), 'aria-label': `Buy ${a.number}` }, 'Buy')],
+            [
+              '',
+              (a) =>
+                h(
+                  'button',
+                  { type: 'button', onclick: () => take(a), 'aria-label': `Buy ${a.number}` },
+                  'Buy',
+                ),
+            ],
           ],
           available.data,
           'No numbers match.',

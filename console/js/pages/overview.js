@@ -8,7 +8,13 @@ import { badge, h, money, table, when } from '../dom.js';
 export function figureCards(r, currency, testId) {
   const t = r.totals;
   const card = (label, value, note) =>
-    h('div', { class: 'figure' }, h('span', { class: 'figure-label' }, label), h('strong', {}, value), note ? h('span', { class: 'muted' }, note) : null);
+    h(
+      'div',
+      { class: 'figure' },
+      h('span', { class: 'figure-label' }, label),
+      h('strong', {}, value),
+      note ? h('span', { class: 'muted' }, note) : null,
+    );
   return h(
     'div',
     { class: 'figures', 'data-test': testId },
@@ -39,11 +45,31 @@ export async function overviewPage(view) {
   view.append(
     h('h3', {}, 'Today'),
     figureCards(today.data, a.currency, 'today'),
-    h('p', { class: 'muted' }, `${today.data.totals.sent ? '' : 'Nothing sent yet today. '}${month.data.queued} message(s) waiting to be dispatched.`),
+    h(
+      'p',
+      { class: 'muted' },
+      `${today.data.totals.sent ? '' : 'Nothing sent yet today. '}${month.data.queued} message(s) waiting to be dispatched.`,
+    ),
     h('h3', {}, 'Last 30 days'),
     figureCards(month.data, a.currency, 'month'),
-    barChart(month.data.days, [['sent', 'Sent'], ['delivered', 'Delivered'], ['failed', 'Failed']], 'Messages per day'),
-    barChart(month.data.days, [['replies', 'Replies'], ['optOuts', 'Opt-outs'], ['clicks', 'Clicks']], 'Replies, opt-outs and clicks per day'),
+    barChart(
+      month.data.days,
+      [
+        ['sent', 'Sent'],
+        ['delivered', 'Delivered'],
+        ['failed', 'Failed'],
+      ],
+      'Messages per day',
+    ),
+    barChart(
+      month.data.days,
+      [
+        ['replies', 'Replies'],
+        ['optOuts', 'Opt-outs'],
+        ['clicks', 'Clicks'],
+      ],
+      'Replies, opt-outs and clicks per day',
+    ),
   );
   view.append(
     h(

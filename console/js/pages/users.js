@@ -80,10 +80,23 @@ function inviteForm() {
       onsubmit: async (e) => {
         e.preventDefault();
         try {
-          const { data } = await api('POST', '/users', { json: { email: email.value.trim(), role: role.value } });
-          const linkBox = h('input', { readonly: true, value: data.link, 'aria-label': 'Invitation link', class: 'wide' });
+          const { data } = await api('POST', '/users', {
+            json: { email: email.value.trim(), role: role.value },
+          });
+          const linkBox = h('input', {
+            readonly: true,
+            value: data.link,
+            'aria-label': 'Invitation link',
+            class: 'wide',
+          });
           out.replaceChildren(
-            h('p', {}, 'Send this link to ', h('bdi', {}, data.email), ` (valid until ${when(data.expires)}; shown once):`),
+            h(
+              'p',
+              {},
+              'Send this link to ',
+              h('bdi', {}, data.email),
+              ` (valid until ${when(data.expires)}; shown once):`,
+            ),
             linkBox,
           );
           linkBox.select();

@@ -1,10 +1,11 @@
 // Workflows: the account's workflows, a gallery of ready-made templates to start one from, and a
-// read-only view of one workflow (its versions, nodes and edges) with activation. The visual
-// graph editor is not here: definitions are edited through the API (PUT …/workflows/{id}).
+// view of one workflow (its versions, nodes and edges) with activation. The visual graph editor
+// is pages/workflow-editor.js (#/workflows/:id/editor).
 import { api } from '../api.js';
 import { add, badge, h, pager, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
 import { go, link } from '../router.js';
+import { reportLink } from './reports.js';
 
 const TEMPLATES_PER_PAGE = 6;
 
@@ -41,7 +42,12 @@ export async function workflowsPage(view, { query }) {
   });
   // add(): skips the null of a missing pager or note and flattens lists (append() would print them).
   add(view, [
-    h('h2', {}, 'Workflows'),
+    h(
+      'div',
+      { class: 'titlebar' },
+      h('h2', {}, 'Workflows'),
+      h('a', { class: 'button', href: '#/workflows/new/editor' }, 'New workflow'),
+    ),
     h(
       'form',
       {
@@ -110,7 +116,9 @@ function templateCard(t) {
         e.preventDefault();
         button.disabled = true;
         try {
-          const res = await api('POST', '/workflows', { json: { templateId: t.id, name: name.value.trim() } });
+          const res = await api('POST', '/workflows', {
+            json: { templateId: t.id, name: name.value.trim() },
+          });
           showAfterNavigation(`Workflow “${res.data.name}” created from the template “${t.name}”.`);
           go(`/workflows/${encodeURIComponent(res.data.id)}`);
         } catch (err) {
@@ -134,7 +142,9 @@ function configSummary(n) {
   if (c.message) return c.message;
   if (c.delay) {
     const { days = 0, hours = 0, minutes = 0 } = c.delay;
-    return [days && `${days} d`, hours && `${hours} h`, minutes && `${minutes} min`].filter(Boolean).join(' ');
+    return [days && `${days} d`, hours && `${hours} h`, minutes && `${minutes} min`]
+      .filter(Boolean)
+      .join(' ');
   }
   if (c.keyword) return `keyword ${c.keyword}`;
   if (c.attribute) return `${c.attribute} ${c.comparator ?? '='} “${c.value ?? ''}”`;
@@ -149,7 +159,9 @@ export async function workflowPage(view, { params }) {
   const setActive = async (versionId, activate) => {
     try {
       await api('PUT', path, { json: { versions: [{ id: versionId, activate }] } });
-      showAfterNavigation(activate ? 'Version activated: contacts can enter it now.' : 'Version deactivated.');
+      showAfterNavigation(
+        activate ? 'Version activated: contacts can enter it now.' : 'Version deactivated.',
+      );
       go(`/workflows/${encodeURIComponent(wf.id)}`, { t: Date.now() });
     } catch (err) {
       showError(err);
@@ -176,7 +188,11 @@ export async function workflowPage(view, { params }) {
       'p',
       { class: 'muted' },
       `Created ${when(wf.created.at)} · updated ${when(wf.updated.at)} · id ${wf.id}. `,
-      'Edit definitions through the API (PUT …/workflows/{id}).',
+      h(
+        'a',
+        { href: `#/workflows/${encodeURIComponent(wf.id)}/editor` },
+        'Open the graph editor (versions, runs)',
+      ),
     ),
     wf.versions.length ? null : h('p', { class: 'empty' }, 'This workflow has no version yet.'),
     wf.versions.map((v) =>
@@ -218,14 +234,27 @@ export async function workflowPage(view, { params }) {
           'div',
           { class: 'actions' },
           v.active
-            ? h('button', { type: 'button', class: 'secondary', onclick: () => setActive(v.id, false) }, 'Deactivate')
+            ? h(
+                'button',
+                { type: 'button', class: 'secondary', onclick: () => setActive(v.id, false) },
+                'Deactivate',
+              )
             : h('button', { type: 'button', onclick: () => setActive(v.id, true) }, 'Activate'),
+          h(
+            'a',
+            {
+              class: 'button secondary',
+              href: link(`/workflows/${encodeURIComponent(wf.id)}/editor`, { version: v.id }),
+            },
+            'Edit in the graph editor',
+          ),
         ),
       ),
     ),
     h(
       'div',
       { class: 'actions' },
+      reportLink('workflows', wf.id),
       h('button', { type: 'button', class: 'danger', onclick: remove }, 'Delete workflow'),
     ),
   ]);

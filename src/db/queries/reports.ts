@@ -1,10 +1,37 @@
 import type { Queryable } from '../client.ts';
 
-/** Which messages a report counts: the account's, or one campaign's or one send job's. */
+/**
+ * Which messages a report counts: the account's, or one campaign's, one send job's, one drip's or
+ * one workflow's (the messages its runs' send-message steps queued, as workflow_steps recorded them).
+ */
 export interface ReportScope {
   campaignId?: string;
   jobId?: string;
+  dripId?: string;
+  workflowId?: string;
 }
+
+/**
+ * The ids (and recipients) of the messages a drip's or a workflow's runs sent: the `messageId` a
+ * send-message step recorded. A drip's workflow has the drip's id; once a drip was handed over to
+ * a workflow (endpoint 18, `migrated_at`) runs entered later are the workflow's, not the drip's.
+ * `$acc` is the account, `$drip` / `$wf` the drip's or the workflow's id (at most one not null).
+ */
+const AUTOMATION_MESSAGES = (acc: string, drip: string, wf: string) =>
+  `SELECT (s.outcome ->> 'messageId')::uuid AS id, r.contact_id
+     FROM workflow_runs r
+     JOIN workflow_steps s ON s.account_id = r.account_id AND s.run_id = r.id
+     LEFT JOIN drip_campaigns d ON d.account_id = r.account_id AND d.id = r.workflow_id
+    WHERE r.account_id = ${acc} AND r.workflow_id = coalesce(${drip}::uuid, ${wf}::uuid)
+      AND s.outcome ? 'messageId'
+      AND CASE WHEN ${drip}::uuid IS NOT NULL
+               THEN d.id IS NOT NULL AND (d.migrated_at IS NULL OR r.entered_at <= d.migrated_at)
+               ELSE d.id IS NULL OR (d.migrated_at IS NOT NULL AND r.entered_at > d.migrated_at) END`;
+
+/** The SQL condition on messages `m` of a scope with the params $campaign, $job, $drip, $wf. */
+const IN_SCOPE = (acc: string, campaign: string, job: string, drip: string, wf: string) =>
+  `(${campaign}::uuid IS NULL OR m.campaign_id = ${campaign}) AND (${job}::uuid IS NULL OR m.job_id = ${job})
+   AND (coalesce(${drip}::uuid, ${wf}::uuid) IS NULL OR m.id IN (SELECT id FROM (${AUTOMATION_MESSAGES(acc, drip, wf)}) am))`;
 
 export interface DayFigures {
   day: string;
@@ -26,7 +53,9 @@ const ID_FLOOR = (param: string) =>
  * Figures per day (in the account's time zone) from `from` (inclusive) to `to` (exclusive):
  * outgoing messages created that day by their status now (sent = handed to a carrier: sent,
  * delivered or undelivered), their price, inbound replies, opt-outs and tracked-link clicks.
- * Scoped to a campaign or a job, replies and opt-outs are those of the recipients of its messages.
+ * Scoped to a campaign, a job, a drip or a workflow, replies and opt-outs are those of the
+ * recipients of its messages; clicks are those of the links shortened in a campaign's or a job's
+ * texts (a drip's or a workflow's texts carry no link source of their own: no clicks counted).
  */
 export async function dailyFigures(
   db: Queryable,
@@ -36,7 +65,8 @@ export async function dailyFigures(
   timeZone: string,
   scope: ReportScope,
 ): Promise<DayFigures[]> {
-  const scoped = scope.campaignId !== undefined || scope.jobId !== undefined;
+  const automation = scope.dripId !== undefined || scope.workflowId !== undefined;
+  const scoped = scope.campaignId !== undefined || scope.jobId !== undefined || automation;
   const { rows } = await db.query<DayFigures>(
     `WITH days AS (
        SELECT d::date AS day
@@ -52,13 +82,13 @@ export async function dailyFigures(
         WHERE m.account_id = $1 AND m.outgoing AND NOT m.system
           AND m.id >= ${ID_FLOOR('$2')} AND m.id < ${ID_FLOOR('$3')}
           AND m.created_at >= $2 AND m.created_at < $3
-          AND ($5::uuid IS NULL OR m.campaign_id = $5) AND ($6::uuid IS NULL OR m.job_id = $6)
+          AND ${IN_SCOPE('$1', '$5', '$6', '$8', '$9')}
         GROUP BY 1
      ),
      recipients AS (
        SELECT DISTINCT m.contact_id FROM messages m
         WHERE $7 AND m.account_id = $1 AND m.outgoing AND m.contact_id IS NOT NULL
-          AND ($5::uuid IS NULL OR m.campaign_id = $5) AND ($6::uuid IS NULL OR m.job_id = $6)
+          AND ${IN_SCOPE('$1', '$5', '$6', '$8', '$9')}
      ),
      inb AS (
        SELECT (m.created_at AT TIME ZONE $4)::date AS day, count(*)::int AS replies
@@ -82,7 +112,7 @@ export async function dailyFigures(
        SELECT c.day, sum(c.clicks)::int AS clicks
          FROM link_clicks c
          LEFT JOIN link_sources s ON s.account_id = c.account_id AND s.id = c.source_id
-        WHERE c.account_id = $1
+        WHERE c.account_id = $1 AND NOT $10
           AND c.day >= ($2::timestamptz AT TIME ZONE $4)::date AND c.day <= (($3::timestamptz - interval '1 ms') AT TIME ZONE $4)::date
           AND ($5::uuid IS NULL OR s.campaign_id = $5) AND ($6::uuid IS NULL OR s.job_id = $6)
         GROUP BY 1
@@ -94,7 +124,18 @@ export async function dailyFigures(
        FROM days
        LEFT JOIN out USING (day) LEFT JOIN inb USING (day) LEFT JOIN opt USING (day) LEFT JOIN clk USING (day)
       ORDER BY days.day`,
-    [accountId, from, to, timeZone, scope.campaignId ?? null, scope.jobId ?? null, scoped],
+    [
+      accountId,
+      from,
+      to,
+      timeZone,
+      scope.campaignId ?? null,
+      scope.jobId ?? null,
+      scoped,
+      scope.dripId ?? null,
+      scope.workflowId ?? null,
+      automation,
+    ],
   );
   return rows;
 }
@@ -109,9 +150,15 @@ export async function accountNow(
     `SELECT a.balance::float8 AS balance, a.currency, a.timezone,
             (SELECT count(*)::int FROM messages m
               WHERE m.account_id = a.id AND m.outgoing AND m.status IN ('queued', 'sending')
-                AND ($2::uuid IS NULL OR m.campaign_id = $2) AND ($3::uuid IS NULL OR m.job_id = $3)) AS queued
+                AND ${IN_SCOPE('$1', '$2', '$3', '$4', '$5')}) AS queued
        FROM accounts a WHERE a.id = $1`,
-    [accountId, scope.campaignId ?? null, scope.jobId ?? null],
+    [
+      accountId,
+      scope.campaignId ?? null,
+      scope.jobId ?? null,
+      scope.dripId ?? null,
+      scope.workflowId ?? null,
+    ],
   );
   return rows[0];
 }

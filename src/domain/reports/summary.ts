@@ -25,9 +25,9 @@ function total(days: DayFigures[]): Totals {
 
 /**
  * The figures of a period (default: the last 30 days up to now), in total and per day in the
- * account's time zone, with what is true now (balance, messages waiting). `campaignId` or `jobId`
- * narrow it to one campaign's or one send's messages (and the replies, opt-outs and clicks of its
- * recipients and links). A range past REPORT_MAX_DAYS or ending before it starts → 400 VAL-001.
+ * account's time zone, with what is true now (balance, messages waiting). `campaignId`, `jobId`,
+ * `dripId` or `workflowId` narrow it to one campaign's, send's, drip's or workflow's messages (and
+ * the replies, opt-outs and clicks of its recipients and links). A range past REPORT_MAX_DAYS or ending before it starts → 400 VAL-001.
  */
 export async function reportSummary(
   db: Db,
@@ -51,6 +51,8 @@ export async function reportSummary(
     timezone: now.timezone,
     ...(input.campaignId ? { campaignId: input.campaignId } : {}),
     ...(input.jobId ? { jobId: input.jobId } : {}),
+    ...(input.dripId ? { dripId: input.dripId } : {}),
+    ...(input.workflowId ? { workflowId: input.workflowId } : {}),
     totals: {
       ...totals,
       deliveryRate: totals.sent > 0 ? Math.round((totals.delivered / totals.sent) * 10_000) / 10_000 : 0,

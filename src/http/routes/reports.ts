@@ -1,10 +1,31 @@
 import type { FastifyInstance } from 'fastify';
+import { type ReportKind, recordReport } from '../../domain/reports/record-report.ts';
 import { reportSummary } from '../../domain/reports/summary.ts';
 import { ok } from '../respond.ts';
 import { Envelope, errorResponses, IdParam } from '../schemas/common.ts';
-import { Report, ReportQuery } from '../schemas/reports.ts';
+import { Report, ReportPeriodQuery, ReportQuery } from '../schemas/reports.ts';
 
-/** Read-only figures for dashboards: the account, a campaign or a send, in total and per day. */
+/** The reports about one record: path segment, path parameter, what it is, its 404. */
+const RECORDS: [ReportKind, string, string, string, string][] = [
+  ['campaigns', 'campaigns', 'campaignId', 'a campaign (every run of it)', 'CAMP-001'],
+  ['jobs', 'jobs', 'jobId', 'a send job (GET …/jobs/{jobId}; a bulk contact job sends nothing)', 'MSG-007'],
+  [
+    'drips',
+    'dripcampaigns',
+    'dripCampaignId',
+    'a drip campaign (the texts its executions sent; once handed over to a workflow, later runs are the workflow’s)',
+    'DRIP-001',
+  ],
+  [
+    'workflows',
+    'workflows',
+    'workflowId',
+    'a workflow (the texts its runs’ send-message nodes sent)',
+    'WF-001',
+  ],
+];
+
+/** Read-only figures for dashboards: the account, a campaign, a send, a drip or a workflow, in total and per day. */
 export async function reportRoutes(app: FastifyInstance) {
   app.get<{ Params: { accountId: string }; Querystring: typeof ReportQuery.static }>(
     '/v1/accounts/:accountId/reports/summary',
@@ -24,4 +45,29 @@ export async function reportRoutes(app: FastifyInstance) {
     },
     async (req) => ok(await reportSummary(app.ctx.db, req.params.accountId, req.query)),
   );
+
+  for (const [kind, segment, param, what, notFound] of RECORDS) {
+    app.get<{ Params: Record<string, string>; Querystring: typeof ReportPeriodQuery.static }>(
+      `/v1/accounts/:accountId/reports/${segment}/:${param}`,
+      {
+        config: { scope: 'messages:read' },
+        schema: {
+          tags: ['reports'],
+          summary: `The figures of ${what.split(' (')[0]}, per day`,
+          description:
+            `The summary’s figures for ${what}: its messages, and its recipients’ replies and opt-outs` +
+            (kind === 'campaigns' || kind === 'jobs'
+              ? ' and the clicks on links shortened in it.'
+              : ' (no clicks: its texts carry no link source of their own).') +
+            ` Default period: the last 30 days up to now; at most 366 days. 404 ${notFound} for an unknown ` +
+            'record or another account’s.',
+          params: IdParam('accountId', param),
+          querystring: ReportPeriodQuery,
+          response: { 200: Envelope(Report), ...errorResponses() },
+        },
+      },
+      async (req) =>
+        ok(await recordReport(app.ctx.db, req.params.accountId, kind, req.params[param], req.query)),
+    );
+  }
 }

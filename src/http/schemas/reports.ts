@@ -1,12 +1,19 @@
 import { Type } from '@sinclair/typebox';
 import { Id } from './common.ts';
 
+const Period = {
+  from: Type.Optional(
+    Type.String({ format: 'date-time', description: 'Start (inclusive); default 30 days before `to`.' }),
+  ),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'End (exclusive); default now.' })),
+};
+
+/** The period of a report about one record (GET …/reports/{kind}/{id}). */
+export const ReportPeriodQuery = Type.Object(Period, { additionalProperties: false });
+
 export const ReportQuery = Type.Object(
   {
-    from: Type.Optional(
-      Type.String({ format: 'date-time', description: 'Start (inclusive); default 30 days before `to`.' }),
-    ),
-    to: Type.Optional(Type.String({ format: 'date-time', description: 'End (exclusive); default now.' })),
+    ...Period,
     campaignId: Type.Optional(Id('Only this campaign’s messages, and its recipients’ replies and opt-outs.')),
     jobId: Type.Optional(Id('Only this send’s messages, and its recipients’ replies and opt-outs.')),
   },
@@ -31,6 +38,8 @@ export const Report = Type.Object({
   timezone: Type.String({ description: 'The account’s time zone: days are counted in it.' }),
   campaignId: Type.Optional(Type.String()),
   jobId: Type.Optional(Type.String()),
+  dripId: Type.Optional(Type.String()),
+  workflowId: Type.Optional(Type.String()),
   totals: Type.Object({
     ...Figures,
     deliveryRate: Type.Number({ description: 'delivered ÷ sent (0 when nothing was sent).' }),
