@@ -159,7 +159,7 @@ describe('sparrow_smart_encode (SQL mirror of smartEncode)', () => {
       '',
     ];
     const rows = await sql(texts);
-    texts.forEach((t, i) => assert.equal(rows[i], smartEncode(t), JSON.stringify(t)));
+    for (const [i, t] of texts.entries()) assert.equal(rows[i], smartEncode(t), JSON.stringify(t));
   });
 
   it('agrees with TypeScript on 300 random strings mixing look-alikes, GSM-7 and others', async () => {
@@ -178,6 +178,7 @@ describe('sparrow_smart_encode (SQL mirror of smartEncode)', () => {
       return s;
     });
     const rows = await sql(texts);
-    texts.forEach((t, i) => assert.equal(rows[i], smartEncode(t), JSON.stringify(t.slice(0, 40))));
+    for (const [i, t] of texts.entries())
+      assert.equal(rows[i], smartEncode(t), JSON.stringify(t.slice(0, 40)));
   });
 });
