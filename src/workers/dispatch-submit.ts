@@ -3,6 +3,7 @@ import { dropInflight, markInflight } from '../db/queries/dispatch-inflight.ts';
 import type { RangeRef } from '../db/queries/dispatch-ranges.ts';
 import type { ClaimedMessage, SubmissionOutcome } from '../db/queries/message-dispatch.ts';
 import { ERRORS } from '../errors.ts';
+import { remainingValidity } from '../messaging/validity.ts';
 import type { OutboundMessage, Provider, ProviderName, SendResult } from '../providers/types.ts';
 import { type BatchLease, LeaseLost } from './dispatch-lease.ts';
 import type { OutcomeRecorder } from './dispatch-record.ts';
@@ -44,6 +45,8 @@ export function outbound(
     encoding: m.encoding,
     segments: m.segments,
     media: m.media ?? [],
+    // What is left of the validity period, counted now (the provider passes it on to the carrier).
+    validityPeriod: remainingValidity(m.expires_at),
   };
 }
 
