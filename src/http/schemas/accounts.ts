@@ -40,8 +40,9 @@ export const Balance = Type.Object({
 export const AccountUpdateBody = Type.Object(
   {
     smartEncoding: Type.Optional(Type.Boolean({ description: SMART_ENCODING })),
+    // Bounds checked by updateAccount: with type coercion a 0 would otherwise pass as null.
     validityPeriod: Type.Optional(
-      Type.Union([ValiditySeconds(VALIDITY), Type.Null()], {
+      Type.Union([Type.Integer(), Type.Null()], {
         description: `${VALIDITY} \`null\` removes the default.`,
       }),
     ),
