@@ -38,9 +38,49 @@ export function nonGsmCharacters(text) {
   return out;
 }
 
-/** A one-line summary: "42 / 160 characters · GSM-7 · 1 segment". */
-export function describeSegments(text) {
-  const { encoding, segments, units } = countSegments(text);
+// Smart encoding (docs/encoding.md): the same table as the server's SMART_ENCODING in
+// src/messaging/segments.ts; test/console/segments.test.ts proves both give the same text.
+const SMART_ENCODING = {
+  '\u2018': '\u0027',
+  '\u2019': '\u0027',
+  '\u201A': '\u0027',
+  '\u201B': '\u0027',
+  '\u2032': '\u0027',
+  '\u201C': '"',
+  '\u201D': '"',
+  '\u201E': '"',
+  '\u201F': '"',
+  '\u2033': '"',
+  '\u00AB': '"',
+  '\u00BB': '"',
+  '\u2013': '-',
+  '\u2014': '-',
+  '\u2015': '-',
+  '\u2212': '-',
+  '\u2026': '...',
+  '\u00A0': ' ',
+  '\u2002': ' ',
+  '\u2003': ' ',
+  '\u2009': ' ',
+  '\u200A': ' ',
+  '\u202F': ' ',
+  '\u200B': '',
+  '\u2022': '-',
+  '\u02C6': '^',
+  '\u02DC': '~',
+  '\u2039': '<',
+  '\u203A': '>',
+};
+const SMART_RE = new RegExp(`[${Object.keys(SMART_ENCODING).join('')}]`, 'g');
+
+/** Typographic look-alikes replaced by GSM-7 characters, as the server sends a text with smart encoding on. */
+export function smartEncode(text) {
+  return text.replace(SMART_RE, (ch) => SMART_ENCODING[ch] ?? ch);
+}
+
+/** A one-line summary: "42 / 160 characters · GSM-7 · 1 segment" (counted smart-encoded when `smart`). */
+export function describeSegments(text, smart = false) {
+  const { encoding, segments, units } = countSegments(smart ? smartEncode(text) : text);
   const { single, multi } = LIMITS[encoding];
   const capacity = segments === 1 ? single : segments * multi;
   const unitName = encoding === 'GSM-7' ? 'characters' : 'UCS-2 units';

@@ -4,7 +4,13 @@ import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { CONSOLE_ROOT } from '../../src/http/routes/console.ts';
 import { renderTemplate } from '../../src/messaging/render.ts';
-import { countSegments, GSM7_BASIC, GSM7_EXTENSION } from '../../src/messaging/segments.ts';
+import {
+  countSegments,
+  GSM7_BASIC,
+  GSM7_EXTENSION,
+  SMART_ENCODING,
+  smartEncode,
+} from '../../src/messaging/segments.ts';
 
 // The console's modules are plain browser ES modules; these have no DOM use, so Node runs them as they are.
 const load = (file: string) => import(pathToFileURL(path.join(CONSOLE_ROOT, 'js', file)).href);
@@ -85,5 +91,31 @@ describe('the console’s segment counter', () => {
       attributes: contact.attributes,
     });
     assert.equal(consoleRender(template, contact), server);
+  });
+});
+
+describe('the console’s smart encoding', () => {
+  it('gives the server’s text for every character of the table and for mixed texts', async () => {
+    const { smartEncode: consoleEncode, describeSegments } = await load('segments.js');
+    const keys = Object.keys(SMART_ENCODING);
+    const texts = [
+      ...keys.map((k) => `a${k}b`),
+      keys.join(''),
+      GSM7_BASIC,
+      GSM7_EXTENSION,
+      'It’s “quoted” — with smart punctuation…',
+    ];
+    const rand = rng(7);
+    const chars = [...`${GSM7_BASIC}${keys.join('')}ж😀é`];
+    for (let i = 0; i < 200; i++) {
+      let t = '';
+      for (let j = Math.floor(rand() * 200); j > 0; j--) t += chars[Math.floor(rand() * chars.length)];
+      texts.push(t);
+    }
+    for (const t of texts) assert.equal(consoleEncode(t), smartEncode(t), JSON.stringify(t));
+    // The counter counts the encoded text when smart encoding is on.
+    const typed = `It’s “quoted” — ${'x'.repeat(60)}`;
+    assert.equal(describeSegments(typed), '76 / 134 UCS-2 units · UCS-2 · 2 segments');
+    assert.equal(describeSegments(typed, true), '76 / 160 characters · GSM-7 · 1 segment');
   });
 });

@@ -5,23 +5,29 @@ import { field, h, money, nameOf } from '../dom.js';
 import { showError, showInfo } from '../flash.js';
 import { COMMON_FIELDS, hasMergeFields, renderTemplate } from '../render.js';
 import { link } from '../router.js';
-import { describeSegments, nonGsmCharacters } from '../segments.js';
+import { describeSegments, nonGsmCharacters, smartEncode } from '../segments.js';
 import { MEDIA_ACCEPT } from './files.js';
 
-/** A textarea with a live encoding/segment counter under it; answers { textarea, counter }. */
-export function messageBox(name = 'text', preview = () => null) {
+/**
+ * A textarea with a live encoding/segment counter under it; answers { textarea, counter }. With
+ * `smart()` true the count is of the text as the server sends it with smart encoding on.
+ */
+export function messageBox(name = 'text', preview = () => null, smart = () => false) {
   const textarea = h('textarea', { name, rows: 5, maxlength: 10000, required: true });
   const counter = h('p', { class: 'counter', 'aria-live': 'polite' });
   const update = () => {
     const text = textarea.value;
-    const lines = [h('span', { 'data-test': 'segments' }, describeSegments(text))];
-    const odd = nonGsmCharacters(text);
+    const on = smart();
+    const lines = [h('span', { 'data-test': 'segments' }, describeSegments(text, on))];
+    if (on && smartEncode(text) !== text)
+      lines.push(h('span', { class: 'muted', 'data-test': 'smart' }, ' · smart-encoded: quotes and dashes sent as GSM-7'));
+    const odd = nonGsmCharacters(on ? smartEncode(text) : text);
     if (odd.length)
       lines.push(h('span', { class: 'warn' }, ` · UCS-2 because of: ${odd.slice(0, 8).join(' ')}`));
     const sample = preview();
     if (sample && hasMergeFields(text)) {
       const rendered = renderTemplate(text, sample);
-      lines.push(h('br'), `For ${nameOf(sample)}: “${rendered}” — ${describeSegments(rendered)}`);
+      lines.push(h('br'), `For ${nameOf(sample)}: “${rendered}” — ${describeSegments(rendered, on)}`);
     } else if (hasMergeFields(text)) {
       lines.push(h('br'), 'Counted as written; each recipient’s count depends on their merge-field values.');
     }
@@ -34,7 +40,8 @@ export function messageBox(name = 'text', preview = () => null) {
 
 /** #/compose?contact=&list= */
 export async function composePage(view, { query }) {
-  const [groups, lists, templates] = await Promise.all([
+  const [account, groups, lists, templates] = await Promise.all([
+    api('GET', ''),
     api('GET', '/groups', { query: { limit: 100 } }),
     api('GET', '/lists', { query: { limit: 100 } }),
     api('GET', '/templates', { query: { limit: 100 } }),
@@ -65,7 +72,22 @@ export async function composePage(view, { query }) {
       h('option', { value: g.id, selected: g.isDefault }, `${g.name}${g.isDefault ? ' (default)' : ''}`),
     ),
   );
-  const box = messageBox('text', () => picked.values().next().value ?? null);
+  // Smart encoding: the account's setting, which this send may turn off (or on).
+  const smartBox = h('input', { type: 'checkbox', name: 'smartEncoding', checked: account.data.smartEncoding !== false });
+  const validity = h('input', {
+    type: 'number',
+    name: 'validityPeriod',
+    min: 1,
+    max: 604800,
+    step: 1,
+    placeholder: account.data.validityPeriod ? String(account.data.validityPeriod) : 'none',
+  });
+  const box = messageBox(
+    'text',
+    () => picked.values().next().value ?? null,
+    () => smartBox.checked,
+  );
+  smartBox.addEventListener('change', () => box.update());
   const templatePick = h(
     'select',
     {
@@ -185,7 +207,12 @@ export async function composePage(view, { query }) {
       onsubmit: async (e) => {
         e.preventDefault();
         const m = modes.find((r) => r.checked).value;
-        const body = { template: box.textarea.value, phoneNumberFilter: { group: { id: group.value } } };
+        const body = {
+          template: box.textarea.value,
+          phoneNumberFilter: { group: { id: group.value } },
+          smartEncoding: smartBox.checked,
+        };
+        if (validity.value) body.validityPeriod = Number(validity.value);
         if (m === 'contacts') body.contacts = [...picked.keys()].map((id) => ({ id }));
         if (m === 'list') body.listId = listSelect.value;
         if (m === 'mobiles')
@@ -246,6 +273,12 @@ export async function composePage(view, { query }) {
     field('Message', box.textarea),
     h('div', { class: 'chips' }, h('span', { class: 'muted' }, 'Insert: '), insert),
     box.counter,
+    h('label', { class: 'inline' }, smartBox, ' Smart encoding (curly quotes, dashes and ellipses sent as GSM-7)'),
+    field(
+      'Validity (seconds)',
+      validity,
+      'Optional: a message not sent within it fails as expired and is refunded; empty: the account’s default',
+    ),
     mediaLink
       ? field('Media (MMS)', h('span', { class: 'attached-media' }, mediaLink), 'A hosted file from Files')
       : field('Media (MMS)', mediaInput, 'Optional: an image, sound, video, PDF or vCard, uploaded when you send'),

@@ -40,9 +40,11 @@ export const Balance = Type.Object({
 export const AccountUpdateBody = Type.Object(
   {
     smartEncoding: Type.Optional(Type.Boolean({ description: SMART_ENCODING })),
-    // Bounds checked by updateAccount: with type coercion a 0 would otherwise pass as null.
+    // One schema of two types, not a union: the validator coerces types, and in a union a 0 would
+    // pass as null (or a null as 0). Bounds are checked by updateAccount.
     validityPeriod: Type.Optional(
-      Type.Union([Type.Integer(), Type.Null()], {
+      Type.Unsafe<number | null>({
+        type: ['integer', 'null'],
         description: `${VALIDITY} \`null\` removes the default.`,
       }),
     ),
