@@ -190,6 +190,32 @@ describe('smart encoding and validity periods (HTTP)', () => {
       assert.equal(on.messages[0].segments, 1);
     });
 
+    it("counts a template's segments as it would be sent, by the account's setting", async () => {
+      const c = await svc.newAccount();
+      const create = await call(svc.api, 'POST', `/v1/accounts/${c.accountId}/templates`, {
+        auth: c.auth,
+        json: { name: 'typographic', template: TYPOGRAPHIC },
+      });
+      assert.equal(create.statusCode, 201, create.body);
+      const t = body(create).data;
+      assert.deepEqual(
+        { segments: t.segments, encoding: t.encoding, template: t.template },
+        {
+          segments: 1,
+          encoding: 'GSM-7',
+          template: TYPOGRAPHIC,
+        },
+      );
+      await put(c, { smartEncoding: false });
+      const again = body(
+        await call(svc.api, 'GET', `/v1/accounts/${c.accountId}/templates/${t.id}`, { auth: c.auth }),
+      ).data;
+      assert.deepEqual(
+        { segments: again.segments, encoding: again.encoding },
+        { segments: 2, encoding: 'UCS-2' },
+      );
+    });
+
     it('prices a scheduled send on the encoded text', async () => {
       const sendAt = new Date(Date.now() + 3_600_000).toISOString();
       const data = await send(a, {
