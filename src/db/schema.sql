@@ -1293,11 +1293,11 @@ CREATE OR REPLACE FUNCTION sparrow_smart_encode(t text)
  LANGUAGE sql
  IMMUTABLE PARALLEL SAFE
 AS $function$
-  SELECT replace(
+  SELECT CASE WHEN octet_length(t) = length(t) THEN t ELSE replace(
     translate(t,
       E'\u2018\u2019\u201A\u201B\u2032\u201C\u201D\u201E\u201F\u2033\u00AB\u00BB\u2013\u2014\u2015\u2212\u00A0\u2002\u2003\u2009\u200A\u202F\u2022\u02C6\u02DC\u2039\u203A\u200B',
       E'''''''''''"""""""----      -^~<>'),
-    E'\u2026', '...')
+    E'\u2026', '...') END
 $function$;
 
 CREATE OR REPLACE FUNCTION sparrow_status_rank(s text)
