@@ -14,6 +14,11 @@ let csrf = null;
 
 /** An error from the API, with the envelope's code and text. */
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} code
+   * @param {string} message
+   */
   constructor(status, code, message) {
     super(message);
     this.status = status;
@@ -140,17 +145,35 @@ async function renew(s) {
 }
 
 /**
+ * What a call sends besides its method and path.
+ * @typedef {object} ApiOptions
+ * @property {Record<string, string | number | boolean | undefined>} [query] the query string (undefined and '' left out)
+ * @property {unknown} [json] a JSON body
+ * @property {string} [csv] a text/csv body
+ * @property {Blob} [file] a body sent as its bytes, with its type
+ * @property {boolean} [root] call `/v1{path}` instead of the account's path
+ */
+
+/**
  * Calls the account's part of the API: api('GET', '/contacts', {query}) → GET
  * /v1/accounts/{accountId}/contacts. Answers the envelope; throws ApiError on failure.
  * `json` sends a JSON body; `csv` sends text/csv; `file` (a File or Blob) sends its bytes with its
  * type. `root: true` calls `/v1{path}` instead (operations outside the account path, e.g. tools).
+ * @param {string} method
+ * @param {string} path
+ * @param {ApiOptions} [options]
+ * @returns {Promise<any>} the envelope (`data`, `pagination`, …) as the API documents it
  */
 export async function api(method, path, { query, json, csv, file, root = false } = {}) {
   let s = session();
   if (!s) throw new ApiError(401, 'AUTH-001', 'Sign in first.');
   if (s.expiresAt - Date.now() < RENEW_MARGIN_MS) s = await renew(s);
   const qs = query
-    ? new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined && v !== ''))
+    ? new URLSearchParams(
+        Object.entries(query)
+          .filter(([, v]) => v !== undefined && v !== '')
+          .map(([k, v]) => [k, String(v)]),
+      )
     : null;
   const search = qs ? qs.toString() : '';
   const base = root ? '/v1' : `/v1/accounts/${encodeURIComponent(s.accountId)}`;

@@ -8,12 +8,12 @@ import { callPage, callsPage } from './pages/calls.js';
 import { campaignsPage } from './pages/campaigns.js';
 import { composePage } from './pages/compose.js';
 import { contactPage, contactsPage } from './pages/contacts.js';
+import { conversationPage, inboxPage } from './pages/conversations.js';
 import { credentialsPage } from './pages/credentials.js';
 import { dripPage, dripsPage } from './pages/drips.js';
-import { conversationPage, inboxPage } from './pages/conversations.js';
 import { filesPage } from './pages/files.js';
-import { groupPage, groupsPage } from './pages/groups.js';
 import { formPage, formsPage } from './pages/forms.js';
+import { groupPage, groupsPage } from './pages/groups.js';
 import { jobPage, jobsPage } from './pages/jobs.js';
 import { linkPage, linksPage } from './pages/links.js';
 import { listPage, listsPage } from './pages/lists.js';
@@ -26,29 +26,59 @@ import { webhookPage, webhooksPage } from './pages/webhooks.js';
 import { workflowPage, workflowsPage } from './pages/workflows.js';
 import { current, go, match } from './router.js';
 
+/**
+ * The navigation, in sections; an entry with a role is shown to that role only, and a section
+ * with no entry left is not shown.
+ * @type {{ label: string | null, entries: [path: string, label: string, role?: string][] }[]}
+ */
 const NAV = [
-  ['/overview', 'Overview'],
-  ['/contacts', 'Contacts'],
-  ['/lists', 'Lists'],
-  ['/compose', 'Compose'],
-  ['/messages', 'Messages'],
-  ['/jobs', 'Jobs'],
-  ['/inbox', 'Inbox'],
-  ['/templates', 'Templates'],
-  ['/files', 'Files'],
-  ['/campaigns', 'Campaigns'],
-  ['/autoresponders', 'Autoresponders'],
-  ['/webhooks', 'Webhooks'],
-  ['/workflows', 'Workflows'],
-  ['/numbers', 'Numbers'],
-  ['/groups', 'Groups'],
-  ['/calls', 'Calls'],
-  ['/drips', 'Drip campaigns'],
-  ['/forms', 'Lead forms'],
-  ['/links', 'Tracked links'],
-  ['/users', 'Users', 'Administrator'],
-  ['/credentials', 'API credentials', 'Administrator'],
-  ['/billing', 'Billing', 'Administrator'],
+  { label: null, entries: [['/overview', 'Overview']] },
+  {
+    label: 'Messaging',
+    entries: [
+      ['/compose', 'Compose'],
+      ['/inbox', 'Inbox'],
+      ['/messages', 'Messages'],
+      ['/campaigns', 'Campaigns'],
+      ['/templates', 'Templates'],
+      ['/jobs', 'Jobs'],
+      ['/files', 'Files'],
+    ],
+  },
+  {
+    label: 'Automation',
+    entries: [
+      ['/workflows', 'Workflows'],
+      ['/drips', 'Drip campaigns'],
+      ['/autoresponders', 'Autoresponders'],
+      ['/forms', 'Lead forms'],
+      ['/links', 'Tracked links'],
+    ],
+  },
+  {
+    label: 'Audience',
+    entries: [
+      ['/contacts', 'Contacts'],
+      ['/lists', 'Lists'],
+    ],
+  },
+  {
+    label: 'Numbers',
+    entries: [
+      ['/numbers', 'Numbers'],
+      ['/groups', 'Groups'],
+      ['/calls', 'Calls'],
+    ],
+  },
+  {
+    label: 'Account',
+    entries: [
+      ['/webhooks', 'Webhooks'],
+      ['/users', 'Users', 'Administrator'],
+      ['/credentials', 'API credentials', 'Administrator'],
+      ['/billing', 'Billing', 'Administrator'],
+    ],
+  },
 ];
 
 const ROUTES = [
@@ -88,8 +118,10 @@ const ROUTES = [
   { path: '/calls/:id', page: callPage },
 ];
 
-const root = document.getElementById('app');
+const root = /** @type {HTMLElement} */ (document.getElementById('app'));
+/** @type {HTMLElement | null} */
 let main = null;
+/** @type {HTMLElement | null} */
 let nav = null;
 
 /**
@@ -199,18 +231,13 @@ function shell() {
   if (!s) return signInView();
   const flash = h('div', { class: 'flash-area' });
   bindFlash(flash);
-  nav = h(
-    'nav',
-    { class: 'nav' },
-    NAV.filter(([, , role]) => !role || role === s.role).map(([path, label]) =>
-      h('a', { href: `#${path}`, 'data-path': path }, label),
-    ),
-  );
+  nav = navigation(s.role);
   main = h('section', { class: 'page' });
   root.replaceChildren(
     h(
       'header',
       { class: 'top' },
+      menuButton(nav),
       h('h1', { class: 'brand' }, 'Sparrow'),
       accountSwitcher(s),
       h(
@@ -230,6 +257,50 @@ function shell() {
     h('div', { class: 'body' }, nav, h('main', { class: 'content' }, flash, main)),
   );
   route();
+}
+
+/**
+ * The navigation for a role: each section a labelled list of links. On a narrow screen it is a
+ * panel the menu button opens (style.css); a link followed closes it.
+ * @param {string} role
+ */
+function navigation(role) {
+  const sections = NAV.map(({ label, entries }, i) => {
+    const shown = entries.filter(([, , only]) => !only || only === role);
+    if (!shown.length) return null;
+    const id = `nav-section-${i}`;
+    const links = h(
+      'ul',
+      label ? { 'aria-labelledby': id } : {},
+      shown.map(([path, text]) => h('li', {}, h('a', { href: `#${path}`, 'data-path': path }, text))),
+    );
+    return h('div', { class: 'nav-section' }, label ? h('h2', { id, class: 'nav-heading' }, label) : null, links);
+  });
+  return h('nav', { id: 'nav', class: 'nav', 'aria-label': 'Main' }, sections);
+}
+
+/**
+ * The button that opens and closes the navigation on a narrow screen (hidden on a wide one);
+ * Escape closes it and gives the focus back to the button.
+ * @param {HTMLElement} panel
+ */
+function menuButton(panel) {
+  const button = h('button', { type: 'button', class: 'menu-toggle', 'aria-controls': 'nav', 'aria-expanded': 'false' }, 'Menu');
+  const set = (open) => {
+    panel.classList.toggle('open', open);
+    button.setAttribute('aria-expanded', String(open));
+  };
+  button.addEventListener('click', () => set(!panel.classList.contains('open')));
+  panel.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && panel.classList.contains('open')) {
+      set(false);
+      button.focus();
+    }
+  });
+  panel.addEventListener('click', (e) => {
+    if (e.target instanceof HTMLAnchorElement) set(false);
+  });
+  return button;
 }
 
 /** The account in use (and the role there); a menu when the person has several. */
@@ -263,8 +334,11 @@ async function route() {
   const { path, query } = current();
   const found = match(ROUTES, path);
   clearFlash();
-  for (const a of nav.querySelectorAll('a')) {
-    a.classList.toggle('active', path === a.dataset.path || path.startsWith(`${a.dataset.path}/`));
+  for (const a of nav?.querySelectorAll('a') ?? []) {
+    const here = path === a.dataset.path || path.startsWith(`${a.dataset.path}/`);
+    a.classList.toggle('active', here);
+    if (here) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
   }
   // Each navigation renders into a fresh element: a slow answer for a page already left lands in
   // a detached node and is never shown.

@@ -1,15 +1,29 @@
 // DOM helpers. Every value is inserted as text or as an attribute value, never parsed as HTML:
 // data from the API (names, messages, URLs) cannot inject markup or script.
 
-/** Builds an element: h('a', {href: '#/x', class: 'c', onclick: fn}, 'text', child, [more]). */
+/**
+ * What h() and add() take as children: nodes, text (numbers become text), nested arrays; null,
+ * undefined and false are skipped.
+ * @typedef {Node | string | number | boolean | null | undefined | Child[]} Child
+ */
+
+/**
+ * Builds an element: h('a', {href: '#/x', class: 'c', onclick: fn}, 'text', child, [more]).
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, unknown> | null} [props] attributes; `on…` functions become listeners
+ * @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function h(tag, props = {}, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(props ?? {})) {
     if (value === undefined || value === null || value === false) continue;
     if (key.startsWith('on')) {
-      if (typeof value === 'function') el.addEventListener(key.slice(2).toLowerCase(), value);
-    } else if (key === 'class') el.className = value;
-    else if (key === 'value') el.value = value;
+      if (typeof value === 'function')
+        el.addEventListener(key.slice(2).toLowerCase(), /** @type {EventListener} */ (value));
+    } else if (key === 'class') el.className = String(value);
+    else if (key === 'value') /** @type {HTMLInputElement} */ (el).value = String(value);
     else if (key === 'checked' || key === 'selected') el[key] = Boolean(value);
     else if (key !== 'style') el.setAttribute(key, value === true ? '' : String(value));
   }
@@ -17,16 +31,25 @@ export function h(tag, props = {}, ...children) {
   return el;
 }
 
-/** Appends children: nodes as they are, anything else as a text node; null/false are skipped. */
+/**
+ * Appends children: nodes as they are, anything else as a text node; null/false are skipped.
+ * @template {Element} E
+ * @param {E} el
+ * @param {Child} children
+ * @returns {E}
+ */
 export function add(el, children) {
-  for (const child of [children].flat(Infinity)) {
+  for (const child of /** @type {unknown[]} */ ([children]).flat(Number.POSITIVE_INFINITY)) {
     if (child === null || child === undefined || child === false) continue;
     el.append(child instanceof Node ? child : String(child));
   }
   return el;
 }
 
-/** A timestamp in the reader's locale, or an em dash. */
+/**
+ * A timestamp in the reader's locale, or an em dash.
+ * @param {string | null | undefined} iso
+ */
 export function when(iso) {
   return iso ? new Date(iso).toLocaleString() : '—';
 }
@@ -36,18 +59,26 @@ export function when(iso) {
  * right-to-left name, or one carrying an override character (U+202E), cannot reorder the text
  * around it, wherever the string goes (a cell, a heading, a confirm() dialog).
  */
+/** @param {unknown} text */
 export function isolate(text) {
   return `\u2068${text}\u2069`;
 }
 
-/** A contact's display name (isolated): first and last name, else the mobile, else the email. */
+/**
+ * A contact's display name (isolated): first and last name, else the mobile, else the email.
+ * @param {any} contact a contact as the API shows it, or null
+ */
 export function nameOf(contact) {
   if (!contact) return '—';
   const name = [contact.firstName, contact.lastName].filter(Boolean).join(' ');
   return isolate(name || contact.mobile?.number || contact.email || contact.id);
 }
 
-/** A money amount with two to four decimals. */
+/**
+ * A money amount with two to four decimals.
+ * @param {number | string | null | undefined} amount
+ * @param {string} [currency]
+ */
 export function money(amount, currency = '') {
   const n = Number(amount ?? 0);
   return `${n.toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 4 })} ${currency}`.trim();
@@ -57,6 +88,12 @@ export function money(amount, currency = '') {
  * A table: columns are [heading, cell(row) → node or text]; an empty list shows `empty`. On a
  * narrow screen the table scrolls sideways by itself (style.css), so it is focusable: a keyboard
  * can scroll it too.
+ */
+/**
+ * @template T
+ * @param {[heading: string, cell: (row: T) => Child][]} columns
+ * @param {T[]} rows
+ * @param {string} [empty]
  */
 export function table(columns, rows, empty = 'Nothing here yet.') {
   if (!rows.length) return h('p', { class: 'empty' }, empty);
@@ -87,12 +124,20 @@ export function table(columns, rows, empty = 'Nothing here yet.') {
   );
 }
 
-/** A labelled form field around an input, select or textarea. */
+/**
+ * A labelled form field around an input, select or textarea.
+ * @param {string} label
+ * @param {Child} control
+ * @param {Child} [hint]
+ */
 export function field(label, control, hint) {
   return h('label', { class: 'field' }, h('span', {}, label), control, hint ? h('small', {}, hint) : null);
 }
 
-/** A status word as a coloured badge (the class is derived from a fixed set, not from data). */
+/**
+ * A status word as a coloured badge (the class is derived from a fixed set, not from data).
+ * @param {string} text
+ */
 export function badge(text) {
   const known = [
     'queued',
@@ -118,7 +163,11 @@ export function badge(text) {
   return h('span', { class: `badge badge-${kind}` }, text);
 }
 
-/** Previous / next buttons for a collection's pagination; go(offset) moves. */
+/**
+ * Previous / next buttons for a collection's pagination; go(offset) moves.
+ * @param {{ offset: number, limit: number, hasNext: boolean, totalCount: number } | null | undefined} pagination
+ * @param {(offset: number) => void} go
+ */
 export function pager(pagination, go) {
   // One page holds everything: no buttons to show. An empty element, never null: pages pass the
   // pager to append(), which would show null as the text "null".
@@ -140,7 +189,12 @@ export function pager(pagination, go) {
   );
 }
 
-/** Re-runs fn every ms while el is in the document (live views); stops once it is replaced. */
+/**
+ * Re-runs fn every ms while el is in the document (live views); stops once it is replaced.
+ * @param {Element} el
+ * @param {number} ms
+ * @param {() => unknown} fn
+ */
 export function whileShown(el, ms, fn) {
   const timer = setInterval(() => {
     if (!el.isConnected) clearInterval(timer);

@@ -1,10 +1,15 @@
 // The message area above each page: errors from the API's envelope, and confirmations.
 import { h } from './dom.js';
 
+/** @type {HTMLElement | null} */
 let area = null;
+/** @type {string | null} */
 let pending = null;
 
-/** Binds the flash area to an element of the shell. */
+/**
+ * Binds the flash area to an element of the shell.
+ * @param {HTMLElement} el
+ */
 export function bindFlash(el) {
   area = el;
 }
@@ -16,12 +21,19 @@ export function clearFlash() {
   pending = null;
 }
 
-/** Leaves a confirmation for the page the console is about to navigate to. */
+/**
+ * Leaves a confirmation for the page the console is about to navigate to.
+ * @param {string} text
+ */
 export function showAfterNavigation(text) {
   pending = text;
 }
 
-/** Shows an error: the envelope's text and code; a 402 is called out as a balance problem. */
+/**
+ * Shows an error: the envelope's text and code; a 402 is called out as a balance problem.
+ * @param {any} err an ApiError, another Error, or anything thrown
+ * @param {HTMLElement | null} [where]
+ */
 export function showError(err, where = area) {
   if (!where) return;
   const code = err?.code ? ` (${err.code})` : '';
@@ -35,7 +47,11 @@ export function showError(err, where = area) {
   );
 }
 
-/** Shows a confirmation; extra nodes (a link, a secret) may follow the text. */
+/**
+ * Shows a confirmation; extra nodes (a link, a secret) may follow the text.
+ * @param {string} text
+ * @param {...(Node | string)} extra
+ */
 export function showInfo(text, ...extra) {
   area?.replaceChildren(h('div', { class: 'flash flash-info', role: 'status' }, text, ...extra));
 }

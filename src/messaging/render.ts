@@ -2,8 +2,10 @@
  * Merge fields: `{{{firstName}}}`, `{{{contact.firstName}}}`, any contact field, any custom
  * attribute by name (`{{{plan}}}`, `{{{attributes.plan}}}`, `{{{contact.attributes.plan}}}`).
  * Whitespace inside the braces is tolerated; a missing value renders empty; nothing is escaped.
- * The bulk send path compiles the same parts to a SQL expression (db/queries/messages.ts), so
- * this parser is the one definition of the syntax.
+ * The one definition: the server uses this module and the web console is served a browser build
+ * of it (src/http/routes/console.ts). The bulk send path compiles the parsed parts to a SQL
+ * expression (renderSql in db/queries/message-bulk.ts); test/messaging/vectors.test.ts holds both,
+ * and the console's build, to the shared vectors in test/messaging/vectors/render.json.
  */
 
 /** Contact fields a merge field can name, besides custom attributes. */
@@ -71,12 +73,51 @@ export function parseTemplate(template: string): TemplatePart[] {
   return parts;
 }
 
-/** How an attribute value reads in a message: JSON text for objects, as PostgreSQL's `->>` gives it. */
-function attributeText(value: unknown): string {
+/**
+ * How an attribute value reads in a message: as PostgreSQL's `attributes ->> name` gives it, since
+ * bulk sends render in SQL (renderSql in db/queries/message-bulk.ts): a string as it is, a number in
+ * plain decimal notation (`0.0000001`, never `1e-7`), `true`/`false`, an object or array as jsonb's
+ * text (`{"a": 1, "b": [true, null]}`: keys shortest first, then by their UTF-8 bytes), null empty.
+ */
+export function attributeText(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return JSON.stringify(value);
+  return jsonbText(value);
+}
+
+/** A JSON value as jsonb's text output writes it. */
+function jsonbText(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? plainNumber(value) : 'null';
+  if (typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return `[${value.map(jsonbText).join(', ')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    entries.sort(([a], [b]) => jsonbKeyOrder(a, b));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}: ${jsonbText(v)}`).join(', ')}}`;
+  }
+  return 'null';
+}
+
+/** A number as PostgreSQL's numeric prints it: JavaScript's shortest digits, never an exponent. */
+function plainNumber(n: number): string {
+  const s = String(n);
+  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(s);
+  if (!m) return s;
+  const digits = m[2] + (m[3] ?? '');
+  const exp = Number(m[4]);
+  return exp >= 0 ? m[1] + digits.padEnd(exp + 1, '0') : `${m[1]}0.${'0'.repeat(-exp - 1)}${digits}`;
+}
+
+const UTF8 = new TextEncoder();
+
+/** jsonb's key order: shorter keys (in UTF-8 bytes) first, then bytewise. */
+function jsonbKeyOrder(a: string, b: string): number {
+  const x = UTF8.encode(a);
+  const y = UTF8.encode(b);
+  if (x.length !== y.length) return x.length - y.length;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return 0;
 }
 
 /** Renders a template for one contact. */

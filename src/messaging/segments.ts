@@ -1,7 +1,9 @@
 /**
- * SMS encoding and segment counting (3GPP TS 23.038). The SQL functions `sparrow_encoding`,
- * `sparrow_units` and `sparrow_segments` (migration 0030) mirror this module exactly; a test
- * proves that both agree.
+ * SMS encoding and segment counting (3GPP TS 23.038), the one definition: the server uses this
+ * module and the web console is served a browser build of it (src/http/routes/console.ts). The SQL
+ * functions `sparrow_encoding`, `sparrow_units` and `sparrow_segments` (migration 0030) mirror it
+ * for set-based sends; test/messaging/vectors.test.ts holds all three to the shared vectors in
+ * test/messaging/vectors/segments.json.
  */
 
 /** The GSM-7 default alphabet (basic table), one septet each. ESC itself is not accepted as text. */
@@ -27,10 +29,12 @@ export interface SegmentInfo {
   units: number;
 }
 
-const LIMITS: Record<Encoding, { single: number; multi: number }> = {
-  'GSM-7': { single: 160, multi: 153 },
-  'UCS-2': { single: 70, multi: 67 },
-};
+/** Units per segment: a text that fits `single` is one segment, a longer one takes parts of `multi`. */
+export const SEGMENT_LIMITS: Readonly<Record<Encoding, { readonly single: number; readonly multi: number }>> =
+  {
+    'GSM-7': { single: 160, multi: 153 },
+    'UCS-2': { single: 70, multi: 67 },
+  };
 
 /** Counts the encoding, septets or UTF-16 units, and segments of a text. Empty text is 1 segment. */
 export function countSegments(text: string): SegmentInfo {
@@ -48,16 +52,23 @@ export function countSegments(text: string): SegmentInfo {
   const encoding: Encoding = gsm ? 'GSM-7' : 'UCS-2';
   // String length is already in UTF-16 code units: characters outside the BMP count two.
   const units = gsm ? septets : text.length;
-  const { single, multi } = LIMITS[encoding];
+  const { single, multi } = SEGMENT_LIMITS[encoding];
   const segments = units <= single ? 1 : Math.ceil(units / multi);
   return { encoding, segments, units };
+}
+
+/** The characters that force UCS-2 (outside both GSM-7 tables), each once, in order of appearance. */
+export function nonGsmCharacters(text: string): string[] {
+  const out: string[] = [];
+  for (const ch of text) if (!BASIC.has(ch) && !EXTENSION.has(ch) && !out.includes(ch)) out.push(ch);
+  return out;
 }
 
 /**
  * Look-alike characters and their GSM-7 equivalents ("smart encoding": on unless the account or
  * the send turns it off, docs/encoding.md). The SQL function `sparrow_smart_encode` (migration
- * 0295) mirrors this table for merge-field values rendered in SQL; a test proves both agree on
- * every entry.
+ * 0295) mirrors this table for merge-field values rendered in SQL; test/messaging/segments.test.ts
+ * proves both agree on every entry.
  */
 export const SMART_ENCODING: Readonly<Record<string, string>> = {
   '\u2018': "'",

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CONSOLE_ROOT } from '../../src/http/routes/console.ts';
+import { CONSOLE_ROOT, SHARED_MODULES } from '../../src/http/routes/console.ts';
 import { body, call, startTestService, type TestService } from '../helpers.ts';
 
 function consoleFiles(dir = CONSOLE_ROOT): string[] {
@@ -64,6 +64,26 @@ describe('GET /console/', () => {
     }
   });
 
+  it('serves the server’s rule modules, built from their TypeScript, with the security headers and an etag', async () => {
+    const urls = Object.keys(SHARED_MODULES);
+    assert.deepEqual(urls.sort(), ['js/rules/render.js', 'js/rules/segments.js']);
+    for (const key of urls) {
+      const url = `/console/${key}`;
+      const res = await call(svc.api, 'GET', url);
+      assert.equal(res.statusCode, 200, url);
+      assert.equal(res.headers['content-type'], 'text/javascript; charset=utf-8', url);
+      assertSecurityHeaders(res.headers, url);
+      assert.ok(res.body.startsWith(`// Built from ${SHARED_MODULES[key]} for the console`), url);
+      // Types are gone, exports are there: a browser module, not TypeScript.
+      assert.doesNotMatch(res.body, /: string\b|\binterface\b|\bas const\b/, url);
+      assert.match(res.body, /export \{/, url);
+      const again = await call(svc.api, 'GET', url, {
+        headers: { 'if-none-match': String(res.headers.etag) },
+      });
+      assert.equal(again.statusCode, 304, url);
+    }
+  });
+
   it('answers a conditional GET with 304 when the file is unchanged', async () => {
     const first = await call(svc.api, 'GET', '/console/style.css');
     const etag = String(first.headers.etag);
@@ -119,6 +139,26 @@ describe('GET /console/', () => {
 });
 
 describe('the console sources', () => {
+  it('import the server’s rules only from the modules it serves (no copies of them)', () => {
+    const scripts = consoleFiles().filter((f) => f.endsWith('.js'));
+    const served = new Set(Object.keys(SHARED_MODULES).map((k) => path.join(CONSOLE_ROOT, k)));
+    let imports = 0;
+    for (const file of scripts) {
+      const text = readFileSync(file, 'utf8');
+      for (const [, spec] of text.matchAll(/from '([^']*rules\/[^']+)'/g)) {
+        imports++;
+        assert.ok(
+          served.has(path.resolve(path.dirname(file), spec)),
+          `${file} imports ${spec}, which is not served`,
+        );
+      }
+      // The rule tables and scanners live in src/messaging only.
+      assert.doesNotMatch(text, /GSM7_BASIC\s*=|function nextField|'\{\{\{', from/, file);
+    }
+    assert.ok(imports >= 2);
+    for (const f of served) assert.equal(existsSync(f), false, `${f} would shadow the served build`);
+  });
+
   it('never hand data to the HTML parser (innerHTML and friends)', () => {
     const scripts = consoleFiles().filter((f) => f.endsWith('.js'));
     assert.ok(scripts.length > 5);

@@ -110,7 +110,7 @@ describe('campaigns', () => {
 
     it('schedules a future sendAt and the scheduler sends it when due', async () => {
       const listId = await listWithMembers(a, 2);
-      const sendAt = new Date(Date.now() + 1000).toISOString();
+      const sendAt = new Date(Date.now() + 5000).toISOString();
       const res = await quick(a, {
         name: 'Later',
         groupId: await defaultGroup(a),

@@ -142,10 +142,36 @@ describe("a number's throughput with three worker processes", () => {
     assert.equal(body(send).data.queued, N);
     await eventually(async () => carrier.submissions.length >= N, 150_000, 100);
 
-    // By the carrier's clock. A message is granted a slot in the second the database counts it in
-    // and reaches the carrier a little later (under a second, however loaded the machine), so a
-    // window of k seconds may hold the slots of up to k + 2 of the database's seconds. Three
-    // workers each keeping a count of their own would send three times the rate.
+    assert.equal(new Set(carrier.submissions.map((s) => s.to)).size, N, 'every recipient once');
+
+    // The rule, checked where it is kept: every submission was granted a slot in one second of the
+    // database's clock (messages.submitted_at), and no second granted more than the number's rate,
+    // whichever of the four dispatchers (the service's and three workers) asked. Three workers each
+    // keeping a count of their own would grant up to three times the rate in a second.
+    // The carrier has them all; wait until each outcome is recorded too.
+    await eventually(async () => {
+      const { rows } = await svc.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM messages WHERE account_id = $1 AND status IN ('sent', 'delivered')`,
+        [a.accountId],
+      );
+      return rows[0].n >= N;
+    }, 60_000);
+    const { rows } = await svc.db.query<{ second: string; n: number }>(
+      `SELECT floor(extract(epoch FROM submitted_at))::bigint AS second, count(*)::int AS n
+       FROM messages WHERE account_id = $1 AND status IN ('sent', 'delivered') GROUP BY 1 ORDER BY 1`,
+      [a.accountId],
+    );
+    const granted = rows.reduce((sum, r) => sum + r.n, 0);
+    assert.equal(granted, N, 'every message was sent under a granted second');
+    const busiest = Math.max(...rows.map((r) => r.n));
+    assert.ok(busiest <= MPS, `at most ${MPS} granted in any second (got ${busiest})`);
+    assert.ok(
+      rows.length >= N / MPS,
+      `${N} messages spread over at least ${N / MPS} seconds (got ${rows.length})`,
+    );
+
+    // By the carrier's clock the same rate shows, give or take the scheduling of a loaded machine
+    // (a submission reaches the carrier a moment after its second): reported, not asserted.
     const times = carrier.submissions.map((s) => s.at).sort((x, y) => x - y);
     const most = (k: number) => {
       let best = 0;
@@ -157,14 +183,8 @@ describe("a number's throughput with three worker processes", () => {
     };
     const spanS = (times[times.length - 1] - times[0]) / 1000;
     t.diagnostic(
-      `${times.length} submissions in ${spanS.toFixed(1)} s (${(times.length / spanS).toFixed(1)}/s); ` +
-        `most in any 1 s: ${most(1)}, 5 s: ${most(5)}`,
+      `${times.length} submissions in ${spanS.toFixed(1)} s at the carrier (${(times.length / spanS).toFixed(1)}/s); ` +
+        `most in any 1 s: ${most(1)}, 5 s: ${most(5)}; granted seconds: ${rows.length}, busiest ${busiest}`,
     );
-    assert.equal(new Set(carrier.submissions.map((s) => s.to)).size, N, 'every recipient once');
-    assert.ok(most(1) <= 3 * MPS, `at most ${3 * MPS} in any second (got ${most(1)})`);
-    assert.ok(most(5) <= 7 * MPS, `at most ${7 * MPS} in any 5 seconds (got ${most(5)})`);
-    // N messages need N / MPS of the database's seconds: from the end of the first to the start of
-    // the last, N / MPS − 2 seconds at least (three uncoordinated workers: a third of that).
-    assert.ok(spanS >= N / MPS - 2, `${N} messages at ${MPS}/s took ${spanS.toFixed(1)} s`);
   });
 });

@@ -120,7 +120,7 @@ describe('timers fire exactly once across three worker processes', () => {
         json: {
           contacts: [{ mobile: { number: to } }],
           template: `Scheduled ${i}`,
-          sendAt: new Date(Date.now() + 1500 + i * 150).toISOString(),
+          sendAt: new Date(Date.now() + 5000 + i * 150).toISOString(),
         },
       });
       assert.equal(res.statusCode, 200, res.body);

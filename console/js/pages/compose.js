@@ -3,10 +3,31 @@
 import { api, shareFile } from '../api.js';
 import { field, h, money, nameOf } from '../dom.js';
 import { showError, showInfo } from '../flash.js';
-import { COMMON_FIELDS, hasMergeFields, renderTemplate } from '../render.js';
 import { link } from '../router.js';
-import { describeSegments, nonGsmCharacters, smartEncode } from '../segments.js';
+import { parseTemplate, renderTemplate } from '../rules/render.js';
+import { countSegments, nonGsmCharacters, SEGMENT_LIMITS, smartEncode } from '../rules/segments.js';
 import { MEDIA_ACCEPT } from './files.js';
+
+/** Merge fields a person can insert with one click. */
+const COMMON_FIELDS = ['firstName', 'lastName', 'email', 'mobile'];
+
+/**
+ * A one-line summary of a text's segments: "42 / 160 characters · GSM-7 · 1 segment", of the text
+ * as the server sends it with smart encoding on when `smart` (docs/encoding.md).
+ */
+function describeSegments(text, smart = false) {
+  const { encoding, segments, units } = countSegments(smart ? smartEncode(text) : text);
+  const { single, multi } = SEGMENT_LIMITS[encoding];
+  const capacity = segments === 1 ? single : segments * multi;
+  const unitName = encoding === 'GSM-7' ? 'characters' : 'UCS-2 units';
+  return `${units} / ${capacity} ${unitName} · ${encoding} · ${segments} segment${segments === 1 ? '' : 's'}`;
+}
+
+/** Whether a text uses any merge field. */
+const hasMergeFields = (text) => parseTemplate(text).some((part) => part.kind !== 'text');
+
+/** A contact as the API shows it, as merge fields read it (the mobile's number and country). */
+const mergeValues = (contact) => ({ ...contact, mobile: contact.mobile?.number, country: contact.mobile?.country });
 
 /**
  * A textarea with a live encoding/segment counter under it; answers { textarea, counter }. With
@@ -18,6 +39,7 @@ export function messageBox(name = 'text', preview = () => null, smart = () => fa
   const update = () => {
     const text = textarea.value;
     const on = smart();
+    /** @type {(Node | string)[]} */
     const lines = [h('span', { 'data-test': 'segments' }, describeSegments(text, on))];
     if (on && smartEncode(text) !== text)
       lines.push(h('span', { class: 'muted', 'data-test': 'smart' }, ' · smart-encoded: quotes and dashes sent as GSM-7'));
@@ -26,7 +48,7 @@ export function messageBox(name = 'text', preview = () => null, smart = () => fa
       lines.push(h('span', { class: 'warn' }, ` · UCS-2 because of: ${odd.slice(0, 8).join(' ')}`));
     const sample = preview();
     if (sample && hasMergeFields(text)) {
-      const rendered = renderTemplate(text, sample);
+      const rendered = renderTemplate(text, mergeValues(sample));
       lines.push(h('br'), `For ${nameOf(sample)}: “${rendered}” — ${describeSegments(rendered, on)}`);
     } else if (hasMergeFields(text)) {
       lines.push(h('br'), 'Counted as written; each recipient’s count depends on their merge-field values.');
@@ -191,7 +213,7 @@ export async function composePage(view, { query }) {
   };
   const recipients = h('div', {});
   const show = () => {
-    const m = modes.find((r) => r.checked).value;
+    const m = (modes.find((r) => r.checked) ?? modes[0]).value;
     recipients.replaceChildren(parts[m]);
   };
   const result = h('div', { class: 'result' });
@@ -206,7 +228,7 @@ export async function composePage(view, { query }) {
       class: 'panel',
       onsubmit: async (e) => {
         e.preventDefault();
-        const m = modes.find((r) => r.checked).value;
+        const m = (modes.find((r) => r.checked) ?? modes[0]).value;
         const body = {
           template: box.textarea.value,
           phoneNumberFilter: { group: { id: group.value } },

@@ -8,6 +8,7 @@ import { messageBox } from './compose.js';
 
 // "Open" holds conversations: threads where the contact wrote at least once. The threads a bulk
 // send opens and nobody answered are under "Sent only".
+/** @type {[key: string, label: string, filter: Record<string, boolean>][]} */
 const VIEWS = [
   ['open', 'Open', { closed: false, replied: true }],
   ['unread', 'Unread', { unread: true }],

@@ -176,11 +176,12 @@ export async function dripPage(view, { params, query }) {
   const path = `/dripcampaigns/${encodeURIComponent(params.id)}`;
   const x = Number(query.get('x') ?? 0);
   const d = (await api('GET', path)).data;
+  /** @type {any} */
   let execution = null;
   try {
     execution = await api('GET', `${path}/executions`, { query: { offset: x } });
   } catch (err) {
-    if (err.code !== 'DRIP-002') throw err;
+    if (/** @type {any} */ (err).code !== 'DRIP-002') throw err;
   }
   const act = async (activate) => {
     try {

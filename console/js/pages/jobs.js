@@ -163,7 +163,7 @@ export async function jobPage(view, { params }) {
         j.cancelled ? row('Cancelled', when(j.cancelled.at)) : null,
         row('Id', j.id),
       ),
-      counts,
+      counts ?? '',
       h(
         'div',
         { class: 'actions' },

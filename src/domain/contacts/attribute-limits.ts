@@ -4,14 +4,15 @@
  * contact costs to read, render and serialise: before them a contact could carry 60,000 attributes.
  */
 import { AppError } from '../../errors.ts';
+import { attributeText } from '../../messaging/render.ts';
 
 /** Custom attributes one contact may have. */
 export const MAX_ATTRIBUTES = 100;
 /** Characters of an attribute's name. */
 export const MAX_ATTRIBUTE_KEY_LENGTH = 128;
 /**
- * Characters of an attribute's value (a string's own characters; the JSON text of any other value):
- * the longest hosted-form field (a textarea) fits.
+ * Characters of an attribute's value (a string's own characters; any other value's text as a merge
+ * field renders it, PostgreSQL's jsonb text): the longest hosted-form field (a textarea) fits.
  */
 export const MAX_ATTRIBUTE_VALUE_LENGTH = 5000;
 /** Bytes of all of a contact's attributes: the UTF-8 bytes of each name plus its value's text. */
@@ -20,11 +21,6 @@ export const MAX_ATTRIBUTE_BYTES = 32 * 1024;
 export const MAX_CSV_COLUMNS = 128;
 /** Characters of one CSV row (all its cells): bounds what one row can make the parser hold. */
 export const MAX_CSV_RECORD_CHARS = 64 * 1024;
-
-/** The text of an attribute value as a merge field renders it (and as PostgreSQL's `->>` gives it). */
-function valueText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
 
 /**
  * Checks a set of attributes against the limits; `where` prefixes the message (e.g. an upload row).
@@ -46,7 +42,8 @@ export function checkAttributes(attributes: Record<string, unknown>, where = '')
     if (value === null || value === undefined) continue;
     if (++count > MAX_ATTRIBUTES)
       fail(`A contact may have at most ${MAX_ATTRIBUTES} attributes (${keys.length} given).`);
-    const text = valueText(value);
+    // As a merge field renders it, and as sparrow_limit_attributes counts it (jsonb_each_text).
+    const text = attributeText(value);
     if (text.length > MAX_ATTRIBUTE_VALUE_LENGTH)
       fail(
         `The value of attribute ${JSON.stringify(key)} is longer than ${MAX_ATTRIBUTE_VALUE_LENGTH} characters.`,

@@ -5,8 +5,50 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PACKAGE_ROOT } from '../../util/package-root.ts';
 import { sendError } from '../plugins/errors.ts';
 
-/** Where the console's static files live (no build step: they are served as written). */
+/** Where the console's static files live (served as written; no build step for them). */
 export const CONSOLE_ROOT = `${path.join(PACKAGE_ROOT, 'console')}${path.sep}`;
+
+/**
+ * The server's rule modules the console imports, by their console path: one definition of each
+ * rule, in TypeScript, served to the browser as an ES module built from that source (types
+ * stripped, its own imports inlined). console/tsconfig.json maps js/rules/ onto src/messaging/
+ * (rootDirs), so the console is type-checked against the same source.
+ */
+export const SHARED_MODULES: Readonly<Record<string, string>> = {
+  'js/rules/segments.js': 'src/messaging/segments.ts',
+  'js/rules/render.js': 'src/messaging/render.ts',
+};
+
+/**
+ * Builds the shared modules for the browser with esbuild (a dependency already: bin/sparrow.js
+ * bundles the server with it), all in one build, each bundled on its own: console path → code.
+ * Done on the first request for one of them (about 0.3 s on a quiet machine, once per process), so
+ * a start that serves no console pays nothing.
+ */
+export async function buildSharedModules(): Promise<Map<string, Buffer>> {
+  const esbuild = await import('esbuild');
+  const keys = Object.keys(SHARED_MODULES);
+  const out = await esbuild.build({
+    entryPoints: keys.map((key) => ({
+      in: path.join(PACKAGE_ROOT, SHARED_MODULES[key]),
+      out: key.slice(0, -3),
+    })),
+    outdir: path.join(PACKAGE_ROOT, 'console'),
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+  });
+  const built = new Map<string, Buffer>();
+  for (const file of out.outputFiles) {
+    const key = path.relative(path.join(PACKAGE_ROOT, 'console'), file.path).split(path.sep).join('/');
+    const banner = `// Built from ${SHARED_MODULES[key]} for the console: edit that file, not this one.\n`;
+    built.set(key, Buffer.from(banner + file.text));
+  }
+  return built;
+}
 
 /**
  * The console's Content-Security-Policy: only this origin's scripts, styles and API, no inline
@@ -44,6 +86,11 @@ interface Asset {
  * from this map means no request path ever reaches the file system, so `..` and its encodings
  * cannot escape the folder.
  */
+function asset(body: Buffer, type: string): Asset {
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  return { body, type, etag };
+}
+
 function loadAssets(root: string): Map<string, Asset> {
   const assets = new Map<string, Asset>();
   const walk = (dir: string) => {
@@ -53,10 +100,8 @@ function loadAssets(root: string): Map<string, Asset> {
       const type = TYPES[path.extname(entry.name)];
       if (entry.isDirectory()) walk(full);
       else if (entry.isFile() && type) {
-        const body = readFileSync(full);
         const key = path.relative(root, full).split(path.sep).join('/');
-        const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-        assets.set(key, { body, type, etag });
+        assets.set(key, asset(readFileSync(full), type));
       }
     }
   };
@@ -84,12 +129,27 @@ export async function consoleRoutes(app: FastifyInstance) {
     return payload;
   });
 
-  const serve = (key: string, req: FastifyRequest, reply: FastifyReply) => {
-    const asset = assets.get(key);
-    if (!asset) return sendError(reply, 'HTTP-404', 'No such console file.');
-    reply.header('etag', asset.etag).header('cache-control', 'no-cache');
-    if (req.headers['if-none-match'] === asset.etag) return reply.code(304).send();
-    return reply.type(asset.type).send(asset.body);
+  // The shared modules are built once, on the first request for one; concurrent first requests
+  // share the build, and a failed build is tried again on the next request.
+  let build: Promise<Map<string, Asset>> | undefined;
+  const shared = async (key: string) => {
+    if (!build) {
+      build = buildSharedModules().then(
+        (built) => new Map([...built].map(([k, body]) => [k, asset(body, TYPES['.js'])])),
+      );
+      build.catch(() => {
+        build = undefined;
+      });
+    }
+    return (await build).get(key);
+  };
+
+  const serve = async (key: string, req: FastifyRequest, reply: FastifyReply) => {
+    const found = Object.hasOwn(SHARED_MODULES, key) ? await shared(key) : assets.get(key);
+    if (!found) return sendError(reply, 'HTTP-404', 'No such console file.');
+    reply.header('etag', found.etag).header('cache-control', 'no-cache');
+    if (req.headers['if-none-match'] === found.etag) return reply.code(304).send();
+    return reply.type(found.type).send(found.body);
   };
 
   // With trailing slashes ignored this route answers both /console and /console/; the bare form
