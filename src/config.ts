@@ -38,6 +38,8 @@ export interface Config {
   priceTable: PriceTable;
   /** How long a dispatcher's claim on a batch lasts before another worker may take it over. */
   dispatchLeaseSeconds: number;
+  /** How often queued messages whose validity period ended are failed and refunded (docs/encoding.md). */
+  messageExpirySweepSeconds: number;
   /** Contacts a bulk contact operation changes per transaction (BULK_CHUNK_SIZE). */
   bulkChunkSize: number;
   tokenTtlSeconds: number;
@@ -378,6 +380,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatorDeliveryDelayMs: int(env, 'SIMULATOR_DELIVERY_DELAY_MS', 200, 0),
     priceTable: prices(env),
     dispatchLeaseSeconds: int(env, 'DISPATCH_LEASE_SECONDS', 30, 1, 3600),
+    messageExpirySweepSeconds: int(env, 'MESSAGE_EXPIRY_SWEEP_SECONDS', 5, 1, 3600),
     bulkChunkSize: int(env, 'BULK_CHUNK_SIZE', 1000, 1, 10_000),
     tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 3600, 60, 86400),
     twilio: {

@@ -100,6 +100,7 @@ export const ERRORS = {
   // Recorded on messages by the dispatcher (a message's `error`), not answered by the API.
   'MSG-010': { status: 502, message: 'The provider failed to accept the message.' },
   'MSG-011': { status: 503, message: 'The provider of the sending number is not configured.' },
+  'MSG-012': { status: 410, message: 'The validity period ended before the message could be sent.' },
   'MSG-020': {
     status: 502,
     message:

@@ -30,7 +30,10 @@ CREATE TABLE accounts (
   created_by jsonb NOT NULL DEFAULT '{}'::jsonb,
   updated_at timestamp with time zone NOT NULL DEFAULT now(),
   updated_by jsonb NOT NULL DEFAULT '{}'::jsonb,
+  smart_encoding boolean NOT NULL DEFAULT true,
+  validity_period integer,
   CONSTRAINT accounts_status_check CHECK (status = ANY (ARRAY['trial'::text, 'paid'::text, 'suspended'::text])),
+  CONSTRAINT accounts_validity_period_check CHECK (validity_period > 0),
   CONSTRAINT accounts_pkey PRIMARY KEY (id)
 );
 
@@ -709,11 +712,13 @@ CREATE TABLE messages (
   bulk boolean NOT NULL DEFAULT false,
   queued boolean GENERATED ALWAYS AS ((outgoing AND (NOT bulk) AND (status = ANY (ARRAY['queued'::text, 'sending'::text])))) STORED,
   provider_ref text,
+  expires_at timestamp with time zone,
   CONSTRAINT messages_pkey PRIMARY KEY (account_id, id)
 );
 CREATE INDEX messages_charged_single ON messages USING btree (account_id, created_at DESC) WHERE ((job_id IS NULL) AND outgoing AND (price > (0)::numeric));
 CREATE INDEX messages_contact ON messages USING btree (account_id, contact_id, id);
 CREATE INDEX messages_dispatch ON messages USING btree (id) WHERE queued;
+CREATE INDEX messages_expiry ON messages USING btree (expires_at) WHERE ((status = 'queued'::text) AND (expires_at IS NOT NULL));
 CREATE UNIQUE INDEX messages_inbound_provider_id ON messages USING btree (account_id, provider, provider_message_id) WHERE ((NOT outgoing) AND (provider_message_id IS NOT NULL));
 CREATE INDEX messages_job_id ON messages USING btree (account_id, job_id, id);
 CREATE INDEX messages_unread ON messages USING btree (account_id, conversation_id, created_at) WHERE ((NOT outgoing) AND (NOT read));
@@ -1302,6 +1307,18 @@ AS $function$
     ELSE
       CASE WHEN sparrow_units(t) <= 70 THEN 1 ELSE ceil(sparrow_units(t) / 67.0)::integer END
   END
+$function$;
+
+CREATE OR REPLACE FUNCTION sparrow_smart_encode(t text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  SELECT CASE WHEN octet_length(t) = length(t) THEN t ELSE replace(
+    translate(t,
+      E'\u2018\u2019\u201A\u201B\u2032\u201C\u201D\u201E\u201F\u2033\u00AB\u00BB\u2013\u2014\u2015\u2212\u00A0\u2002\u2003\u2009\u200A\u202F\u2022\u02C6\u02DC\u2039\u203A\u200B',
+      E'''''''''''"""""""----      -^~<>'),
+    E'\u2026', '...') END
 $function$;
 
 CREATE OR REPLACE FUNCTION sparrow_status_rank(s text)

@@ -64,8 +64,13 @@ export function nonGsmCharacters(text: string): string[] {
   return out;
 }
 
-/** Look-alike characters and their GSM-7 equivalents ("smart encoding", when an account enables it). */
-const SMART: Record<string, string> = {
+/**
+ * Look-alike characters and their GSM-7 equivalents ("smart encoding": on unless the account or
+ * the send turns it off, docs/encoding.md). The SQL function `sparrow_smart_encode` (migration
+ * 0295) mirrors this table for merge-field values rendered in SQL; test/messaging/segments.test.ts
+ * proves both agree on every entry.
+ */
+export const SMART_ENCODING: Readonly<Record<string, string>> = {
   '\u2018': "'",
   '\u2019': "'",
   '\u201A': "'",
@@ -96,9 +101,14 @@ const SMART: Record<string, string> = {
   '\u2039': '<',
   '\u203A': '>',
 };
-const SMART_RE = new RegExp(`[${Object.keys(SMART).join('')}]`, 'g');
+const SMART_RE = new RegExp(`[${Object.keys(SMART_ENCODING).join('')}]`, 'g');
 
 /** Replaces typographic look-alikes with GSM-7 characters, so a text is not forced into UCS-2. */
 export function smartEncode(text: string): string {
-  return text.replace(SMART_RE, (ch) => SMART[ch] ?? ch);
+  return text.replace(SMART_RE, (ch) => SMART_ENCODING[ch] ?? ch);
+}
+
+/** The text as it is stored and sent: smart-encoded when `smart`, else unchanged. */
+export function encodeText(text: string, smart: boolean): string {
+  return smart ? smartEncode(text) : text;
 }

@@ -13,6 +13,11 @@ export interface OutboundMessage {
   encoding: 'GSM-7' | 'UCS-2';
   segments: number;
   media: { url: string }[];
+  /**
+   * Seconds left of the message's validity period (docs/encoding.md), absent without one: the
+   * provider asks the carrier to give up after it (SMPP `validity_period`, Twilio `ValidityPeriod`).
+   */
+  validityPeriod?: number;
 }
 
 /** Error reported by a provider, mapped to our `{code, description}` shape. */

@@ -15,6 +15,15 @@ const FINAL: Record<string, { stat: string; state: number }> = {
   undelivered: { stat: 'UNDELIV', state: 5 },
   failed: { stat: 'REJECTD', state: 8 },
 };
+/** A message whose validity period ended before it was sent (MSG-012, docs/encoding.md). */
+const EXPIRED = { stat: 'EXPIRED', state: 3 };
+
+/** The stat word and message_state of an item's final status. */
+function finalOf(item: SmppOutboxItem): { stat: string; state: number } {
+  const status = item.status ?? 'failed';
+  if (status === 'failed' && item.error?.code === 'MSG-012') return EXPIRED;
+  return FINAL[status] ?? FINAL.failed;
+}
 
 function address(e164: string | null): { addr: string; ton: number; npi: number } {
   const value = e164 ?? '';
@@ -38,7 +47,7 @@ function errDigits(status: string, error: SmppOutboxItem['error']): string {
 /** The receipt text: `id:… sub:001 dlvrd:… submit date:… done date:… stat:… err:… text:…`. */
 export function receiptText(item: SmppOutboxItem, smppId: string, now = new Date()): string {
   const status = item.status ?? 'failed';
-  const final = FINAL[status] ?? FINAL.failed;
+  const final = finalOf(item);
   const text = [...item.body].slice(0, 20).join('');
   return (
     `id:${smppId} sub:001 dlvrd:${status === 'delivered' ? '001' : '000'} ` +
@@ -49,7 +58,7 @@ export function receiptText(item: SmppOutboxItem, smppId: string, now = new Date
 
 /** A delivery receipt's deliver_sm: from the recipient, to the sender, esm_class 0x04. */
 export function receiptParams(item: SmppOutboxItem, smppId: string): Record<string, unknown> {
-  const final = FINAL[item.status ?? 'failed'] ?? FINAL.failed;
+  const final = finalOf(item);
   const from = address(item.to_number);
   const to = address(item.from_number);
   const body = deliverText(receiptText(item, smppId));

@@ -4,6 +4,8 @@ import type { SmppCredentialRow } from '../db/queries/smpp.ts';
 import { submitSmppMessage } from '../domain/smpp/submit-message.ts';
 import { parseMobile } from '../messaging/phone.ts';
 import { MAX_TEXT_LENGTH } from '../messaging/text-rules.ts';
+import { MAX_VALIDITY_SECONDS } from '../messaging/validity.ts';
+import { validitySeconds } from '../providers/smpp/time.ts';
 import { newId } from '../util/ids.ts';
 import type { PartsAssembler } from './assembler.ts';
 import { STATUS } from './status.ts';
@@ -76,6 +78,10 @@ async function submit(
 ): Promise<{ status: number; messageId?: string }> {
   const source = e164(pdu.source_addr);
   if (!source.startsWith('+')) return { status: STATUS.RINVSRCADR };
+  // validity_period, absolute or relative (§7.1.1): a time that is not one, or already past, is
+  // ESME_RINVEXPIRY; a longer one than Sparrow keeps a message is cut to that (an SMSC may).
+  const validity = validitySeconds(pdu.validity_period);
+  if (validity === null) return { status: STATUS.RINVEXPIRY };
   const submitted = submittedText(pdu);
   if (!submitted) return { status: STATUS.RINVDCS };
   let text = submitted.text;
@@ -99,6 +105,7 @@ async function submit(
     text,
     receiptMask: registered === 3 ? 1 : registered,
     otherPartIds,
+    validityPeriod: validity === undefined ? undefined : Math.min(validity, MAX_VALIDITY_SECONDS),
   });
   if (outcome.ok) return { status: STATUS.ROK, messageId: outcome.messageIds[0] };
   const status =

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts';
 import { OPTED_OUT_ERROR } from '../db/queries/messages.ts';
 import { ERRORS } from '../errors.ts';
+import { EXPIRED_ERROR } from '../messaging/validity.ts';
 import type { ProviderName } from '../providers/types.ts';
 
 const NUMBER_GONE = { code: 'NUM-001', description: 'The sending phone number is no longer active.' };
@@ -11,6 +12,8 @@ const NOT_VERIFIED = { code: 'NUM-010', description: ERRORS['NUM-010'].message }
 export interface DispatchCheck {
   system: boolean;
   stopped: boolean;
+  /** Its validity period ended before it could go (docs/encoding.md). */
+  expired?: boolean;
   phone_number_id: string | null;
   number_active: boolean;
   /** The number's provider confirmed it is the account's (see domain/numbers/verify-with-provider.ts). */
@@ -22,7 +25,7 @@ export interface DispatchCheck {
 /** Why a message from this number cannot go (the number is gone or unverified, its provider is not configured), or null. */
 export function numberBlocker(
   ctx: AppContext,
-  c: Omit<DispatchCheck, 'system' | 'stopped'>,
+  c: Omit<DispatchCheck, 'system' | 'stopped' | 'expired'>,
 ): { code: string; description: string } | null {
   if (!c.phone_number_id || !c.number_active || !c.provider || !c.throughput_mps) return NUMBER_GONE;
   if (!c.number_verified) return NOT_VERIFIED;
@@ -32,12 +35,13 @@ export function numberBlocker(
 
 /**
  * Why a claimed message must fail instead of being sent (its contact opted out or was blocked
- * after it was queued, its number is gone, its provider is not configured), or null.
+ * after it was queued, its validity period ended, its number is gone, its provider is not configured), or null.
  */
 export function dispatchBlocker(
   ctx: AppContext,
   c: DispatchCheck,
 ): { code: string; description: string } | null {
   if (!c.system && c.stopped) return OPTED_OUT_ERROR;
+  if (c.expired) return EXPIRED_ERROR;
   return numberBlocker(ctx, c);
 }

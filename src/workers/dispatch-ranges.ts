@@ -19,6 +19,7 @@ import type { ClaimedMessage } from '../db/queries/message-dispatch.ts';
 import { failCandidates } from '../db/queries/message-dispatch.ts';
 import { OPTED_OUT_ERROR } from '../db/queries/messages.ts';
 import { grantSends } from '../db/queries/senders.ts';
+import { EXPIRED_ERROR } from '../messaging/validity.ts';
 import { numberBlocker } from './dispatch-checks.ts';
 
 /** What a range claim hands to the dispatcher. */
@@ -41,7 +42,7 @@ const NO_MEDIA: { url: string }[] = Object.freeze([]) as unknown as { url: strin
  * (its worker died; its still-queued messages go again under the same submission key), else the
  * next range of the oldest open job. Each number's rate window is asked for slots; a new range
  * ends before the first message whose number got none (the rest waits for the job's next claim).
- * Messages that must not be sent (contact stopped, number gone) are failed and refunded here.
+ * Messages that must not be sent (contact stopped, validity ended, number gone) are failed and refunded here.
  */
 export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<RangeClaim> {
   return withTx(ctx.db, async (tx) => {
@@ -84,7 +85,11 @@ export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<R
     const failures: Parameters<typeof failCandidates>[1] = [];
     const wants = new Map<string, { accountId: string; mps: number; wanted: number }>();
     for (const m of messages) {
-      const error = m.stopped ? OPTED_OUT_ERROR : numberError.get(m.phone_number_id);
+      const error = m.stopped
+        ? OPTED_OUT_ERROR
+        : m.expired
+          ? EXPIRED_ERROR
+          : numberError.get(m.phone_number_id);
       if (error) failures.push({ accountId, id: m.id, error });
       else {
         const id = m.phone_number_id as string;
@@ -180,6 +185,7 @@ function toClaimed(
     media: m.media ?? NO_MEDIA,
     provider,
     price: m.price,
+    expires_at: m.expires_at,
     ranged: true,
     submittedSecond: second,
   };

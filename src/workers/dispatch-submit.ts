@@ -4,6 +4,7 @@ import type { RangeRef } from '../db/queries/dispatch-ranges.ts';
 import type { ClaimedMessage, SubmissionOutcome } from '../db/queries/message-dispatch.ts';
 import { ERRORS } from '../errors.ts';
 import { refusedOutright } from '../messaging/routing.ts';
+import { remainingValidity } from '../messaging/validity.ts';
 import type { OutboundMessage, Provider, ProviderName, SendResult } from '../providers/types.ts';
 import { type BatchLease, LeaseLost } from './dispatch-lease.ts';
 import type { OutcomeRecorder } from './dispatch-record.ts';
@@ -47,6 +48,8 @@ export function outbound(
     encoding: m.encoding,
     segments: m.segments,
     media: m.media ?? [],
+    // What is left of the validity period, counted now (the provider passes it on to the carrier).
+    validityPeriod: remainingValidity(m.expires_at),
   };
 }
 

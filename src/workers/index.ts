@@ -7,6 +7,7 @@ import { dispatch } from './dispatch.ts';
 import { idempotencyPurge } from './idempotency-purge.ts';
 import { type Loop, startLoop } from './loop.ts';
 import { meetingReminders } from './meeting-reminders.ts';
+import { messageExpiry } from './message-expiry.ts';
 import { scheduledSends } from './scheduled-sends.ts';
 import { sharefilePurge } from './sharefile-purge.ts';
 import { smppOutboxExpiry } from './smpp-outbox-expiry.ts';
@@ -37,6 +38,7 @@ export const TASKS: WorkerTask[] = [
   sharefilePurge,
   bulkContacts,
   smppOutboxExpiry,
+  messageExpiry,
 ];
 
 /** Starts the worker role; `stop` lets every running round finish, then returns. */

@@ -90,6 +90,14 @@ describe('the web console in a browser', { skip: skipWithoutChromium }, () => {
     assert.equal(await counter.textContent(), '161 / 306 characters · GSM-7 · 2 segments');
     await page.fill('textarea[name=text]', 'Hello 😀');
     assert.equal(await counter.textContent(), '8 / 70 UCS-2 units · UCS-2 · 1 segment');
+    // Smart encoding (the account's setting, on): typographic quotes and dashes are counted as the
+    // GSM-7 characters they are sent as; with the box unticked, as typed.
+    const typed = `It\u2019s \u201Cready\u201D \u2014 ${'x'.repeat(60)}`;
+    await page.fill('textarea[name=text]', typed);
+    assert.equal(await counter.textContent(), '75 / 160 characters · GSM-7 · 1 segment');
+    await page.uncheck('input[name=smartEncoding]');
+    assert.equal(await counter.textContent(), '75 / 134 UCS-2 units · UCS-2 · 2 segments');
+    await page.check('input[name=smartEncoding]');
     await page.fill('textarea[name=text]', 'Hi {{{firstName}}}, your order shipped.');
     assert.match(
       (await page.locator('.counter').first().textContent()) ?? '',

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { countSegments, GSM7_BASIC, GSM7_EXTENSION, smartEncode } from '../../src/messaging/segments.ts';
+import {
+  countSegments,
+  GSM7_BASIC,
+  GSM7_EXTENSION,
+  SMART_ENCODING,
+  smartEncode,
+} from '../../src/messaging/segments.ts';
 import { startTestService, type TestService } from '../helpers.ts';
 
 const plain = (n: number) => 'a'.repeat(n);
@@ -122,5 +128,57 @@ describe('sparrow_segments (SQL mirror of countSegments)', () => {
       const { encoding, units, segments } = rows[i];
       assert.deepEqual({ encoding, units, segments }, countSegments(t), JSON.stringify(t.slice(0, 40)));
     });
+  });
+});
+
+describe('sparrow_smart_encode (SQL mirror of smartEncode)', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService();
+  });
+  after(() => svc.close());
+
+  const sql = async (texts: string[]) => {
+    const { rows } = await svc.db.query(
+      'SELECT sparrow_smart_encode(t) AS t FROM unnest($1::text[]) WITH ORDINALITY AS x(t, i) ORDER BY i',
+      [texts],
+    );
+    return rows.map((r) => r.t as string);
+  };
+
+  it('maps every character of the table as TypeScript does, and nothing else', async () => {
+    const texts = [
+      // Each entry alone, between plain letters (a removed character must not take its neighbours).
+      ...Object.keys(SMART_ENCODING).map((ch) => `a${ch}b`),
+      // Every entry at once, then every GSM-7 character (none of them changes).
+      Object.keys(SMART_ENCODING).join(''),
+      GSM7_BASIC,
+      GSM7_EXTENSION,
+      // Characters that are not in the table stay (UCS-2 they remain).
+      '\u201Chello\u201D \u2014 it\u2019s\u2026 \u00E9t\u00E9 \u{1F600} \u2010\u00B4',
+      '',
+    ];
+    const rows = await sql(texts);
+    for (const [i, t] of texts.entries()) assert.equal(rows[i], smartEncode(t), JSON.stringify(t));
+  });
+
+  it('agrees with TypeScript on 300 random strings mixing look-alikes, GSM-7 and others', async () => {
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const pools = [[...GSM7_BASIC], Object.keys(SMART_ENCODING), ['é', 'ж', '漢', EMOJI, '\u2010', '\u00B4']];
+    const texts = Array.from({ length: 300 }, () => {
+      let s = '';
+      for (let i = rand(200); i > 0; i--) {
+        const pool = pools[rand(3)];
+        s += pool[rand(pool.length)];
+      }
+      return s;
+    });
+    const rows = await sql(texts);
+    for (const [i, t] of texts.entries())
+      assert.equal(rows[i], smartEncode(t), JSON.stringify(t.slice(0, 40)));
   });
 });

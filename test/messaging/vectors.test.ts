@@ -11,7 +11,7 @@ import {
   type RenderContact,
   renderTemplate,
 } from '../../src/messaging/render.ts';
-import { countSegments, GSM7_BASIC, GSM7_EXTENSION } from '../../src/messaging/segments.ts';
+import { countSegments, GSM7_BASIC, GSM7_EXTENSION, smartEncode } from '../../src/messaging/segments.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 
 const vectors = (name: string) =>
@@ -154,5 +154,75 @@ describe('merge-field rendering on the shared vectors', () => {
       const values = { ...api, mobile: api.mobile.number, country: api.mobile.country };
       assert.equal(mod.renderTemplate(c.template, values), c.rendered, `${c.template} (API contact)`);
     }
+  });
+});
+
+interface SmartVector {
+  name: string;
+  text: string;
+  encoded: string;
+  encoding: string;
+  segments: number;
+}
+const SMART: SmartVector[] = vectors('smart-encoding.json').vectors;
+
+describe('smart encoding on the shared vectors', () => {
+  let svc: TestService;
+  let a: TestAccount;
+  let contactId: string;
+  before(async () => {
+    svc = await startTestService();
+    a = await svc.newAccount();
+    // One contact holding every vector's text as an attribute (v0, v1, …): merged in by the bulk send's SQL.
+    const attributes = Object.fromEntries(SMART.map((v, i) => [`v${i}`, v.text]));
+    const res = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/contacts`, {
+      auth: a.auth,
+      json: { mobile: { number: '+12015550188' }, attributes },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    contactId = body(res).data.id;
+  });
+  after(() => svc.close());
+
+  it('smartEncode gives every vector’s text, and the encoded text its encoding and segments', () => {
+    assert.ok(SMART.length >= 10);
+    for (const v of SMART) {
+      assert.equal(smartEncode(v.text), v.encoded, v.name);
+      const { encoding, segments } = countSegments(v.encoded);
+      assert.deepEqual({ encoding, segments }, { encoding: v.encoding, segments: v.segments }, v.name);
+    }
+  });
+
+  it('sparrow_smart_encode gives every vector’s text', async () => {
+    const { rows } = await svc.db.query(
+      'SELECT sparrow_smart_encode(t) AS t FROM unnest($1::text[]) WITH ORDINALITY AS x(t, i) ORDER BY i',
+      [SMART.map((v) => v.text)],
+    );
+    SMART.forEach((v, i) => {
+      assert.equal(rows[i].t, v.encoded, v.name);
+    });
+  });
+
+  it('the bulk send’s SQL encodes merged-in values with smart encoding on, and leaves them with it off', async () => {
+    for (const [i, v] of SMART.entries()) {
+      const parts = parseTemplate(`{{{v${i}}}}`);
+      const [on] = await renderForContacts(svc.db, a.accountId, parts, [contactId], true);
+      assert.deepEqual(
+        { body: on.body, encoding: on.encoding, segments: on.segments },
+        {
+          body: v.encoded,
+          encoding: v.encoding,
+          segments: v.segments,
+        },
+        v.name,
+      );
+      const [off] = await renderForContacts(svc.db, a.accountId, parts, [contactId], false);
+      assert.equal(off.body, v.text, v.name);
+    }
+  });
+
+  it('the console’s served build gives every vector’s text', async () => {
+    const mod = await served(svc, '/console/js/rules/segments.js');
+    for (const v of SMART) assert.equal(mod.smartEncode(v.text), v.encoded, v.name);
   });
 });

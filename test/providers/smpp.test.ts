@@ -257,6 +257,29 @@ describe('SMPP provider', () => {
     assert.equal(smsc.receiptAnswers.get(sub.messageId), 0);
   });
 
+  it('submits what is left of the validity as a relative validity_period on every part, none without one', async () => {
+    const p = provider();
+    await p.start(recordingSink().sink);
+    const before = Date.now();
+    const count = smsc.submitted.length;
+    const res = await p.send(
+      message('+14155550140', { body: 'v'.repeat(200), segments: 2, validityPeriod: 5400 }),
+    );
+    const after = Date.now();
+    assert.equal(res.ok, true);
+    const parts = smsc.submitted.slice(count);
+    assert.equal(parts.length, 2);
+    for (const part of parts) {
+      // The package decodes the relative time (000000013000000R) to the instant it names on arrival.
+      const at = part.pdu.validity_period as unknown as Date;
+      assert.ok(at instanceof Date, `validity_period ${String(at)}`);
+      assert.ok(at.getTime() >= before + 5_399_000 && at.getTime() <= after + 5_401_000, at.toISOString());
+    }
+    const plain = smsc.submitted.length;
+    assert.equal((await p.send(message('+14155550141'))).ok, true);
+    assert.ok(!smsc.submitted[plain].pdu.validity_period, 'no validity_period without a validity');
+  });
+
   it('reports an undelivered receipt, read from the text or from the TLVs', async () => {
     const p = provider();
     const rec = recordingSink();

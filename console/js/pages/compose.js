@@ -5,15 +5,18 @@ import { field, h, money, nameOf } from '../dom.js';
 import { showError, showInfo } from '../flash.js';
 import { link } from '../router.js';
 import { parseTemplate, renderTemplate } from '../rules/render.js';
-import { countSegments, nonGsmCharacters, SEGMENT_LIMITS } from '../rules/segments.js';
+import { countSegments, nonGsmCharacters, SEGMENT_LIMITS, smartEncode } from '../rules/segments.js';
 import { MEDIA_ACCEPT } from './files.js';
 
 /** Merge fields a person can insert with one click. */
 const COMMON_FIELDS = ['firstName', 'lastName', 'email', 'mobile'];
 
-/** A one-line summary of a text's segments: "42 / 160 characters · GSM-7 · 1 segment". */
-function describeSegments(text) {
-  const { encoding, segments, units } = countSegments(text);
+/**
+ * A one-line summary of a text's segments: "42 / 160 characters · GSM-7 · 1 segment", of the text
+ * as the server sends it with smart encoding on when `smart` (docs/encoding.md).
+ */
+function describeSegments(text, smart = false) {
+  const { encoding, segments, units } = countSegments(smart ? smartEncode(text) : text);
   const { single, multi } = SEGMENT_LIMITS[encoding];
   const capacity = segments === 1 ? single : segments * multi;
   const unitName = encoding === 'GSM-7' ? 'characters' : 'UCS-2 units';
@@ -30,21 +33,33 @@ const mergeValues = (contact) => ({
   country: contact.mobile?.country,
 });
 
-/** A textarea with a live encoding/segment counter under it; answers { textarea, counter }. */
-export function messageBox(name = 'text', preview = () => null) {
+/**
+ * A textarea with a live encoding/segment counter under it; answers { textarea, counter }. With
+ * `smart()` true the count is of the text as the server sends it with smart encoding on.
+ */
+export function messageBox(name = 'text', preview = () => null, smart = () => false) {
   const textarea = h('textarea', { name, rows: 5, maxlength: 10000, required: true });
   const counter = h('p', { class: 'counter', 'aria-live': 'polite' });
   const update = () => {
     const text = textarea.value;
+    const on = smart();
     /** @type {(Node | string)[]} */
-    const lines = [h('span', { 'data-test': 'segments' }, describeSegments(text))];
-    const odd = nonGsmCharacters(text);
+    const lines = [h('span', { 'data-test': 'segments' }, describeSegments(text, on))];
+    if (on && smartEncode(text) !== text)
+      lines.push(
+        h(
+          'span',
+          { class: 'muted', 'data-test': 'smart' },
+          ' · smart-encoded: quotes and dashes sent as GSM-7',
+        ),
+      );
+    const odd = nonGsmCharacters(on ? smartEncode(text) : text);
     if (odd.length)
       lines.push(h('span', { class: 'warn' }, ` · UCS-2 because of: ${odd.slice(0, 8).join(' ')}`));
     const sample = preview();
     if (sample && hasMergeFields(text)) {
       const rendered = renderTemplate(text, mergeValues(sample));
-      lines.push(h('br'), `For ${nameOf(sample)}: “${rendered}” — ${describeSegments(rendered)}`);
+      lines.push(h('br'), `For ${nameOf(sample)}: “${rendered}” — ${describeSegments(rendered, on)}`);
     } else if (hasMergeFields(text)) {
       lines.push(h('br'), 'Counted as written; each recipient’s count depends on their merge-field values.');
     }
@@ -57,7 +72,8 @@ export function messageBox(name = 'text', preview = () => null) {
 
 /** #/compose?contact=&list= */
 export async function composePage(view, { query }) {
-  const [groups, lists, templates] = await Promise.all([
+  const [account, groups, lists, templates] = await Promise.all([
+    api('GET', ''),
     api('GET', '/groups', { query: { limit: 100 } }),
     api('GET', '/lists', { query: { limit: 100 } }),
     api('GET', '/templates', { query: { limit: 100 } }),
@@ -88,7 +104,26 @@ export async function composePage(view, { query }) {
       h('option', { value: g.id, selected: g.isDefault }, `${g.name}${g.isDefault ? ' (default)' : ''}`),
     ),
   );
-  const box = messageBox('text', () => picked.values().next().value ?? null);
+  // Smart encoding: the account's setting, which this send may turn off (or on).
+  const smartBox = h('input', {
+    type: 'checkbox',
+    name: 'smartEncoding',
+    checked: account.data.smartEncoding !== false,
+  });
+  const validity = h('input', {
+    type: 'number',
+    name: 'validityPeriod',
+    min: 1,
+    max: 604800,
+    step: 1,
+    placeholder: account.data.validityPeriod ? String(account.data.validityPeriod) : 'none',
+  });
+  const box = messageBox(
+    'text',
+    () => picked.values().next().value ?? null,
+    () => smartBox.checked,
+  );
+  smartBox.addEventListener('change', () => box.update());
   const templatePick = h(
     'select',
     {
@@ -208,7 +243,12 @@ export async function composePage(view, { query }) {
       onsubmit: async (e) => {
         e.preventDefault();
         const m = (modes.find((r) => r.checked) ?? modes[0]).value;
-        const body = { template: box.textarea.value, phoneNumberFilter: { group: { id: group.value } } };
+        const body = {
+          template: box.textarea.value,
+          phoneNumberFilter: { group: { id: group.value } },
+          smartEncoding: smartBox.checked,
+        };
+        if (validity.value) body.validityPeriod = Number(validity.value);
         if (m === 'contacts') body.contacts = [...picked.keys()].map((id) => ({ id }));
         if (m === 'list') body.listId = listSelect.value;
         if (m === 'mobiles')
@@ -269,6 +309,17 @@ export async function composePage(view, { query }) {
     field('Message', box.textarea),
     h('div', { class: 'chips' }, h('span', { class: 'muted' }, 'Insert: '), insert),
     box.counter,
+    h(
+      'label',
+      { class: 'inline' },
+      smartBox,
+      ' Smart encoding (curly quotes, dashes and ellipses sent as GSM-7)',
+    ),
+    field(
+      'Validity (seconds)',
+      validity,
+      'Optional: a message not sent within it fails as expired and is refunded; empty: the account’s default',
+    ),
     mediaLink
       ? field('Media (MMS)', h('span', { class: 'attached-media' }, mediaLink), 'A hosted file from Files')
       : field(

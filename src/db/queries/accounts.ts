@@ -11,6 +11,10 @@ export interface AccountRow {
   balance: number;
   help_text: string | null;
   settings: Record<string, unknown>;
+  /** Smart encoding of sent texts (docs/encoding.md); on by default. */
+  smart_encoding: boolean;
+  /** Default validity period of the account's messages, in seconds; null: none. */
+  validity_period: number | null;
   created_at: Date;
   created_by: Record<string, unknown>;
   updated_at: Date;
@@ -35,6 +39,50 @@ export async function findAccount(db: Queryable, accountId: string): Promise<Acc
     text: 'SELECT * FROM accounts WHERE id = $1',
     values: [accountId],
   });
+  return rows[0];
+}
+
+/** How the account's texts are sent: smart encoding and the default validity period. */
+export interface SendingSettings {
+  smart_encoding: boolean;
+  validity_period: number | null;
+}
+
+/** The sending settings of an account (undefined: no such account). */
+export async function sendingSettings(
+  db: Queryable,
+  accountId: string,
+): Promise<SendingSettings | undefined> {
+  const { rows } = await db.query<SendingSettings>({
+    name: 'account-sending-settings',
+    text: 'SELECT smart_encoding, validity_period FROM accounts WHERE id = $1',
+    values: [accountId],
+  });
+  return rows[0];
+}
+
+/** Changes the given sending settings (null validity: none); answers the account, undefined when unknown. */
+export async function updateSendingSettings(
+  db: Queryable,
+  accountId: string,
+  s: { smartEncoding?: boolean; validityPeriod?: number | null },
+  by: object,
+): Promise<AccountRow | undefined> {
+  const { rows } = await db.query<AccountRow>(
+    `UPDATE accounts SET
+       smart_encoding = CASE WHEN $2 THEN $3::boolean ELSE smart_encoding END,
+       validity_period = CASE WHEN $4 THEN $5::integer ELSE validity_period END,
+       updated_at = now(), updated_by = $6
+     WHERE id = $1 RETURNING *`,
+    [
+      accountId,
+      s.smartEncoding !== undefined,
+      s.smartEncoding ?? null,
+      s.validityPeriod !== undefined,
+      s.validityPeriod ?? null,
+      by,
+    ],
+  );
   return rows[0];
 }
 

@@ -62,6 +62,10 @@ export interface RangeMessage {
   phone_number_id: string | null;
   /** The contact opted out or is blocked since the message was queued. */
   stopped: boolean;
+  /** When its validity period ends (null: none). */
+  expires_at: Date | null;
+  /** That time has passed: it fails as expired instead of going. */
+  expired: boolean;
 }
 
 /** A sending number of a range, as a claim checks it. */
@@ -107,7 +111,8 @@ export async function lockExpiredRange(db: Queryable): Promise<ExpiredRange | un
 
 const RANGE_SELECT = `SELECT m.id, m.attempts, m.price::float8 AS price, m.from_number, m.to_number,
          m.body, m.encoding, m.segments, nullif(m.media, '[]'::jsonb) AS media, m.phone_number_id,
-         coalesce(c.opted_out_at IS NOT NULL OR c.blocked_at IS NOT NULL, false) AS stopped
+         coalesce(c.opted_out_at IS NOT NULL OR c.blocked_at IS NOT NULL, false) AS stopped,
+         m.expires_at, coalesce(m.expires_at <= now(), false) AS expired
   FROM messages m
   LEFT JOIN contacts c ON c.account_id = m.account_id AND c.id = m.contact_id`;
 

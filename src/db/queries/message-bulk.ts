@@ -27,16 +27,19 @@ const FIELD_SQL: Record<string, string> = {
  * Compiles a parsed template (messaging/render.ts) to a SQL text expression over a contacts row
  * `c`, appending literal texts and attribute names to params: the set-based mirror of renderTemplate.
  */
-export function renderSql(parts: TemplatePart[], params: unknown[]): string {
+export function renderSql(parts: TemplatePart[], params: unknown[], smart = false): string {
   const add = (v: unknown) => {
     params.push(v);
     return `$${params.length}::text`;
   };
   if (parts.length === 0) return "''::text";
+  // Smart encoding: the template's own text comes encoded already (encodeText), the merged-in values
+  // are encoded here by the SQL mirror of smartEncode (migration 0295).
+  const value = (sql: string) => (smart ? `sparrow_smart_encode(${sql})` : sql);
   const pieces = parts.map((p) => {
     if (p.kind === 'text') return add(p.text);
-    if (p.kind === 'field') return FIELD_SQL[p.field];
-    return `(c.attributes ->> ${add(p.name)})`;
+    if (p.kind === 'field') return value(FIELD_SQL[p.field]);
+    return value(`(c.attributes ->> ${add(p.name)})`);
   });
   return `concat(${pieces.join(', ')})`;
 }
@@ -47,9 +50,10 @@ export async function renderForContacts(
   accountId: string,
   parts: TemplatePart[],
   contactIds: string[],
+  smart = false,
 ): Promise<{ id: string; body: string; encoding: string; units: number; segments: number }[]> {
   const params: unknown[] = [accountId, contactIds];
-  const expr = renderSql(parts, params);
+  const expr = renderSql(parts, params, smart);
   const { rows } = await db.query(
     `SELECT id, body, sparrow_encoding(body) AS encoding, sparrow_units(body) AS units, sparrow_segments(body) AS segments
      FROM (SELECT c.id, ${expr} AS body FROM contacts c WHERE c.account_id = $1 AND c.id = ANY($2::uuid[])) x`,
@@ -83,7 +87,12 @@ export interface JobMessagesSpec {
    * country of each and the destination countries it can send to (a suitable sender).
    */
   pool: { id: string; number: string; country?: string; destinations?: string[] }[];
+  /** The template, its text parts already smart-encoded when `smart` (encodeText). */
   parts: TemplatePart[];
+  /** Smart encoding: merged-in values are encoded in SQL (sparrow_smart_encode) as they are rendered. */
+  smart?: boolean;
+  /** Validity period in seconds: each queued message expires this long after now (messages.expires_at). */
+  validity?: number;
   /** Encoding and segments when the text is the same for everyone (no merge field); else computed per row in SQL. */
   fixed?: { body: string; encoding: string; segments: number };
   media: object[];
@@ -167,7 +176,11 @@ export async function insertJobMessages(
     return `$${params.length}`;
   };
   const recipients = recipientsSql(spec.recipients, params);
-  const body = spec.fixed ? `${add(spec.fixed.body)}::text` : renderSql(spec.parts, params);
+  const body = spec.fixed ? `${add(spec.fixed.body)}::text` : renderSql(spec.parts, params, spec.smart);
+  const expiresAt =
+    spec.validity === undefined
+      ? 'NULL::timestamptz'
+      : `now() + make_interval(secs => ${add(spec.validity)}::int)`;
   const poolIds = add(spec.pool.map((p) => p.id));
   const poolNumbers = add(spec.pool.map((p) => p.number));
   const prices = add(JSON.stringify(spec.prices));
@@ -197,6 +210,7 @@ export async function insertJobMessages(
     : renderSql(
         spec.parts.filter((p) => p.kind !== 'text'),
         params,
+        spec.smart,
       );
   const units = spec.fixed
     ? ''
@@ -278,7 +292,7 @@ export async function insertJobMessages(
      ins AS (
        INSERT INTO messages (account_id, id, job_id, campaign_id, contact_id, conversation_id, phone_number_id,
                              from_number, to_number, outgoing, body, template, media, encoding, segments, price,
-                             status, error, created_by, provider, bulk, not_before)
+                             status, error, created_by, provider, bulk, not_before, expires_at)
        SELECT $1, y.id, ${job}::uuid, ${campaign}::uuid, y.contact_id, conv.id, y.number_id, y.from_number,
               -- The source text and the author are the job's (send_jobs.template, created_by).
               y.mobile_number, true, y.body, NULL, ${media}::jsonb, y.encoding, y.segments,
@@ -292,7 +306,9 @@ export async function insertJobMessages(
               -- Dispatched by ranges of the job (migration 0032), not through the per-message queue.
               y.error IS NULL,
               -- Held by quiet hours in the recipient's time zone (one dispatch cursor per hold).
-              ${quiet.hold}
+              ${quiet.hold},
+              -- The validity period ends (a failed message has none left to wait out).
+              CASE WHEN y.error IS NULL THEN ${expiresAt} END
        FROM y LEFT JOIN conv ON conv.contact_id = y.contact_id AND conv.phone_number_id = y.number_id
        ${quiet.join}
        RETURNING status, price, not_before

@@ -131,11 +131,11 @@ export async function takeEarlyReceipts(db: Queryable, limit = 5000): Promise<Re
  * A job whose pending count reaches zero is `completed`.
  */
 // Gives back to each account what its failed messages in the `fin` CTE (amount per account and job) cost.
-const REFUND_FAILED = `UPDATE accounts a SET balance = a.balance + s.amount, updated_at = now()
+export const REFUND_FAILED = `UPDATE accounts a SET balance = a.balance + s.amount, updated_at = now()
        FROM (SELECT account_id, sum(amount) AS amount FROM fin GROUP BY account_id) s
        WHERE a.id = s.account_id AND s.amount > 0`;
 
-const JOB_SETTLE = `UPDATE send_jobs j SET failures = j.failures + f.nf, price = j.price - f.amount,
+export const JOB_SETTLE = `UPDATE send_jobs j SET failures = j.failures + f.nf, price = j.price - f.amount,
          pending = j.pending - f.n, status = CASE WHEN j.pending - f.n <= 0 THEN 'completed' ELSE 'sending' END
        FROM fin f WHERE j.account_id = f.account_id AND j.id = f.job_id`;
 
@@ -147,6 +147,8 @@ export interface DispatchCandidate {
   system: boolean;
   /** The contact opted out or is blocked since the message was queued. */
   stopped: boolean;
+  /** Its validity period ended (messages.expires_at): it fails as expired instead of going. */
+  expired: boolean;
   number_active: boolean;
   number_verified: boolean;
   provider: string | null;
@@ -168,7 +170,7 @@ export async function lockDispatchCandidates(
   await db.query('SET LOCAL enable_sort = off');
   const { rows } = await db.query<DispatchCandidate>(
     `WITH q AS (
-       SELECT m.account_id, m.id, m.phone_number_id, m.contact_id, m.system
+       SELECT m.account_id, m.id, m.phone_number_id, m.contact_id, m.system, m.expires_at
        FROM messages m
        WHERE m.queued
          AND ((m.status = 'queued' AND (m.not_before IS NULL OR m.not_before <= now()))
@@ -182,6 +184,7 @@ export async function lockDispatchCandidates(
      )
      SELECT q.account_id, q.id, q.phone_number_id, q.system,
             coalesce(c.opted_out_at IS NOT NULL OR c.blocked_at IS NOT NULL, false) AS stopped,
+            coalesce(q.expires_at <= now(), false) AS expired,
             coalesce(n.status = 'active', false) AS number_active, coalesce(n.verified, false) AS number_verified,
             n.provider, n.throughput_mps
      FROM q
@@ -210,6 +213,8 @@ export interface ClaimedMessage {
   /** A one-off claim: the provider and error of the previous attempt, recorded before this claim (routing). */
   last_provider?: string | null;
   last_error?: { code: string; description: string } | null;
+  /** When its validity period ends (null: none); what is left of it goes to the provider. */
+  expires_at?: Date | null;
 }
 
 /**
@@ -230,7 +235,8 @@ export async function claimMessages(
      JOIN messages o ON o.account_id = k.account_id AND o.id = k.id
      WHERE m.account_id = k.account_id AND m.id = k.id
      RETURNING m.account_id, m.id, m.attempts, m.from_number, m.to_number, m.body, m.encoding, m.segments,
-               m.media, m.provider, m.price::float8 AS price, o.provider AS last_provider, m.error AS last_error`,
+               m.media, m.provider, m.price::float8 AS price, o.provider AS last_provider, m.error AS last_error,
+               m.expires_at`,
     [
       claims.map((c) => c.accountId),
       claims.map((c) => c.id),

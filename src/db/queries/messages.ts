@@ -117,6 +117,8 @@ export async function insertOutboundMessage(
     textError?: { code: string; description: string } | null;
     /** Held by quiet hours in the recipient's zone (the account's when the number does not tell). */
     quietHours?: boolean;
+    /** Validity period in seconds: a queued message expires this long after now (messages.expires_at). */
+    validity?: number;
   },
 ): Promise<MessageRow | undefined> {
   const { rows } = await db.query<MessageRow>(
@@ -131,7 +133,7 @@ export async function insertOutboundMessage(
      )
      INSERT INTO messages (account_id, id, contact_id, conversation_id, phone_number_id, from_number, to_number,
                            outgoing, body, template, media, encoding, segments, price, status, error, system,
-                           job_id, campaign_id, created_by, provider, not_before)
+                           job_id, campaign_id, created_by, provider, not_before, expires_at)
      SELECT $1, $2, c.id, $4::uuid, $5::uuid, $6::text, $7::text, true, $8::text, $9::text, $10::jsonb, $11::text, $12::int,
             CASE WHEN c.stopped OR $13 THEN 0
                  ELSE round($12::int * coalesce(($14::jsonb ->> upper(c.mobile_country))::numeric,
@@ -144,7 +146,8 @@ export async function insertOutboundMessage(
             -- Quiet hours: the one rule of campaigns (0152), for this one recipient.
             CASE WHEN $20::boolean AND NOT c.stopped
                  THEN sparrow_quiet_until(${numberZonesLateral('$7::text')},
-                                          (SELECT a.timezone FROM accounts a WHERE a.id = $1), now()) END
+                                          (SELECT a.timezone FROM accounts a WHERE a.id = $1), now()) END,
+            CASE WHEN NOT c.stopped AND $21::int IS NOT NULL THEN now() + make_interval(secs => $21::int) END
      FROM c
      RETURNING *`,
     [
@@ -168,6 +171,7 @@ export async function insertOutboundMessage(
       m.by,
       m.textError ? JSON.stringify(m.textError) : null,
       m.quietHours ?? false,
+      m.validity ?? null,
     ],
   );
   return rows[0];

@@ -13,6 +13,9 @@ export function presentAccount(a: AccountRow) {
     trial: a.status === 'trial',
     timezone: a.timezone,
     currency: a.currency,
+    smartEncoding: a.smart_encoding,
+    // Left out when the account has no default validity (presenters never carry null).
+    ...(a.validity_period === null ? {} : { validityPeriod: a.validity_period }),
     created: stamp(a.created_at, a.created_by),
     updated: stamp(a.updated_at, a.updated_by),
   };

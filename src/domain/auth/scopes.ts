@@ -1,6 +1,7 @@
 /** Every scope a token can carry: the one list (new clients get all of them). `messages:send` is the interface's declared scope. */
 export const SCOPES = [
   'account:read',
+  'account:write',
   'billing:write',
   'contacts:read',
   'contacts:write',
@@ -45,6 +46,7 @@ export type Scope = (typeof SCOPES)[number];
 /** What each scope grants, in a few words: the README's scope table and the OpenAPI document show it. */
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'account:read': 'the account, its balance, its auto top-up settings and billing transactions',
+  'account:write': "the account's sending settings (smart encoding, default validity period)",
   'billing:write': 'checkout sessions and auto top-up (turning it on, changing or disabling it)',
   'contacts:read': 'contacts',
   'contacts:write': 'creating, changing and deleting contacts; CSV uploads',

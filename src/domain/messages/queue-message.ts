@@ -1,10 +1,10 @@
 import type { Queryable } from '../../db/client.ts';
-import { adjustBalance } from '../../db/queries/accounts.ts';
+import { adjustBalance, sendingSettings } from '../../db/queries/accounts.ts';
 import { setLastMessage } from '../../db/queries/conversations.ts';
 import { emitMessageEvents, insertOutboundMessage, type MessageRow } from '../../db/queries/messages.ts';
 import { fail } from '../../errors.ts';
 import { priceTable } from '../../messaging/pricing.ts';
-import { countSegments } from '../../messaging/segments.ts';
+import { countSegments, encodeText } from '../../messaging/segments.ts';
 import { textError } from '../../messaging/text-rules.ts';
 import { newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
@@ -66,7 +66,11 @@ export async function queueMessage(
         by,
       )
     ).conversation.id;
-  const { encoding, segments } = countSegments(input.body);
+  // The account's sending settings (docs/encoding.md): the text is smart-encoded unless it turned
+  // that off; the default validity period applies to everything but compliance replies.
+  const settings = await sendingSettings(tx, accountId);
+  const body = encodeText(input.body, settings?.smart_encoding ?? true);
+  const { encoding, segments } = countSegments(body);
   const row = await insertOutboundMessage(tx, accountId, {
     id: newId(),
     contactId: input.contactId,
@@ -74,7 +78,7 @@ export async function queueMessage(
     phoneNumberId: input.phoneNumberId,
     from: input.from,
     to: input.to,
-    body: input.body,
+    body,
     template: input.template ?? null,
     media: input.media ?? [],
     encoding,
@@ -83,8 +87,9 @@ export async function queueMessage(
     prices: priceTable(),
     by,
     // One rule for every send: an empty (media-less) or over-long text is failed, not sent or charged.
-    textError: system ? null : textError(input.body, (input.media?.length ?? 0) > 0),
+    textError: system ? null : textError(body, (input.media?.length ?? 0) > 0),
     quietHours: !system && input.quietHours === true,
+    validity: system ? undefined : (settings?.validity_period ?? undefined),
   });
   if (!row) fail('CONT-002');
   if (row.price > 0) {

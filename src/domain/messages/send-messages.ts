@@ -12,7 +12,8 @@ import { checkMediaUrls } from '../../messaging/media-url.ts';
 import { parseMobile } from '../../messaging/phone.ts';
 import { priceTable } from '../../messaging/pricing.ts';
 import { parseTemplate, type TemplatePart } from '../../messaging/render.ts';
-import { countSegments } from '../../messaging/segments.ts';
+import { countSegments, encodeText } from '../../messaging/segments.ts';
+import { effectiveValidity } from '../../messaging/validity.ts';
 import { isId, newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import { shortenLinks } from '../links/shorten-links.ts';
@@ -48,6 +49,13 @@ export interface SendMessagesInput {
   quietHours?: boolean;
   /** Replace the text's URLs with tracked short links whose source is this send job (docs/links.md). */
   shortenLinks?: boolean;
+  /** Smart encoding for this send (docs/encoding.md); absent: the account's setting (on by default). */
+  smartEncoding?: boolean;
+  /**
+   * Seconds each message may wait to be dispatched (from acceptance; a scheduled send's from its
+   * run): then it fails as expired (MSG-012) and is refunded. Absent: the account's default, if any.
+   */
+  validityPeriod?: number;
 }
 
 /** A recipient named in the request whose number is not a valid mobile number, as the send answers it. */
@@ -179,8 +187,21 @@ export async function sendMessages(
     const text = input.shortenLinks
       ? await shortenLinks(tx, accountId, template, { jobId, campaignId: input.campaignId })
       : template;
-    const parts: TemplatePart[] = opts.literal ? [{ kind: 'text', text }] : parseTemplate(text);
-    const fixed = parts.every((p) => p.kind === 'text') ? { body: text, ...countSegments(text) } : undefined;
+    // The account's sending settings: smart encoding and the default validity period.
+    const account = (await findAccount(tx, accountId)) ?? fail('ACCT-001');
+    const smart = input.smartEncoding ?? account.smart_encoding;
+    const validity = effectiveValidity(input.validityPeriod, account.validity_period);
+    // Smart encoding applies to what is stored and sent: the template's own text here, merged-in
+    // values as the statement renders them (renderSql); segments and price are counted after it.
+    const parts: TemplatePart[] = (
+      opts.literal ? [{ kind: 'text' as const, text }] : parseTemplate(text)
+    ).map((p) => (p.kind === 'text' ? { ...p, text: encodeText(p.text, smart) } : p));
+    const fixed = parts.every((p) => p.kind === 'text')
+      ? (() => {
+          const body = parts.map((p) => (p.kind === 'text' ? p.text : '')).join('');
+          return { body, ...countSegments(body) };
+        })()
+      : undefined;
     const senders: { id: string; number: string; country?: string; destinations?: string[] }[] = opts.sender
       ? [opts.sender]
       : await groupSenders(tx, accountId, input);
@@ -232,7 +253,6 @@ export async function sendMessages(
     const campaignId = input.campaignId ?? null;
     if (opts.scheduledJobId === undefined)
       await insertSendJob(tx, accountId, { id: jobId, campaignId, template, by });
-    const account = input.quietHours ? await findAccount(tx, accountId) : undefined;
     const prices = priceTable();
     const counts = await insertJobMessages(tx, accountId, {
       jobId,
@@ -251,11 +271,13 @@ export async function sendMessages(
       },
       pool: senders,
       parts,
+      smart,
+      validity,
       fixed,
       media,
       prices,
       by,
-      quiet: account ? { fallbackZone: account.timezone } : undefined,
+      quiet: input.quietHours ? { fallbackZone: account.timezone } : undefined,
     });
     const invalidCount = await insertInvalidNumberMessages(tx, accountId, {
       jobId,

@@ -19,6 +19,8 @@ export interface SmppSubmission {
   receiptMask: number;
   /** Ids the earlier parts of a concatenated message were answered with (receipts go to each). */
   otherPartIds?: string[];
+  /** The submission's validity_period in seconds from now; absent: the account's default, if any. */
+  validityPeriod?: number;
 }
 
 /** What became of a submission: the message id per recipient, or why nothing was sent. */
@@ -48,7 +50,11 @@ export async function submitSmppMessage(db: Db, s: SmppSubmission): Promise<Smpp
     await sendMessages(
       db,
       s.accountId,
-      { contacts: s.destinations.map((number) => ({ mobile: { number } })), template: s.text },
+      {
+        contacts: s.destinations.map((number) => ({ mobile: { number } })),
+        template: s.text,
+        validityPeriod: s.validityPeriod,
+      },
       by,
       {
         sender: { id: sender.id, number: sender.number },

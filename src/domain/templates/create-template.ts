@@ -3,7 +3,7 @@ import { insertTemplate, type TemplateFields } from '../../db/queries/templates.
 import { checkMediaUrls } from '../../messaging/media-url.ts';
 import { newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
-import { presentTemplate, type Template } from './present-template.ts';
+import { presentTemplate, smartEncodingOf, type Template } from './present-template.ts';
 
 /** What a caller gives to create a template: type defaults to SMS, media to none. */
 export type CreateTemplateInput = Pick<TemplateFields, 'name' | 'template'> & Partial<TemplateFields>;
@@ -24,5 +24,5 @@ export async function createTemplate(
     media: input.media ?? [],
     by,
   });
-  return presentTemplate(row);
+  return presentTemplate(row, await smartEncodingOf(db, accountId));
 }

@@ -1,6 +1,8 @@
+import type { Queryable } from '../../db/client.ts';
+import { sendingSettings } from '../../db/queries/accounts.ts';
 import type { TemplateRow } from '../../db/queries/templates.ts';
 import { parseTemplate } from '../../messaging/render.ts';
-import { countSegments } from '../../messaging/segments.ts';
+import { countSegments, encodeText } from '../../messaging/segments.ts';
 import { stamp } from '../actor.ts';
 
 /** The merge fields a template uses, in order of first use, each once. */
@@ -14,9 +16,13 @@ export function mergeFieldsOf(template: string): string[] {
   return [...names];
 }
 
-/** The Message template shape of the API, with the text's segments, encoding and merge fields. */
-export function presentTemplate(t: TemplateRow) {
-  const { segments, encoding } = countSegments(t.template);
+/**
+ * The Message template shape of the API, with the text's segments, encoding and merge fields. The
+ * segments and encoding are the text's as it would be sent: smart-encoded when `smart` (the
+ * account's setting, smartEncodingOf) while `template` stays as written.
+ */
+export function presentTemplate(t: TemplateRow, smart = false) {
+  const { segments, encoding } = countSegments(encodeText(t.template, smart));
   return {
     id: t.id,
     name: t.name,
@@ -29,6 +35,11 @@ export function presentTemplate(t: TemplateRow) {
     created: stamp(t.created_at, t.created_by),
     updated: stamp(t.updated_at, t.updated_by),
   };
+}
+
+/** Whether the account sends with smart encoding (docs/encoding.md): templates are counted that way. */
+export async function smartEncodingOf(db: Queryable, accountId: string): Promise<boolean> {
+  return (await sendingSettings(db, accountId))?.smart_encoding ?? true;
 }
 
 /** A template as the API shows it. */

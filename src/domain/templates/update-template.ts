@@ -4,7 +4,7 @@ import { fail } from '../../errors.ts';
 import { checkMediaUrls } from '../../messaging/media-url.ts';
 import { isId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
-import { presentTemplate, type Template } from './present-template.ts';
+import { presentTemplate, smartEncodingOf, type Template } from './present-template.ts';
 
 /** Changes the given fields of a template (the others stay); 404 TMPL-001 when there is none. */
 export async function updateTemplate(
@@ -16,5 +16,5 @@ export async function updateTemplate(
 ): Promise<Template> {
   checkMediaUrls(input.media);
   const row = isId(templateId) ? await updateRow(db, accountId, templateId, input, by) : undefined;
-  return presentTemplate(row ?? fail('TMPL-001'));
+  return presentTemplate(row ?? fail('TMPL-001'), await smartEncodingOf(db, accountId));
 }

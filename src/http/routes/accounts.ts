@@ -1,10 +1,13 @@
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { getAccount, presentAccount } from '../../domain/accounts/get-account.ts';
+import { updateAccount } from '../../domain/accounts/update-account.ts';
 import { ok } from '../respond.ts';
-import { Account, Balance } from '../schemas/accounts.ts';
+import { Account, AccountUpdateBody, Balance } from '../schemas/accounts.ts';
 import { Envelope, errorResponses, IdParam } from '../schemas/common.ts';
 
 type P = { Params: { accountId: string } };
+type Put = P & { Body: Static<typeof AccountUpdateBody> };
 
 export async function accountRoutes(app: FastifyInstance) {
   app.get<P>(
@@ -19,6 +22,34 @@ export async function accountRoutes(app: FastifyInstance) {
       },
     },
     async (req) => ok(presentAccount(await getAccount(app.ctx.db, req.params.accountId))),
+  );
+
+  app.put<Put>(
+    '/v1/accounts/:accountId',
+    {
+      config: { scope: 'account:write' },
+      schema: {
+        tags: ['accounts'],
+        summary: 'Change the account sending settings',
+        description:
+          'Changes how the account sends: `smartEncoding` (default true) and `validityPeriod` (seconds; `null` ' +
+          'removes it). Fields left out stay as they are; unknown fields are refused (VAL-001). Answers the Account.',
+        params: IdParam('accountId'),
+        body: AccountUpdateBody,
+        response: { 200: Envelope(Account), ...errorResponses() },
+      },
+    },
+    async (req) =>
+      ok(
+        presentAccount(
+          await updateAccount(
+            app.ctx.db,
+            req.params.accountId,
+            { smartEncoding: req.body.smartEncoding, validityPeriod: req.body.validityPeriod },
+            req.actor,
+          ),
+        ),
+      ),
   );
 
   app.get<P>(

@@ -61,6 +61,8 @@ export async function messageRoutes(app: FastifyInstance) {
         type: fields.type,
         media: fields.media,
         shortenLinks: fields.shortenLinks,
+        smartEncoding: fields.smartEncoding,
+        validityPeriod: fields.validityPeriod,
         quietHours: fields.quietHours === true && app.ctx.config.quietHoursEnabled,
       };
       const { db } = app.ctx;

@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { MAX_TEXT_LENGTH } from '../../messaging/text-rules.ts';
+import { MAX_VALIDITY_SECONDS, MIN_VALIDITY_SECONDS } from '../../messaging/validity.ts';
+import { ValiditySeconds } from './accounts.ts';
 import { AttributeFilter, AuditStamp, ErrorObject, MediaItem, PageQuery } from './common.ts';
 import { MessageContactMobile } from './contacts.ts';
 import { AllContacts, ClosedObject, SearchText } from './recipient-filters.ts';
@@ -149,6 +151,22 @@ export const SendMessagesBody = Type.Object({
   ),
   shortenLinks: Type.Optional(
     Type.Boolean({ description: 'Replace http(s) URLs with tracked short links counted per send job.' }),
+  ),
+  smartEncoding: Type.Optional(
+    Type.Boolean({
+      description:
+        'Smart encoding for this send: typographic quotes, dashes, ellipses and similar look-alikes become their ' +
+        'GSM-7 equivalents before the text is counted, priced and sent. Absent: the account’s `smartEncoding` ' +
+        '(on by default).',
+    }),
+  ),
+  validityPeriod: Type.Optional(
+    ValiditySeconds(
+      `Seconds each message may wait to be dispatched (${MIN_VALIDITY_SECONDS}..${MAX_VALIDITY_SECONDS}), counted ` +
+        'from acceptance (a scheduled send’s from its run; a quiet-hours hold counts too): a message not handed ' +
+        'to the carrier within it fails with MSG-012 and its price is refunded. What is left of it goes to the ' +
+        'carrier (SMPP `validity_period`, Twilio `ValidityPeriod`). Absent: the account’s `validityPeriod`, if any.',
+    ),
   ),
   quietHours: Type.Optional(
     Type.Boolean({

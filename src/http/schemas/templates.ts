@@ -34,10 +34,13 @@ export const Template = Type.Object({
   media: Type.Array(TemplateMedia),
   segments: Type.Integer({
     description:
-      'SMS segments of the template text as written (merge fields unrendered); a rendered message may differ.',
+      'SMS segments of the template text as it would be sent (smart-encoded when the account’s `smartEncoding` is ' +
+      'on; merge fields unrendered); a rendered message may differ.',
   }),
   encoding: Type.Union([Type.Literal('GSM-7'), Type.Literal('UCS-2')], {
-    description: 'Encoding of the template text: UCS-2 when any character is outside the GSM-7 alphabet.',
+    description:
+      'Encoding of the template text as it would be sent: UCS-2 when any character (after smart encoding, when on) ' +
+      'is outside the GSM-7 alphabet.',
   }),
   mergeFields: Type.Array(Type.String(), {
     description:

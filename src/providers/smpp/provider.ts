@@ -4,6 +4,7 @@ import type { OutboundMessage, Provider, ProviderSink, SendResult } from '../typ
 import { DeliverSmHandler } from './deliver.ts';
 import { address } from './pdu.ts';
 import { concatUdh, splitForSmpp } from './split.ts';
+import { relativeTime } from './time.ts';
 
 /** Settings of the SMPP 3.4 adapter. */
 export interface SmppOptions {
@@ -160,6 +161,10 @@ export class SmppProvider implements Provider {
         registered_delivery: 1,
         data_coding: split.dataCoding,
         esm_class: count > 1 ? ESM_UDHI : 0,
+        // What is left of the message's validity, relative (SMPP 3.4 §7.1.1): the SMSC gives up after it.
+        ...(message.validityPeriod === undefined
+          ? {}
+          : { validity_period: relativeTime(message.validityPeriod) }),
         short_message:
           count > 1 ? Buffer.concat([concatUdh(ref, count, i + 1), split.parts[i]]) : split.parts[i],
       };

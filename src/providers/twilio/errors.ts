@@ -12,6 +12,8 @@ const KNOWN: Record<string, { description: string; retryable: boolean }> = {
   '30003': { description: 'Unreachable destination handset', retryable: true },
   '30006': { description: 'Landline or unreachable carrier', retryable: true },
   '20429': { description: 'Too many requests', retryable: true },
+  '21624': { description: 'Invalid validity period value', retryable: false },
+  '30036': { description: 'Validity period expired before the message could be sent', retryable: false },
 };
 
 /** Maps a Twilio error (code, message, HTTP status) to our error shape and retryability. */

@@ -3,6 +3,9 @@ import type { LookupMatch, OutboundMessage, Provider, ProviderSink, SendResult }
 import { mapTwilioError } from './errors.ts';
 import { listMatching } from './lookup.ts';
 
+/** Twilio's longest `ValidityPeriod`, in seconds (10 hours). */
+export const TWILIO_MAX_VALIDITY = 36_000;
+
 /** Settings of the Twilio-compatible adapter. */
 export interface TwilioOptions {
   /** API root, e.g. https://api.twilio.com (any server speaking the same Messages resource). */
@@ -76,6 +79,10 @@ export class TwilioProvider implements Provider {
     form.set('Body', message.body);
     form.set('StatusCallback', this.opts.statusCallback);
     for (const m of message.media) form.append('MediaUrl', m.url);
+    // What is left of the validity period, within Twilio's bounds (1..36,000 seconds; error 21624
+    // outside them). A longer validity is Twilio's maximum: Sparrow's own expiry still applies.
+    if (message.validityPeriod !== undefined)
+      form.set('ValidityPeriod', String(Math.min(TWILIO_MAX_VALIDITY, Math.max(1, message.validityPeriod))));
     let res: Response;
     try {
       res = await fetch(this.endpoint, {
