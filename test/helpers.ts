@@ -11,6 +11,7 @@ import { createPool, type Db } from '../src/db/client.ts';
 import { insertPhoneNumber } from '../src/db/queries/phone-numbers.ts';
 import { createAccount } from '../src/domain/accounts/create-account.ts';
 import { createClient } from '../src/domain/auth/create-client.ts';
+import { channelsFor } from '../src/domain/numbers/channels.ts';
 import { buildApiApp, buildExternalsApp, type LoggerOption } from '../src/http/app.ts';
 import { newId } from '../src/util/ids.ts';
 import { startWorkers, type WorkerTask } from '../src/workers/index.ts';
@@ -174,7 +175,7 @@ export async function addProviderNumber(db: Db, accountId: string, provider: str
     type: 'local',
     provider,
     throughputMps: 1,
-    channels: {},
+    channels: channelsFor(['sms']),
     supportedDestinations: ['US'],
     by: { id: 'test', name: 'Test', source: 'api' },
   });
