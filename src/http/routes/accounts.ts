@@ -1,13 +1,11 @@
-import type { FastifyInstance } from 'fastify';
 import { getAccount, presentAccount } from '../../domain/accounts/get-account.ts';
 import { ok } from '../respond.ts';
 import { Account, Balance } from '../schemas/accounts.ts';
 import { Envelope, errorResponses, IdParam } from '../schemas/common.ts';
+import type { App } from '../types.ts';
 
-type P = { Params: { accountId: string } };
-
-export async function accountRoutes(app: FastifyInstance) {
-  app.get<P>(
+export async function accountRoutes(app: App) {
+  app.get(
     '/v1/accounts/:accountId',
     {
       config: { scope: 'account:read' },
@@ -21,7 +19,7 @@ export async function accountRoutes(app: FastifyInstance) {
     async (req) => ok(presentAccount(await getAccount(app.ctx.db, req.params.accountId))),
   );
 
-  app.get<P>(
+  app.get(
     '/v1/accounts/:accountId/balance',
     {
       config: { scope: 'account:read' },

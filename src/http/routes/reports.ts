@@ -1,12 +1,12 @@
-import type { FastifyInstance } from 'fastify';
 import { reportSummary } from '../../domain/reports/summary.ts';
 import { ok } from '../respond.ts';
 import { Envelope, errorResponses, IdParam } from '../schemas/common.ts';
 import { Report, ReportQuery } from '../schemas/reports.ts';
+import type { App } from '../types.ts';
 
 /** Read-only figures for dashboards: the account, a campaign or a send, in total and per day. */
-export async function reportRoutes(app: FastifyInstance) {
-  app.get<{ Params: { accountId: string }; Querystring: typeof ReportQuery.static }>(
+export async function reportRoutes(app: App) {
+  app.get(
     '/v1/accounts/:accountId/reports/summary',
     {
       config: { scope: 'messages:read' },
