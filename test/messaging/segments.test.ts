@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { countSegments, GSM7_BASIC, GSM7_EXTENSION, smartEncode } from '../../src/messaging/segments.ts';
+import { countSegments, GSM7_BASIC, GSM7_EXTENSION } from '../../src/messaging/segments.ts';
 import { startTestService, type TestService } from '../helpers.ts';
 
 const plain = (n: number) => 'a'.repeat(n);
@@ -50,13 +50,6 @@ describe('countSegments', () => {
   it('keeps accented GSM-7 letters in GSM-7 and switches to UCS-2 for others', () => {
     assert.equal(countSegments('Ça coûte 5€').encoding, 'UCS-2'); // û is not in GSM-7
     assert.equal(countSegments('Ça va? 5€ à Zürich').encoding, 'GSM-7');
-  });
-
-  it('smart encoding replaces look-alikes so the text stays GSM-7', () => {
-    const text = '\u201CHello\u201D \u2014 it\u2019s\u2026';
-    assert.equal(countSegments(text).encoding, 'UCS-2');
-    assert.equal(smartEncode(text), '"Hello" - it\'s...');
-    assert.equal(countSegments(smartEncode(text)).encoding, 'GSM-7');
   });
 });
 

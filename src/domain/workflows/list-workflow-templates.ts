@@ -6,9 +6,6 @@ import { normalizeDefinition } from './definition.ts';
 import { presentDefinition } from './present-workflow.ts';
 import { findWorkflowTemplate, WORKFLOW_TEMPLATES, type WorkflowTemplate } from './workflow-templates.ts';
 
-/** The sort orders of the template catalog (`-` descending). */
-export const WORKFLOW_TEMPLATE_SORTS = CATALOG_SORTS;
-
 /** A sort order of the template catalog. */
 export type WorkflowTemplateSort = CatalogSort;
 
