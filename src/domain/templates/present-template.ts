@@ -1,4 +1,6 @@
+import type { Static } from '@sinclair/typebox';
 import type { TemplateRow } from '../../db/queries/templates.ts';
+import type { Template as TemplateSchema } from '../../http/schemas/templates.ts';
 import { parseTemplate } from '../../messaging/render.ts';
 import { countSegments } from '../../messaging/segments.ts';
 import { stamp } from '../actor.ts';
@@ -15,7 +17,7 @@ export function mergeFieldsOf(template: string): string[] {
 }
 
 /** The Message template shape of the API, with the text's segments, encoding and merge fields. */
-export function presentTemplate(t: TemplateRow) {
+export function presentTemplate(t: TemplateRow): Static<typeof TemplateSchema> {
   const { segments, encoding } = countSegments(t.template);
   return {
     id: t.id,
