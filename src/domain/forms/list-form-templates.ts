@@ -1,4 +1,4 @@
-import { CATALOG_SORTS, type CatalogSort, searchCatalog } from '../catalog/search-catalog.ts';
+import { type CatalogSort, searchCatalog } from '../catalog/search-catalog.ts';
 import type { Page } from '../page.ts';
 import { FORM_TEMPLATES } from './form-templates.ts';
 import { presentFormTemplate } from './present-form.ts';

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { MeetingRow } from '../../db/queries/meetings.ts';
 import type { Meeting as MeetingSchema } from '../../http/schemas/meetings.ts';
-import { omitNulls, omitNullsAs } from '../../util/omit-nulls.ts';
+import { omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 
 /** The status as shown: an upcoming meeting whose end has passed is completed (the worker catches up). */

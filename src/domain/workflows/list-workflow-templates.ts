@@ -1,6 +1,6 @@
 import { fail } from '../../errors.ts';
 import { SYSTEM, stamp } from '../actor.ts';
-import { CATALOG_SORTS, type CatalogSort, searchCatalog } from '../catalog/search-catalog.ts';
+import { type CatalogSort, searchCatalog } from '../catalog/search-catalog.ts';
 import type { Page } from '../page.ts';
 import { normalizeDefinition } from './definition.ts';
 import { presentDefinition } from './present-workflow.ts';
