@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { Page } from '../domain/page.ts';
 
 export type { Page };
@@ -19,4 +20,9 @@ export function page<T, U>(p: Page<T>, map: (item: T) => U) {
       totalCount: p.totalCount,
     },
   };
+}
+
+/** An empty 204 answer (the route's schema declares its 204 as null: nothing is sent). */
+export function noContent(reply: FastifyReply): FastifyReply {
+  return reply.code(204).send();
 }

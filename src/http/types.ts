@@ -1,3 +1,11 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { Actor } from '../domain/actor.ts';
 import type { Scope } from '../domain/auth/scopes.ts';
@@ -19,3 +27,12 @@ declare module 'fastify' {
     ctx: AppContext;
   }
 }
+
+/** The app as route plugins see it: request and reply types come from the route's TypeBox schemas. */
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;

@@ -1,7 +1,7 @@
 import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { checkKey, type FileStore } from './file-store.ts';
+import { checkKey, type FileStore } from './store.ts';
 
 const code = (err: unknown) => (err as { code?: string }).code;
 

@@ -3,7 +3,7 @@ import { unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import type { Readable } from 'node:stream';
 import type { S3Config } from '../config.ts';
-import { checkKey, type FileStore } from './file-store.ts';
+import { checkKey, type FileStore } from './store.ts';
 
 /**
  * Objects in an S3-compatible bucket (AWS S3, MinIO, Ceph, R2...); uploads are spooled in the OS

@@ -14,3 +14,14 @@ export function omitNulls<T extends object>(o: T): WithoutNulls<T> {
   for (const [k, v] of Object.entries(o)) if (v !== null) out[k] = v;
   return out as WithoutNulls<T>;
 }
+
+/** A response shape `T` as a presenter builds it: an optional field may also be null (and is then left out). */
+export type Nullable<T> = { [K in keyof T]: undefined extends T[K] ? T[K] | null : T[K] };
+
+/**
+ * `omitNulls` for a presenter typed by its response schema: `omitNullsAs<Static<typeof X>>({...})`
+ * makes a field the schema lacks (which the serializer would drop) or a mismatched one a type error.
+ */
+export function omitNullsAs<T extends object>(o: Nullable<T>): T {
+  return omitNulls(o) as T;
+}

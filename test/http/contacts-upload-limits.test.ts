@@ -8,7 +8,7 @@ import {
 } from '../../src/domain/contacts/attribute-limits.ts';
 import { UPLOAD_ANSWERED_ERRORS, UPLOAD_CHUNK } from '../../src/domain/contacts/upload-contacts.ts';
 import { CSV_BODY_LIMIT } from '../../src/http/plugins/content-types.ts';
-import { spoolUpload } from '../../src/http/spooled-upload.ts';
+import { spoolUpload } from '../../src/storage/spooled-upload.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 
 describe('limits of CSV uploads (POST /v1/accounts/:accountId/contacts, text/csv)', () => {

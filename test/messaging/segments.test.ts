@@ -57,13 +57,6 @@ describe('countSegments', () => {
     assert.equal(countSegments('Ça coûte 5€').encoding, 'UCS-2'); // û is not in GSM-7
     assert.equal(countSegments('Ça va? 5€ à Zürich').encoding, 'GSM-7');
   });
-
-  it('smart encoding replaces look-alikes so the text stays GSM-7', () => {
-    const text = '\u201CHello\u201D \u2014 it\u2019s\u2026';
-    assert.equal(countSegments(text).encoding, 'UCS-2');
-    assert.equal(smartEncode(text), '"Hello" - it\'s...');
-    assert.equal(countSegments(smartEncode(text)).encoding, 'GSM-7');
-  });
 });
 
 describe('sparrow_segments (SQL mirror of countSegments)', () => {

@@ -2,7 +2,6 @@
  * The set-based side of contacts: JSON records of contact fields, the column-by-column merge used by
  * updates and CSV uploads, and the bulk upsert that writes contacts and their events in one statement.
  */
-import { MAX_ATTRIBUTE_BYTES, MAX_ATTRIBUTES } from '../../domain/contacts/attribute-limits.ts';
 import type { Queryable } from '../client.ts';
 import type { ContactFields, ContactTag, MergeMode } from './contacts.ts';
 
@@ -74,8 +73,13 @@ export const mergeCte = (json: number, mode: number) => `WITH input AS (
       blocked_at timestamptz, given text[])
   )`;
 
+/** Custom attributes one contact may have (domain/contacts/attribute-limits.ts has the other limits). */
+export const MAX_ATTRIBUTES = 100;
+/** Bytes of all of a contact's attributes: the UTF-8 bytes of each name plus its value's text. */
+export const MAX_ATTRIBUTE_BYTES = 32 * 1024;
+
 // Column-by-column merge of input i into contact c, per mode (see updateContact). A merge of attributes
-// may not grow a contact past the limits of domain/contacts/attribute-limits.ts (raises SQLSTATE SPA01).
+// may not grow a contact past MAX_ATTRIBUTES and MAX_ATTRIBUTE_BYTES (raises SQLSTATE SPA01).
 const g = (f: string) => `(i.given @> ARRAY['${f}'])`;
 const plain = (col: string, field = col) =>
   `${col} = CASE WHEN i.mode = 'remove' OR ${g(field)} AND i.mode <> 'core' THEN i.${col} ELSE c.${col} END`;

@@ -1,4 +1,3 @@
-import type { Actor } from '../../domain/actor.ts';
 import type { Queryable } from '../client.ts';
 
 export type Role = 'Administrator' | 'Member' | 'Viewer';
@@ -21,8 +20,8 @@ export interface MemberRow extends UserRow {
   account_id: string;
   role: Role;
   joined_at: Date;
-  created_by: Actor;
-  updated_by: Actor;
+  created_by: Record<string, unknown>;
+  updated_by: Record<string, unknown>;
   member_updated_at: Date;
 }
 
@@ -33,7 +32,7 @@ export interface InvitationRow {
   role: Role;
   kind: 'invite' | 'reset';
   created_at: Date;
-  created_by: Actor;
+  created_by: Record<string, unknown>;
   expires_at: Date;
   accepted_at: Date | null;
 }
@@ -151,7 +150,7 @@ export async function putMember(
   accountId: string,
   userId: string,
   role: Role,
-  by: Actor,
+  by: object,
 ): Promise<void> {
   await db.query(
     `INSERT INTO account_users (account_id, user_id, role, created_by, updated_by) VALUES ($1, $2, $3, $4, $4)
@@ -211,7 +210,7 @@ export async function insertInvitation(
     role: Role;
     kind: 'invite' | 'reset';
     hours: number;
-    by: Actor;
+    by: object;
   },
 ): Promise<InvitationRow> {
   const { rows } = await db.query<InvitationRow>(

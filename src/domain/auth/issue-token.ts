@@ -37,5 +37,10 @@ export async function issueToken(
     { id: client.id, name: client.name, accountId: client.account_id },
     scopes,
   );
-  return { access_token: accessToken, token_type: 'bearer', expires_in: ttlSeconds, scope: scopes.join(' ') };
+  return {
+    access_token: accessToken,
+    token_type: 'bearer' as const,
+    expires_in: ttlSeconds,
+    scope: scopes.join(' '),
+  };
 }

@@ -1,9 +1,11 @@
+import type { Static } from '@sinclair/typebox';
 import type { AutoresponderRow } from '../../db/queries/autoresponders.ts';
+import type { Autoresponder as AutoresponderSchema } from '../../http/schemas/autoresponders.ts';
 import { omitNulls } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 
 /** The Autoresponder shape of the API (unset fields left out, as everywhere). */
-export function presentAutoresponder(a: AutoresponderRow) {
+export function presentAutoresponder(a: AutoresponderRow): Static<typeof AutoresponderSchema> {
   return {
     id: a.id,
     name: a.name,

@@ -1,13 +1,23 @@
+import type { Static } from '@sinclair/typebox';
 import type { BillingProfileRow, TransactionRow } from '../../db/queries/billing.ts';
 import type { AutoTopupRow, TopupRow } from '../../db/queries/billing-topups.ts';
-import { omitNulls } from '../../util/omit-nulls.ts';
+import type {
+  AutoTopup as AutoTopupSchema,
+  Topup,
+  Transaction as TransactionSchema,
+} from '../../http/schemas/billing.ts';
+import { omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 
-const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
+function iso(d: Date | string): string;
+function iso(d: Date | string | null): string | null;
+function iso(d: Date | string | null) {
+  return d ? new Date(d).toISOString() : null;
+}
 
 /** A top-up as the API shows it (unset fields left out, never null). */
 export function presentTopup(t: TopupRow) {
-  return omitNulls({
+  return omitNullsAs<Static<typeof Topup>>({
     id: t.id,
     amount: t.amount,
     currency: t.currency,
@@ -26,7 +36,7 @@ export function presentAutoTopup(
   profile: BillingProfileRow | undefined,
   usage: { thisMonth: number; recent: TopupRow[] },
 ) {
-  return omitNulls({
+  return omitNullsAs<Static<typeof AutoTopupSchema>>({
     enabled: s?.enabled ?? false,
     threshold: s?.threshold ?? null,
     amount: s?.amount ?? null,
@@ -45,10 +55,10 @@ export type AutoTopup = ReturnType<typeof presentAutoTopup>;
 
 /** A ledger entry as the API shows it: credits positive, debits negative (no `balanceAfter` for debits). */
 export function presentTransaction(t: TransactionRow) {
-  return omitNulls({
+  return omitNullsAs<Static<typeof TransactionSchema>>({
     id: t.id,
     type: t.type,
-    direction: t.amount >= 0 ? 'credit' : 'debit',
+    direction: t.amount >= 0 ? ('credit' as const) : ('debit' as const),
     amount: t.amount,
     balanceAfter: t.balance_after,
     reference: t.reference_id,

@@ -1,12 +1,19 @@
+import type { Static } from '@sinclair/typebox';
 import type { Queryable } from '../../db/client.ts';
 import type { CallRow } from '../../db/queries/calls.ts';
 import { findContacts } from '../../db/queries/contacts.ts';
 import { type GroupRow, getGroup } from '../../db/queries/groups.ts';
 import { getPhoneNumber, type PhoneNumberRow } from '../../db/queries/phone-numbers.ts';
-import { omitNulls } from '../../util/omit-nulls.ts';
+import type { Call as CallSchema } from '../../http/schemas/calls.ts';
+import { omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 import { type Contact, presentContact } from '../contacts/present-contact.ts';
-import { presentGroups, presentPhoneNumbers } from '../numbers/present.ts';
+import {
+  type GroupView,
+  type PhoneNumberView,
+  presentGroups,
+  presentPhoneNumbers,
+} from '../numbers/present.ts';
 
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
 
@@ -16,9 +23,9 @@ const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
  */
 export function presentCall(
   c: CallRow,
-  related: { contact: Contact | null; phoneNumber: unknown; group: unknown },
+  related: { contact: Contact | null; phoneNumber: PhoneNumberView | null; group: GroupView | null },
 ) {
-  return omitNulls({
+  return omitNullsAs<Static<typeof CallSchema>>({
     id: c.id,
     direction: c.direction,
     status: c.status,

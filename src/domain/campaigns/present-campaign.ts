@@ -1,8 +1,10 @@
+import type { Static } from '@sinclair/typebox';
 import type { Queryable } from '../../db/client.ts';
 import type { CampaignRow } from '../../db/queries/campaigns.ts';
 import { findList, type ListRow } from '../../db/queries/lists.ts';
 import type { SendJobRow } from '../../db/queries/send-jobs.ts';
-import { omitNulls } from '../../util/omit-nulls.ts';
+import type { Campaign as CampaignSchema, Job as JobSchema } from '../../http/schemas/campaigns.ts';
+import { omitNulls, omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 import { type List, presentLists } from '../lists/present-list.ts';
 
@@ -16,7 +18,7 @@ export function presentJob(
   },
 ) {
   // Unset fields (sendAt of a send at once, error of one that did not fail) are left out, never null.
-  return omitNulls({
+  return omitNullsAs<Static<typeof JobSchema>>({
     id: j.id,
     submitted: j.submitted,
     queued: j.queued,
@@ -52,11 +54,11 @@ function statusOf(c: CampaignRow): string {
  * the published description marks nothing nullable.
  */
 export function presentCampaign(c: CampaignRow, list: List | null) {
-  return omitNulls({
+  return omitNullsAs<Static<typeof CampaignSchema>>({
     id: c.id,
     name: c.name,
     description: c.description,
-    fieldMappings: c.field_mappings,
+    fieldMappings: c.field_mappings as Static<typeof CampaignSchema>['fieldMappings'],
     filters: omitNulls({
       list,
       q: c.filters.q ?? null,

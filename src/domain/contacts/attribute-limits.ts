@@ -3,11 +3,14 @@
  * create and update, CSV uploads, hosted form submissions, workflow actions). They bound what one
  * contact costs to read, render and serialise: before them a contact could carry 60,000 attributes.
  */
+
+// The two limits SQL enforces as well (sparrow_limit_attributes in a merge) live with that SQL, in
+// the layer below: custom attributes one contact may have, and bytes of all of them.
+import { MAX_ATTRIBUTE_BYTES, MAX_ATTRIBUTES } from '../../db/queries/contacts-merge.ts';
 import { AppError } from '../../errors.ts';
 import { attributeText } from '../../messaging/render.ts';
 
-/** Custom attributes one contact may have. */
-export const MAX_ATTRIBUTES = 100;
+export { MAX_ATTRIBUTE_BYTES, MAX_ATTRIBUTES };
 /** Characters of an attribute's name. */
 export const MAX_ATTRIBUTE_KEY_LENGTH = 128;
 /**
@@ -15,8 +18,6 @@ export const MAX_ATTRIBUTE_KEY_LENGTH = 128;
  * field renders it, PostgreSQL's jsonb text): the longest hosted-form field (a textarea) fits.
  */
 export const MAX_ATTRIBUTE_VALUE_LENGTH = 5000;
-/** Bytes of all of a contact's attributes: the UTF-8 bytes of each name plus its value's text. */
-export const MAX_ATTRIBUTE_BYTES = 32 * 1024;
 /** Columns of a CSV upload (every column that is not a contact field becomes an attribute). */
 export const MAX_CSV_COLUMNS = 128;
 /** Characters of one CSV row (all its cells): bounds what one row can make the parser hold. */

@@ -1,5 +1,7 @@
+import type { Static } from '@sinclair/typebox';
 import type { ContactRow } from '../../db/queries/contacts.ts';
-import { omitNulls } from '../../util/omit-nulls.ts';
+import type { Contact as ContactSchema } from '../../http/schemas/contacts.ts';
+import { omitNulls, omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 
 /** A list membership as shown inside a contact. */
@@ -22,7 +24,7 @@ export function presentContact(c: ContactRow, lists: ContactListMembership[] = [
   for (const [name, value] of Object.entries(c.integrations ?? {})) {
     if (value && typeof value === 'object') crm[name] = value;
   }
-  return omitNulls({
+  return omitNullsAs<Static<typeof ContactSchema>>({
     id: c.id,
     email: c.email,
     firstName: c.first_name,

@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { Queryable } from '../../db/client.ts';
 import type { ContactRow } from '../../db/queries/contacts.ts';
 import {
@@ -6,7 +7,11 @@ import {
   findConversationView,
 } from '../../db/queries/conversations.ts';
 import { type MessageView, messageViewsByIds } from '../../db/queries/messages.ts';
-import { omitNulls } from '../../util/omit-nulls.ts';
+import type {
+  ConversationPhoneNumber,
+  Conversation as ConversationSchema,
+} from '../../http/schemas/conversations.ts';
+import { omitNulls, omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 import { presentContact } from '../contacts/present-contact.ts';
 import { presentMessage } from '../messages/present-message.ts';
@@ -15,23 +20,7 @@ import { presentMessage } from '../messages/present-message.ts';
 type Message = ReturnType<typeof presentMessage>;
 
 /** The Conversation shape of the API; unset fields are left out (the published description marks nothing nullable). */
-export interface Conversation {
-  id: string;
-  contact: {
-    id: string;
-    firstName?: string;
-    lastName?: string;
-    email?: string;
-    mobile?: unknown;
-  };
-  /** Our number, as the published phone-number object. */
-  phoneNumber?: Record<string, unknown>;
-  lastMessage?: Message;
-  unread: string[];
-  closed: boolean;
-  created: ReturnType<typeof stamp>;
-  updated: ReturnType<typeof stamp>;
-}
+export type Conversation = Static<typeof ConversationSchema>;
 
 function presentConversation(
   v: ConversationView,
@@ -39,7 +28,7 @@ function presentConversation(
   last: MessageView | undefined,
 ): Conversation {
   const c = contact ? presentContact(contact) : undefined;
-  return omitNulls({
+  return omitNullsAs<Conversation>({
     id: v.id,
     contact: c
       ? omitNulls({
@@ -50,7 +39,7 @@ function presentConversation(
           mobile: c.mobile,
         })
       : { id: v.contact_id },
-    phoneNumber: v.phone_number_ref,
+    phoneNumber: v.phone_number_ref as Static<typeof ConversationPhoneNumber> | null,
     lastMessage: last ? presentMessage(last) : null,
     unread: v.unread_ids,
     closed: v.closed_at !== null,

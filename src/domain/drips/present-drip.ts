@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { Queryable } from '../../db/client.ts';
 import {
   type DripRow,
@@ -9,7 +10,8 @@ import {
 } from '../../db/queries/drips.ts';
 import { getGroup } from '../../db/queries/groups.ts';
 import { findList, type ListRow } from '../../db/queries/lists.ts';
-import { omitNulls } from '../../util/omit-nulls.ts';
+import type { Drip as DripSchema } from '../../http/schemas/drips.ts';
+import { omitNulls, omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 import { type List, presentLists } from '../lists/present-list.ts';
 import { presentGroups } from '../numbers/present.ts';
@@ -29,7 +31,7 @@ export function presentDrip(
     stepStats: Map<string, DripStats>;
   },
 ) {
-  return omitNulls({
+  return omitNullsAs<Static<typeof DripSchema>>({
     id: d.id,
     name: d.name,
     description: d.description,

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { AppError, fail } from '../../errors.ts';
-import { SpooledUpload } from '../../http/spooled-upload.ts';
+import { SpooledUpload } from '../../storage/spooled-upload.ts';
 import {
   type FileType,
   fileTypeOf,

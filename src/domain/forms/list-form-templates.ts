@@ -1,10 +1,7 @@
-import { CATALOG_SORTS, type CatalogSort, searchCatalog } from '../catalog/search-catalog.ts';
+import { type CatalogSort, searchCatalog } from '../catalog/search-catalog.ts';
 import type { Page } from '../page.ts';
 import { FORM_TEMPLATES } from './form-templates.ts';
 import { presentFormTemplate } from './present-form.ts';
-
-/** The sort orders of the template catalog (`-` descending). */
-export const TEMPLATE_SORTS = CATALOG_SORTS;
 
 /** A sort order of the template catalog. */
 export type TemplateSort = CatalogSort;

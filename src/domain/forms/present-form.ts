@@ -1,6 +1,12 @@
+import type { Static } from '@sinclair/typebox';
 import type { FormRow } from '../../db/queries/forms.ts';
 import type { ConversionRow } from '../../db/queries/forms-activity.ts';
-import { omitNulls } from '../../util/omit-nulls.ts';
+import type {
+  FormConversion as FormConversionSchema,
+  FormTemplate as FormTemplateSchema,
+  LeadForm as LeadFormSchema,
+} from '../../http/schemas/forms.ts';
+import { omitNulls, omitNullsAs } from '../../util/omit-nulls.ts';
 import { SYSTEM, stamp } from '../actor.ts';
 import type { FormTemplate } from './form-templates.ts';
 
@@ -16,7 +22,7 @@ export function hostedFormUrl(externalsUrl: string, formId: string): string {
  * out, never null: the published description marks nothing nullable.
  */
 export function presentForm(f: FormRow, externalsUrl: string) {
-  return omitNulls({
+  return omitNullsAs<Static<typeof LeadFormSchema>>({
     id: f.id,
     name: f.name,
     description: f.description,
@@ -42,7 +48,7 @@ export type LeadForm = ReturnType<typeof presentForm>;
 
 /** A catalog template in the Lead form shape (never active, no counts, no list, no hosted page). */
 export function presentFormTemplate(t: FormTemplate) {
-  return omitNulls({
+  return omitNullsAs<Static<typeof FormTemplateSchema>>({
     id: t.id,
     name: t.name,
     category: t.category,
@@ -62,7 +68,7 @@ export function presentFormTemplate(t: FormTemplate) {
 
 /** The Form conversion shape. */
 export function presentConversion(c: ConversionRow) {
-  return omitNulls({
+  return omitNullsAs<Static<typeof FormConversionSchema>>({
     id: c.id,
     ip: c.ip,
     pageUrl: c.page_url,

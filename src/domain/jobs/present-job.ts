@@ -1,7 +1,10 @@
+import type { Static } from '@sinclair/typebox';
 import type { JobRow, StatusCount } from '../../db/queries/jobs.ts';
-import { omitNulls } from '../../util/omit-nulls.ts';
+import type { JobResource as JobResourceSchema } from '../../http/schemas/jobs.ts';
+import { omitNulls, omitNullsAs } from '../../util/omit-nulls.ts';
 import { type Actor, stamp } from '../actor.ts';
 import { presentJob } from '../campaigns/present-campaign.ts';
+import type { ContactAction } from './start-contact-job.ts';
 
 /** The message statuses a send job counts (GET …/messages shows the same statuses). */
 export const COUNTED_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'undelivered', 'failed'] as const;
@@ -24,13 +27,13 @@ export function toCounts(rows: StatusCount[]): MessageCounts {
  * invalid, created), plus `kind`; a send's `counts` of its messages by status; a bulk contact
  * operation's `action` and `progress`. Unset fields are left out (never null).
  */
-export function presentJobResource(j: JobRow, counts?: MessageCounts) {
+export function presentJobResource(j: JobRow, counts?: MessageCounts): Static<typeof JobResourceSchema> {
   const base = omitNulls(presentJob(j));
   const cancelled = j.cancelled_at ? stamp(j.cancelled_at, j.cancelled_by as Actor | null) : null;
   if (j.kind === 'contacts') {
-    const req = (j.request ?? {}) as { action?: string; listId?: string; tags?: { tag: string }[] };
+    const req = (j.request ?? {}) as { action?: ContactAction; listId?: string; tags?: { tag: string }[] };
     const { queued: _q, ...rest } = base;
-    return omitNulls({
+    return omitNullsAs<Static<typeof JobResourceSchema>>({
       ...rest,
       kind: 'contacts' as const,
       price: 0,
@@ -42,7 +45,7 @@ export function presentJobResource(j: JobRow, counts?: MessageCounts) {
       updated: j.updated_at ? stamp(j.updated_at, null) : null,
     });
   }
-  return omitNulls({
+  return omitNullsAs<Static<typeof JobResourceSchema>>({
     ...base,
     kind: 'send' as const,
     // A cancelled send reads `cancelled`, even while messages it had handed out still finish.

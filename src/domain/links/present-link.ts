@@ -1,6 +1,8 @@
+import type { Static } from '@sinclair/typebox';
 import type { LinkRow } from '../../db/queries/links.ts';
 import type { LinkSourceRow } from '../../db/queries/links-sources.ts';
-import { omitNulls } from '../../util/omit-nulls.ts';
+import type { Link as LinkSchema, LinkSource as LinkSourceSchema } from '../../http/schemas/links.ts';
+import { omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 
 /** The short URL of a link (direct) or of one of its sources. */
@@ -9,7 +11,7 @@ export function shortUrl(externalsUrl: string, slug: string, key = ''): string {
 }
 
 /** A tracked link as the API shows it. */
-export function presentLink(l: LinkRow, externalsUrl: string) {
+export function presentLink(l: LinkRow, externalsUrl: string): Static<typeof LinkSchema> {
   return {
     id: l.id,
     name: l.name,
@@ -27,7 +29,7 @@ export type Link = ReturnType<typeof presentLink>;
 
 /** A link source as the API shows it: where the link was used, its short URL and its clicks. */
 export function presentLinkSource(s: LinkSourceRow, slug: string, externalsUrl: string) {
-  return omitNulls({
+  return omitNullsAs<Static<typeof LinkSourceSchema>>({
     id: s.id,
     type: s.type,
     key: s.key === '' ? null : s.key,

@@ -1,11 +1,13 @@
+import type { Static } from '@sinclair/typebox';
 import type { Queryable } from '../../db/client.ts';
 import { type ListRow, listSizes } from '../../db/queries/lists.ts';
-import { omitNulls } from '../../util/omit-nulls.ts';
+import type { List as ListSchema } from '../../http/schemas/lists.ts';
+import { omitNulls, omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 
 /** The List shape of the API, with its member count (unset fields left out, never null). */
 export function presentList(l: ListRow, size: number) {
-  return omitNulls({
+  return omitNullsAs<Static<typeof ListSchema>>({
     id: l.id,
     name: l.name,
     source: l.source,

@@ -1,11 +1,16 @@
+import type { Static } from '@sinclair/typebox';
 import type { MeetingEventRow } from '../../db/queries/meetings-events.ts';
-import { omitNulls } from '../../util/omit-nulls.ts';
+import type {
+  MeetingEvent as MeetingEventSchema,
+  PublicMeetingEvent as PublicMeetingEventSchema,
+} from '../../http/schemas/meetings.ts';
+import { omitNulls, omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 import { slotIncrement } from './slots.ts';
 
 /** The MeetingEvent shape of the API: a bookable meeting type and its public slug (unset fields left out). */
 export function presentMeetingEvent(e: MeetingEventRow) {
-  return omitNulls({
+  return omitNullsAs<Static<typeof MeetingEventSchema>>({
     id: e.id,
     name: e.name,
     description: e.description,
@@ -32,7 +37,7 @@ export type MeetingEvent = ReturnType<typeof presentMeetingEvent>;
  * What the public booking page may show: no ids, emails or mobiles of the hosts, no audit stamps.
  */
 export function presentPublicMeetingEvent(e: MeetingEventRow) {
-  return omitNulls({
+  return omitNullsAs<Static<typeof PublicMeetingEventSchema>>({
     slug: e.slug,
     name: e.name,
     description: e.description,

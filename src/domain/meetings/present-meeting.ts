@@ -1,5 +1,7 @@
+import type { Static } from '@sinclair/typebox';
 import type { MeetingRow } from '../../db/queries/meetings.ts';
-import { omitNulls } from '../../util/omit-nulls.ts';
+import type { Meeting as MeetingSchema } from '../../http/schemas/meetings.ts';
+import { omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 
 /** The status as shown: an upcoming meeting whose end has passed is completed (the worker catches up). */
@@ -12,7 +14,7 @@ function statusOf(m: MeetingRow): MeetingRow['status'] {
  * field is left out, never null.
  */
 export function presentMeeting(m: MeetingRow) {
-  return omitNulls({
+  return omitNullsAs<Static<typeof MeetingSchema>>({
     id: m.id,
     name: m.name,
     description: m.description,

@@ -1,5 +1,8 @@
+import type { Static } from '@sinclair/typebox';
 import type { MessageView } from '../../db/queries/messages.ts';
-import { omitNulls } from '../../util/omit-nulls.ts';
+import type { MessageContactMobile } from '../../http/schemas/contacts.ts';
+import type { Message as MessageSchema } from '../../http/schemas/messages.ts';
+import { omitNulls, omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 
 /**
@@ -10,7 +13,7 @@ import { stamp } from '../actor.ts';
  */
 export function presentMessage(m: MessageView) {
   // Unset fields are left out, not null: the published description marks nothing nullable.
-  return omitNulls({
+  return omitNullsAs<Static<typeof MessageSchema>>({
     id: m.id,
     contact: m.contact_id
       ? omitNulls({
@@ -18,7 +21,7 @@ export function presentMessage(m: MessageView) {
           firstName: m.contact_first_name,
           lastName: m.contact_last_name,
           email: m.contact_email,
-          mobile: m.contact_mobile_object,
+          mobile: m.contact_mobile_object as Static<typeof MessageContactMobile> | null,
         })
       : null,
     conversation: m.conversation_id ? { id: m.conversation_id } : null,

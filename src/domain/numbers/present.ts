@@ -1,7 +1,10 @@
+import type { Static } from '@sinclair/typebox';
 import type { Queryable } from '../../db/client.ts';
 import { type GroupRow, groupsOfNumbers, numbersOfGroups } from '../../db/queries/groups.ts';
 import type { PhoneNumberRow } from '../../db/queries/phone-numbers.ts';
-import { omitNulls } from '../../util/omit-nulls.ts';
+import type { Group, Notification, OfficeHours, User } from '../../http/schemas/groups.ts';
+import type { Channels, PhoneNumber } from '../../http/schemas/numbers.ts';
+import { omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 
 /** `{id, name}` of a group, as a number lists its groups. */
@@ -12,7 +15,7 @@ export interface GroupRef {
 
 /** The Phone number shape of the API (an unset `name` or `forwardTo` left out, never null). */
 export function presentPhoneNumber(n: PhoneNumberRow, groups: GroupRef[]) {
-  return omitNulls({
+  return omitNullsAs<Static<typeof PhoneNumber>>({
     id: n.id,
     status: n.status,
     number: n.number,
@@ -25,7 +28,7 @@ export function presentPhoneNumber(n: PhoneNumberRow, groups: GroupRef[]) {
     hosted: n.hosted,
     supportedDestinations: n.supported_destinations,
     forwardTo: n.forward_to,
-    channels: n.channels,
+    channels: n.channels as Static<typeof Channels>,
     groups,
     throughput: n.throughput_mps,
     created: stamp(n.created_at, n.created_by),
@@ -59,13 +62,13 @@ export async function presentPhoneNumbers(db: Queryable, accountId: string, rows
 }
 
 function presentGroupRow(g: GroupRow, numbers: PhoneNumberView[]) {
-  return omitNulls({
+  return omitNullsAs<Static<typeof Group>>({
     id: g.id,
     name: g.name,
     phoneNumbers: numbers,
-    notifications: g.notifications,
+    notifications: g.notifications as Static<typeof Notification>[],
     tags: g.tags,
-    users: g.users,
+    users: g.users as Static<typeof User>[],
     // One Sender per number: the sending identities the group owns.
     senders: numbers.map((n) => ({
       id: n.id,
@@ -78,7 +81,7 @@ function presentGroupRow(g: GroupRow, numbers: PhoneNumberView[]) {
       channels: n.channels,
       groups: n.groups,
     })),
-    officeHours: g.office_hours,
+    officeHours: g.office_hours as Static<typeof OfficeHours> | null,
     isDefault: g.is_default,
     useSharedPool: g.use_shared_pool,
     created: stamp(g.created_at, g.created_by),
@@ -101,6 +104,9 @@ export async function presentGroups(db: Queryable, accountId: string, groups: Gr
     ),
   );
 }
+
+/** A group as the API shows it. */
+export type GroupView = ReturnType<typeof presentGroupRow>;
 
 export async function presentGroup(db: Queryable, accountId: string, group: GroupRow) {
   return (await presentGroups(db, accountId, [group]))[0];

@@ -1,8 +1,18 @@
+import type { Static } from '@sinclair/typebox';
 import type { SmppCredentialRow } from '../../db/queries/smpp.ts';
+import type { SmppCredential, SmppCredentialWithPassword } from '../../http/schemas/smpp.ts';
 import { stamp } from '../actor.ts';
 
 /** An SMPP credential as the API shows it (never its password, except once at creation). */
-export function presentSmppCredential(row: SmppCredentialRow, password?: string) {
+export function presentSmppCredential(
+  row: SmppCredentialRow,
+  password: string,
+): Static<typeof SmppCredentialWithPassword>;
+export function presentSmppCredential(row: SmppCredentialRow): Static<typeof SmppCredential>;
+export function presentSmppCredential(
+  row: SmppCredentialRow,
+  password?: string,
+): Static<typeof SmppCredential> & { password?: string } {
   return {
     id: row.id,
     type: 'smppCredential' as const,

@@ -1,6 +1,8 @@
+import type { Static } from '@sinclair/typebox';
 import type { Queryable } from '../../db/client.ts';
 import { sendingSettings } from '../../db/queries/accounts.ts';
 import type { TemplateRow } from '../../db/queries/templates.ts';
+import type { Template as TemplateSchema } from '../../http/schemas/templates.ts';
 import { parseTemplate } from '../../messaging/render.ts';
 import { countSegments, encodeText } from '../../messaging/segments.ts';
 import { stamp } from '../actor.ts';
@@ -21,7 +23,7 @@ export function mergeFieldsOf(template: string): string[] {
  * segments and encoding are the text's as it would be sent: smart-encoded when `smart` (the
  * account's setting, smartEncodingOf) while `template` stays as written.
  */
-export function presentTemplate(t: TemplateRow, smart = false) {
+export function presentTemplate(t: TemplateRow, smart = false): Static<typeof TemplateSchema> {
   const { segments, encoding } = countSegments(encodeText(t.template, smart));
   return {
     id: t.id,

@@ -19,10 +19,3 @@ export function scopesFor(role: Role): Scope[] {
   if (role === 'Member') return SCOPES.filter((s) => !MEMBER_EXCLUDED.has(s));
   return SCOPES.filter((s) => s.endsWith(':read') && s !== 'clients:read');
 }
-
-/** What each role is for, in a few words (docs and the console). */
-export const ROLE_DESCRIPTIONS: Record<Role, string> = {
-  Administrator: 'everything, including API credentials, billing and users',
-  Member: 'sends and manages contacts, campaigns and automations; no API credentials, billing or users',
-  Viewer: 'reads everything but API credentials; changes nothing',
-};

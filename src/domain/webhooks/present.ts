@@ -1,14 +1,19 @@
+import type { Static } from '@sinclair/typebox';
 import type { DeliveryRow } from '../../db/queries/webhook-deliveries.ts';
 import type { WebhookRow } from '../../db/queries/webhooks.ts';
-import { omitNulls } from '../../util/omit-nulls.ts';
+import type { Delivery, Webhook, WebhookWithSecret } from '../../http/schemas/webhooks.ts';
+import { omitNulls, omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
+import type { EventType } from '../events/emit.ts';
 
 /** The Webhook shape of the API (the secret only where a use case shows it; unset fields left out). */
+export function presentWebhook(w: WebhookRow, opts: { withSecret: true }): Static<typeof WebhookWithSecret>;
+export function presentWebhook(w: WebhookRow): Static<typeof Webhook>;
 export function presentWebhook(w: WebhookRow, opts: { withSecret?: boolean } = {}) {
-  return omitNulls({
+  return omitNullsAs<Static<typeof Webhook> & { secret?: string }>({
     id: w.id,
     type: 'webhook' as const,
-    eventTypes: w.event_types,
+    eventTypes: w.event_types as EventType[],
     destination: w.destination,
     // The interface names it `destination`; the published description and its clients read `url`.
     url: w.destination,
@@ -22,11 +27,11 @@ export function presentWebhook(w: WebhookRow, opts: { withSecret?: boolean } = {
 
 /** The Delivery shape of the API: one event to one subscription, with every attempt (unset fields left out). */
 export function presentDelivery(d: DeliveryRow) {
-  return omitNulls({
+  return omitNullsAs<Static<typeof Delivery>>({
     id: d.id,
     webhookId: d.webhook_id,
     eventId: d.event_id,
-    eventType: d.event_type,
+    eventType: d.event_type as EventType,
     status: d.status,
     attemptCount: d.attempt_log.length,
     nextAttemptAt: d.status === 'pending' ? d.next_attempt_at.toISOString() : null,

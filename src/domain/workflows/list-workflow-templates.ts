@@ -1,13 +1,10 @@
 import { fail } from '../../errors.ts';
 import { SYSTEM, stamp } from '../actor.ts';
-import { CATALOG_SORTS, type CatalogSort, searchCatalog } from '../catalog/search-catalog.ts';
+import { type CatalogSort, searchCatalog } from '../catalog/search-catalog.ts';
 import type { Page } from '../page.ts';
 import { normalizeDefinition } from './definition.ts';
 import { presentDefinition } from './present-workflow.ts';
 import { findWorkflowTemplate, WORKFLOW_TEMPLATES, type WorkflowTemplate } from './workflow-templates.ts';
-
-/** The sort orders of the template catalog (`-` descending). */
-export const WORKFLOW_TEMPLATE_SORTS = CATALOG_SORTS;
 
 /** A sort order of the template catalog. */
 export type WorkflowTemplateSort = CatalogSort;

@@ -1,5 +1,7 @@
+import type { Static } from '@sinclair/typebox';
 import type { RunRow } from '../../db/queries/workflows-runs.ts';
-import { omitNulls } from '../../util/omit-nulls.ts';
+import type { Enrollment as EnrollmentSchema } from '../../http/schemas/workflows.ts';
+import { omitNullsAs } from '../../util/omit-nulls.ts';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
@@ -9,7 +11,7 @@ const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
  * `error`); `currentNode` is the node it is at (or ended at). Unset fields are left out, never null.
  */
 export function presentEnrollment(r: RunRow) {
-  return omitNulls({
+  return omitNullsAs<Static<typeof EnrollmentSchema>>({
     id: r.id,
     workflowId: r.workflow_id,
     versionId: r.version_id,

@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { Queryable } from '../../db/client.ts';
 import {
   type StoredDefinition,
@@ -5,6 +6,7 @@ import {
   versionsOf,
   type WorkflowRow,
 } from '../../db/queries/workflows.ts';
+import type { Workflow as WorkflowSchema } from '../../http/schemas/workflows.ts';
 import { omitNulls } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 import { type NodeType, nodeTypeOf } from './node-types.ts';
@@ -54,7 +56,7 @@ export function presentVersion(v: VersionRow) {
 export type Version = ReturnType<typeof presentVersion>;
 
 /** The Workflow shape: id, name, audit stamps and every version, oldest first. */
-export function presentWorkflow(w: WorkflowRow, versions: VersionRow[]) {
+export function presentWorkflow(w: WorkflowRow, versions: VersionRow[]): Static<typeof WorkflowSchema> {
   return {
     id: w.id,
     name: w.name,

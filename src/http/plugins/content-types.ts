@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import sjson from 'secure-json-parse';
 import { AppError } from '../../errors.ts';
-import { SpooledUpload, spoolUpload } from '../spooled-upload.ts';
+import { SpooledUpload, spoolUpload } from '../../storage/spooled-upload.ts';
 
 /** Bodies up to 1 MiB for JSON and forms. */
 export const JSON_BODY_LIMIT = 1024 * 1024;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { claimKey, completeKey, releaseKey } from '../../db/queries/idempotency-keys.ts';
-import { SpooledUpload } from '../spooled-upload.ts';
+import { SpooledUpload } from '../../storage/spooled-upload.ts';
 import { sendError } from './errors.ts';
 
 /** An Idempotency-Key is 1 to this many visible ASCII characters. */

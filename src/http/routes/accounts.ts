@@ -1,16 +1,12 @@
-import type { Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { getAccount, presentAccount } from '../../domain/accounts/get-account.ts';
 import { updateAccount } from '../../domain/accounts/update-account.ts';
 import { ok } from '../respond.ts';
 import { Account, AccountUpdateBody, Balance } from '../schemas/accounts.ts';
 import { Envelope, errorResponses, IdParam } from '../schemas/common.ts';
+import type { App } from '../types.ts';
 
-type P = { Params: { accountId: string } };
-type Put = P & { Body: Static<typeof AccountUpdateBody> };
-
-export async function accountRoutes(app: FastifyInstance) {
-  app.get<P>(
+export async function accountRoutes(app: App) {
+  app.get(
     '/v1/accounts/:accountId',
     {
       config: { scope: 'account:read' },
@@ -24,7 +20,7 @@ export async function accountRoutes(app: FastifyInstance) {
     async (req) => ok(presentAccount(await getAccount(app.ctx.db, req.params.accountId))),
   );
 
-  app.put<Put>(
+  app.put(
     '/v1/accounts/:accountId',
     {
       config: { scope: 'account:write' },
@@ -45,14 +41,17 @@ export async function accountRoutes(app: FastifyInstance) {
           await updateAccount(
             app.ctx.db,
             req.params.accountId,
-            { smartEncoding: req.body.smartEncoding, validityPeriod: req.body.validityPeriod },
+            {
+              smartEncoding: req.body.smartEncoding,
+              validityPeriod: req.body.validityPeriod as number | null | undefined,
+            },
             req.actor,
           ),
         ),
       ),
   );
 
-  app.get<P>(
+  app.get(
     '/v1/accounts/:accountId/balance',
     {
       config: { scope: 'account:read' },

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { createAutoresponder } from '../../domain/autoresponders/create-autoresponder.ts';
 import { deleteAutoresponder } from '../../domain/autoresponders/delete-autoresponder.ts';
 import { getAutoresponder } from '../../domain/autoresponders/get-autoresponder.ts';
@@ -13,15 +12,14 @@ import {
   UpdateAutoresponderBody,
 } from '../schemas/autoresponders.ts';
 import { Collection, Envelope, errorResponses, IdParam, Success } from '../schemas/common.ts';
+import type { App } from '../types.ts';
 
-type AccountP = { Params: { accountId: string } };
-type AutoresponderP = { Params: typeof AutoresponderParams.static };
 const tags = ['autoresponders'];
 
-export async function autoresponderRoutes(app: FastifyInstance) {
+export async function autoresponderRoutes(app: App) {
   const base = '/v1/accounts/:accountId/autoresponders';
 
-  app.get<AccountP & { Querystring: typeof AutoresponderListQuery.static }>(
+  app.get(
     base,
     {
       config: { scope: 'autoresponders:read' },
@@ -43,7 +41,7 @@ export async function autoresponderRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<AccountP & { Body: typeof CreateAutoresponderBody.static }>(
+  app.post(
     base,
     {
       config: { scope: 'autoresponders:write' },
@@ -66,7 +64,7 @@ export async function autoresponderRoutes(app: FastifyInstance) {
         .send(ok(await createAutoresponder(app.ctx.db, req.params.accountId, req.body, req.actor))),
   );
 
-  app.get<AutoresponderP>(
+  app.get(
     `${base}/:autoresponderId`,
     {
       config: { scope: 'autoresponders:read' },
@@ -80,7 +78,7 @@ export async function autoresponderRoutes(app: FastifyInstance) {
     async (req) => ok(await getAutoresponder(app.ctx.db, req.params.accountId, req.params.autoresponderId)),
   );
 
-  app.put<AutoresponderP & { Body: typeof UpdateAutoresponderBody.static }>(
+  app.put(
     `${base}/:autoresponderId`,
     {
       config: { scope: 'autoresponders:write' },
@@ -107,7 +105,7 @@ export async function autoresponderRoutes(app: FastifyInstance) {
       ),
   );
 
-  app.delete<AutoresponderP>(
+  app.delete(
     `${base}/:autoresponderId`,
     {
       config: { scope: 'autoresponders:write' },

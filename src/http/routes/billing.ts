@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { createCheckout } from '../../domain/billing/create-checkout.ts';
 import { disableAutoTopup } from '../../domain/billing/disable-auto-topup.ts';
 import { getAutoTopup } from '../../domain/billing/get-auto-topup.ts';
@@ -15,15 +14,15 @@ import {
   TransactionListQuery,
 } from '../schemas/billing.ts';
 import { Collection, Envelope, errorResponses, IdParam, Success } from '../schemas/common.ts';
+import type { App } from '../types.ts';
 
-type AccountP = { Params: { accountId: string } };
 const tags = ['billing'];
 const params = IdParam('accountId');
 
-export async function billingRoutes(app: FastifyInstance) {
+export async function billingRoutes(app: App) {
   const base = '/v1/accounts/:accountId';
 
-  app.post<AccountP & { Body: typeof CheckoutBody.static; Querystring: typeof CheckoutQuery.static }>(
+  app.post(
     `${base}/checkout`,
     {
       config: { scope: 'billing:write' },
@@ -46,7 +45,7 @@ export async function billingRoutes(app: FastifyInstance) {
     async (req) => ok(await createCheckout(app.ctx, req.params.accountId, req.body, req.query, req.actor)),
   );
 
-  app.get<AccountP>(
+  app.get(
     `${base}/autotopup`,
     {
       config: { scope: 'account:read' },
@@ -62,7 +61,7 @@ export async function billingRoutes(app: FastifyInstance) {
     async (req) => ok(await getAutoTopup(app.ctx.db, req.params.accountId)),
   );
 
-  app.put<AccountP & { Body: typeof AutoTopupBody.static }>(
+  app.put(
     `${base}/autotopup`,
     {
       config: { scope: 'billing:write' },
@@ -81,7 +80,7 @@ export async function billingRoutes(app: FastifyInstance) {
     async (req) => ok(await setAutoTopup(app.ctx.db, req.params.accountId, req.body, req.actor)),
   );
 
-  app.delete<AccountP>(
+  app.delete(
     `${base}/autotopup`,
     {
       config: { scope: 'billing:write' },
@@ -99,7 +98,7 @@ export async function billingRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<AccountP & { Querystring: typeof TransactionListQuery.static }>(
+  app.get(
     `${base}/billing/transactions`,
     {
       config: { scope: 'account:read' },

@@ -1,17 +1,16 @@
-import type { FastifyInstance } from 'fastify';
 import { getCall } from '../../domain/calls/get-call.ts';
 import { listCalls } from '../../domain/calls/list-calls.ts';
 import { ok, page } from '../respond.ts';
 import { Call, CallListQuery, CallParams } from '../schemas/calls.ts';
 import { Collection, Envelope, errorResponses, IdParam } from '../schemas/common.ts';
+import type { App } from '../types.ts';
 
-type AccountP = { Params: { accountId: string } };
 const tags = ['calls'];
 
-export async function callRoutes(app: FastifyInstance) {
+export async function callRoutes(app: App) {
   const base = '/v1/accounts/:accountId/calls';
 
-  app.get<AccountP & { Querystring: typeof CallListQuery.static }>(
+  app.get(
     base,
     {
       config: { scope: 'calls:read' },
@@ -39,7 +38,7 @@ export async function callRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: typeof CallParams.static }>(
+  app.get(
     `${base}/:callId`,
     {
       config: { scope: 'calls:read' },

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { createCampaign } from '../../domain/campaigns/create-campaign.ts';
 import { createQuickCampaign } from '../../domain/campaigns/create-quick-campaign.ts';
 import { deleteCampaign } from '../../domain/campaigns/delete-campaign.ts';
@@ -16,15 +15,14 @@ import {
   UpdateCampaignBody,
 } from '../schemas/campaigns.ts';
 import { Collection, Envelope, errorResponses, IdParam, Success } from '../schemas/common.ts';
+import type { App } from '../types.ts';
 
-type AccountP = { Params: { accountId: string } };
-type CampaignP = { Params: typeof CampaignParams.static };
 const tags = ['campaigns'];
 
-export async function campaignRoutes(app: FastifyInstance) {
+export async function campaignRoutes(app: App) {
   const base = '/v1/accounts/:accountId/campaigns';
 
-  app.post<AccountP & { Body: typeof QuickCampaignBody.static }>(
+  app.post(
     '/v1/accounts/:accountId/quickcampaigns',
     {
       config: { scope: 'campaigns:write' },
@@ -52,7 +50,7 @@ export async function campaignRoutes(app: FastifyInstance) {
       ),
   );
 
-  app.get<AccountP & { Querystring: typeof CampaignListQuery.static }>(
+  app.get(
     base,
     {
       config: { scope: 'campaigns:read' },
@@ -74,7 +72,7 @@ export async function campaignRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<AccountP & { Body: typeof CreateCampaignBody.static }>(
+  app.post(
     base,
     {
       config: { scope: 'campaigns:write' },
@@ -93,7 +91,7 @@ export async function campaignRoutes(app: FastifyInstance) {
       reply.code(201).send(ok(await createCampaign(app.ctx.db, req.params.accountId, req.body, req.actor))),
   );
 
-  app.get<CampaignP>(
+  app.get(
     `${base}/:campaignId`,
     {
       config: { scope: 'campaigns:read' },
@@ -107,7 +105,7 @@ export async function campaignRoutes(app: FastifyInstance) {
     async (req) => ok(await getCampaign(app.ctx.db, req.params.accountId, req.params.campaignId)),
   );
 
-  app.put<CampaignP & { Body: typeof UpdateCampaignBody.static }>(
+  app.put(
     `${base}/:campaignId`,
     {
       config: { scope: 'campaigns:write' },
@@ -126,7 +124,7 @@ export async function campaignRoutes(app: FastifyInstance) {
       ok(await updateCampaign(app.ctx.db, req.params.accountId, req.params.campaignId, req.body, req.actor)),
   );
 
-  app.delete<CampaignP>(
+  app.delete(
     `${base}/:campaignId`,
     {
       config: { scope: 'campaigns:write' },

@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { CheckoutSessionRow } from '../../db/queries/billing.ts';
 import { handleStripeEvent } from '../../domain/billing/handle-stripe-event.ts';
 import { PLANS, type PlanId } from '../../domain/billing/plans.ts';
@@ -15,10 +14,10 @@ import { sendPage } from '../page-headers.ts';
 import { JSON_BODY_LIMIT } from '../plugins/content-types.ts';
 import { ok } from '../respond.ts';
 import { Envelope, errorResponses } from '../schemas/common.ts';
+import type { App } from '../types.ts';
 
 const tags = ['billing'];
 const SessionParam = Type.Object({ sessionId: Type.String({ minLength: 1, maxLength: 200 }) });
-type SessionP = { Params: typeof SessionParam.static };
 const Redirect = { 303: { description: 'Redirects the payer (Location).', type: 'null' } };
 
 function html(text: string): string {
@@ -51,8 +50,8 @@ ${body}
  * default), behind SIMULATOR_SECRET when one is set, and answering only while PAYMENTS_PROVIDER is
  * the simulator.
  */
-export async function simulatorCheckoutRoutes(app: FastifyInstance) {
-  app.get<SessionP>(
+export async function simulatorCheckoutRoutes(app: App) {
+  app.get(
     '/checkout/:sessionId',
     {
       schema: {
@@ -73,7 +72,7 @@ export async function simulatorCheckoutRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<SessionP>(
+  app.post(
     '/checkout/:sessionId/pay',
     {
       schema: {
@@ -89,7 +88,7 @@ export async function simulatorCheckoutRoutes(app: FastifyInstance) {
     async (req, reply) => reply.redirect(await paySimulatorCheckout(app.ctx, req.params.sessionId), 303),
   );
 
-  app.post<SessionP>(
+  app.post(
     '/checkout/:sessionId/cancel',
     {
       schema: {
@@ -106,7 +105,7 @@ export async function simulatorCheckoutRoutes(app: FastifyInstance) {
 }
 
 /** Stripe's webhook on the public listener (signed with Stripe-Signature). */
-export async function stripeWebhookRoutes(app: FastifyInstance) {
+export async function stripeWebhookRoutes(app: App) {
   // The webhook signature covers the exact bytes: this route keeps the JSON body as text.
   await app.register(async (raw) => {
     raw.removeContentTypeParser('application/json');

@@ -23,6 +23,7 @@ import {
   InvitationToken,
   SignInBody,
 } from '../schemas/users.ts';
+import type { App } from '../types.ts';
 
 const PATH = '/console/api';
 const tags = ['console'];
@@ -90,12 +91,12 @@ async function signedIn(app: FastifyInstance, req: FastifyRequest, { csrf }: { c
  * Secure outside localhost, Path=/console/api), and short access tokens for the API minted from it
  * with the scopes of the user's role. Invitation links are accepted here too.
  */
-export async function consoleSessionRoutes(app: FastifyInstance) {
+export async function consoleSessionRoutes(app: App) {
   const cfg = app.ctx.config.console;
   // Failed sign-ins per client address per minute, before any password hashing is paid.
   const failures = new FailureBudget(cfg.signInFailuresPerMinute);
 
-  app.post<{ Body: { email: string; password: string } }>(
+  app.post(
     `${PATH}/session`,
     {
       schema: {
@@ -157,7 +158,7 @@ export async function consoleSessionRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<{ Body: { accountId: string } }>(
+  app.post(
     `${PATH}/token`,
     {
       schema: {
@@ -177,7 +178,7 @@ export async function consoleSessionRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: { token: string } }>(
+  app.get(
     `${PATH}/invitations/:token`,
     {
       schema: {
@@ -192,10 +193,7 @@ export async function consoleSessionRoutes(app: FastifyInstance) {
     async (req) => ok(await describeInvitation(app.ctx.db, req.params.token)),
   );
 
-  app.post<{
-    Params: { token: string };
-    Body: { password?: string; firstName?: string; lastName?: string; acceptTerms?: boolean };
-  }>(
+  app.post(
     `${PATH}/invitations/:token/accept`,
     {
       schema: {

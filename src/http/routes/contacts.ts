@@ -1,7 +1,5 @@
 import { createReadStream } from 'node:fs';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import type { ContactInput } from '../../domain/contacts/contact-input.ts';
 import { createContact } from '../../domain/contacts/create-contact.ts';
 import { getContact } from '../../domain/contacts/get-contact.ts';
 import { listContacts } from '../../domain/contacts/list-contacts.ts';
@@ -9,6 +7,7 @@ import { removeContact } from '../../domain/contacts/remove-contact.ts';
 import { updateContact } from '../../domain/contacts/update-contact.ts';
 import { uploadContacts } from '../../domain/contacts/upload-contacts.ts';
 import { fail } from '../../errors.ts';
+import { SpooledUpload } from '../../storage/spooled-upload.ts';
 import { CSV_BODY_LIMIT } from '../plugins/content-types.ts';
 import { ok, page } from '../respond.ts';
 import { Collection, Envelope, errorResponses, IdParam, Success } from '../schemas/common.ts';
@@ -20,22 +19,14 @@ import {
   CsvUpload,
   UploadResult,
 } from '../schemas/contacts.ts';
-import { SpooledUpload } from '../spooled-upload.ts';
-
-type AccountP = { Params: { accountId: string } };
-type ContactP = { Params: { accountId: string; contactId: string } };
+import type { App } from '../types.ts';
 
 const CONTACT_EVENTS =
   'Events, written in the same transaction: `contact-created` / `contact-updated` with `data` = the Contact; ' +
   '`contact-removed` with `data` = the Contact as it was, plus `removed` {at, by}.';
 
-export async function contactRoutes(app: FastifyInstance) {
-  app.post<
-    AccountP & {
-      Querystring: { mergeStrategy?: 'append' | 'core' | 'remove' };
-      Body: ContactInput | SpooledUpload;
-    }
-  >(
+export async function contactRoutes(app: App) {
+  app.post(
     '/v1/accounts/:accountId/contacts',
     {
       // A text/csv body arrives spooled to a file (plugins/content-types.ts); JSON keeps the 1 MiB limit.
@@ -90,7 +81,7 @@ export async function contactRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<AccountP & { Querystring: typeof ContactListQuery.static }>(
+  app.get(
     '/v1/accounts/:accountId/contacts',
     {
       config: { scope: 'contacts:read' },
@@ -109,7 +100,7 @@ export async function contactRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<ContactP>(
+  app.get(
     '/v1/accounts/:accountId/contacts/:contactId',
     {
       config: { scope: 'contacts:read' },
@@ -123,7 +114,7 @@ export async function contactRoutes(app: FastifyInstance) {
     async (req) => ok(await getContact(app.ctx.db, req.params.accountId, req.params.contactId)),
   );
 
-  app.put<ContactP & { Body: ContactInput }>(
+  app.put(
     '/v1/accounts/:accountId/contacts/:contactId',
     {
       config: { scope: 'contacts:write' },
@@ -142,7 +133,7 @@ export async function contactRoutes(app: FastifyInstance) {
       ok(await updateContact(app.ctx.db, req.params.accountId, req.params.contactId, req.body, req.actor)),
   );
 
-  app.delete<ContactP>(
+  app.delete(
     '/v1/accounts/:accountId/contacts/:contactId',
     {
       config: { scope: 'contacts:write' },

@@ -1,5 +1,3 @@
-import type { Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { closeConversation } from '../../domain/conversations/close-conversation.ts';
 import { getConversation } from '../../domain/conversations/get-conversation.ts';
 import { listConversations } from '../../domain/conversations/list-conversations.ts';
@@ -7,15 +5,13 @@ import { readConversation } from '../../domain/conversations/read-conversation.t
 import { ok, page } from '../respond.ts';
 import { Collection, Envelope, errorResponses, IdParam } from '../schemas/common.ts';
 import { Conversation, ConversationListQuery } from '../schemas/conversations.ts';
-
-type One = { Params: { accountId: string; conversationId: string } };
-type List = { Params: { accountId: string }; Querystring: Static<typeof ConversationListQuery> };
+import type { App } from '../types.ts';
 
 const ONE = '/v1/accounts/:accountId/conversations/:conversationId';
 
 /** Conversations: messages threaded per (contact, our number), with unread tracking. */
-export async function conversationRoutes(app: FastifyInstance) {
-  app.get<List>(
+export async function conversationRoutes(app: App) {
+  app.get(
     '/v1/accounts/:accountId/conversations',
     {
       config: { scope: 'conversations:read' },
@@ -40,7 +36,7 @@ export async function conversationRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<One>(
+  app.get(
     ONE,
     {
       config: { scope: 'conversations:read' },
@@ -54,7 +50,7 @@ export async function conversationRoutes(app: FastifyInstance) {
     async (req) => ok(await getConversation(app.ctx.db, req.params.accountId, req.params.conversationId)),
   );
 
-  app.put<One>(
+  app.put(
     `${ONE}/close`,
     {
       config: { scope: 'conversations:write' },
@@ -72,7 +68,7 @@ export async function conversationRoutes(app: FastifyInstance) {
       ok(await closeConversation(app.ctx.db, req.params.accountId, req.params.conversationId, req.actor)),
   );
 
-  app.put<One>(
+  app.put(
     `${ONE}/read`,
     {
       config: { scope: 'conversations:write' },

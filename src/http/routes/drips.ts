@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { createDrip } from '../../domain/drips/create-drip.ts';
 import { deactivateDrip } from '../../domain/drips/deactivate-drip.ts';
 import { deleteDrip } from '../../domain/drips/delete-drip.ts';
@@ -19,16 +18,15 @@ import {
   UpdateDripBody,
 } from '../schemas/drips.ts';
 import { Workflow } from '../schemas/workflows.ts';
+import type { App } from '../types.ts';
 
-type AccountP = { Params: { accountId: string } };
-type DripP = { Params: typeof DripParams.static };
 const tags = ['dripcampaigns'];
 
-export async function dripRoutes(app: FastifyInstance) {
+export async function dripRoutes(app: App) {
   const base = '/v1/accounts/:accountId/dripcampaigns';
   const one = `${base}/:dripCampaignId`;
 
-  app.post<AccountP & { Body: typeof CreateDripBody.static }>(
+  app.post(
     base,
     {
       config: { scope: 'campaigns:write' },
@@ -48,7 +46,7 @@ export async function dripRoutes(app: FastifyInstance) {
       reply.code(201).send(ok(await createDrip(app.ctx.db, req.params.accountId, req.body, req.actor))),
   );
 
-  app.get<AccountP & { Querystring: typeof DripListQuery.static }>(
+  app.get(
     base,
     {
       config: { scope: 'campaigns:read' },
@@ -68,7 +66,7 @@ export async function dripRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<DripP>(
+  app.get(
     one,
     {
       config: { scope: 'campaigns:read' },
@@ -82,7 +80,7 @@ export async function dripRoutes(app: FastifyInstance) {
     async (req) => ok(await getDrip(app.ctx.db, req.params.accountId, req.params.dripCampaignId)),
   );
 
-  app.put<DripP & { Body: typeof UpdateDripBody.static }>(
+  app.put(
     one,
     {
       config: { scope: 'campaigns:write' },
@@ -102,7 +100,7 @@ export async function dripRoutes(app: FastifyInstance) {
       ok(await updateDrip(app.ctx.db, req.params.accountId, req.params.dripCampaignId, req.body, req.actor)),
   );
 
-  app.delete<DripP>(
+  app.delete(
     one,
     {
       config: { scope: 'campaigns:write' },
@@ -120,7 +118,7 @@ export async function dripRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<DripP & { Querystring: typeof ExecutionQuery.static }>(
+  app.get(
     `${one}/executions`,
     {
       config: { scope: 'campaigns:read' },
@@ -149,7 +147,7 @@ export async function dripRoutes(app: FastifyInstance) {
     },
   );
 
-  app.put<DripP>(
+  app.put(
     `${one}/deactivate`,
     {
       config: { scope: 'campaigns:write' },
@@ -169,7 +167,7 @@ export async function dripRoutes(app: FastifyInstance) {
     },
   );
 
-  app.put<DripP>(
+  app.put(
     `${one}/migrate`,
     {
       config: { scope: 'workflows:write' },

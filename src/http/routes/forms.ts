@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { createForm } from '../../domain/forms/create-form.ts';
 import { deleteForm } from '../../domain/forms/delete-form.ts';
 import { formAnalytics } from '../../domain/forms/form-analytics.ts';
@@ -23,19 +22,18 @@ import {
   TemplateQuery,
   UpdateFormBody,
 } from '../schemas/forms.ts';
+import type { App } from '../types.ts';
 
-type AccountP = { Params: { accountId: string } };
-type FormP = { Params: typeof FormParams.static };
 const tags = ['forms'];
 const read = { scope: 'forms:read' as const };
 const write = { scope: 'forms:write' as const };
 
 /** Lead forms: definitions, activation, the template catalog, analytics and conversions. */
-export async function formRoutes(app: FastifyInstance) {
+export async function formRoutes(app: App) {
   const base = '/v1/accounts/:accountId/forms';
   const ext = () => app.ctx.config.externalsUrl;
 
-  app.get<AccountP & { Querystring: typeof TemplateQuery.static }>(
+  app.get(
     `${base}/templates`,
     {
       config: read,
@@ -57,7 +55,7 @@ export async function formRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<AccountP & { Querystring: typeof FormListQuery.static }>(
+  app.get(
     base,
     {
       config: read,
@@ -79,7 +77,7 @@ export async function formRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<AccountP & { Body: typeof CreateFormBody.static }>(
+  app.post(
     base,
     {
       config: write,
@@ -100,7 +98,7 @@ export async function formRoutes(app: FastifyInstance) {
         .send(ok(await createForm(app.ctx.db, req.params.accountId, req.body, req.actor, ext()))),
   );
 
-  app.get<FormP>(
+  app.get(
     `${base}/:formId`,
     {
       config: read,
@@ -114,7 +112,7 @@ export async function formRoutes(app: FastifyInstance) {
     async (req) => ok(await getForm(app.ctx.db, req.params.accountId, req.params.formId, ext())),
   );
 
-  app.put<FormP & { Body: typeof UpdateFormBody.static }>(
+  app.put(
     `${base}/:formId`,
     {
       config: write,
@@ -132,7 +130,7 @@ export async function formRoutes(app: FastifyInstance) {
       ok(await updateForm(app.ctx.db, req.params.accountId, req.params.formId, req.body, req.actor, ext())),
   );
 
-  app.delete<FormP>(
+  app.delete(
     `${base}/:formId`,
     {
       config: write,
@@ -154,7 +152,7 @@ export async function formRoutes(app: FastifyInstance) {
     ['activate', true],
     ['deactivate', false],
   ] as const) {
-    app.put<FormP>(
+    app.put(
       `${base}/:formId/${action}`,
       {
         config: write,
@@ -175,7 +173,7 @@ export async function formRoutes(app: FastifyInstance) {
     );
   }
 
-  app.get<FormP & { Querystring: typeof AnalyticsQuery.static }>(
+  app.get(
     `${base}/:formId/analytics`,
     {
       config: read,
@@ -192,7 +190,7 @@ export async function formRoutes(app: FastifyInstance) {
     async (req) => ok(await formAnalytics(app.ctx.db, req.params.accountId, req.params.formId, req.query)),
   );
 
-  app.get<FormP & { Querystring: typeof ConversionQuery.static }>(
+  app.get(
     `${base}/:formId/conversions`,
     {
       config: read,

@@ -1,6 +1,4 @@
-import type { Static } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { createGroup } from '../../domain/numbers/create-group.ts';
 import { deleteGroup } from '../../domain/numbers/delete-group.ts';
 import { getGroup } from '../../domain/numbers/get-group.ts';
@@ -9,13 +7,12 @@ import { updateGroup } from '../../domain/numbers/update-group.ts';
 import { ok, page } from '../respond.ts';
 import { Collection, Envelope, errorResponses, IdParam, PageQuery, Success } from '../schemas/common.ts';
 import { CreateGroupBody, Group, UpdateGroupBody } from '../schemas/groups.ts';
+import type { App } from '../types.ts';
 
-type Account = { accountId: string };
-type One = { accountId: string; groupId: string };
 const GroupsQuery = Type.Object({ ...PageQuery });
 
-export async function groupRoutes(app: FastifyInstance) {
-  app.post<{ Params: Account; Body: Static<typeof CreateGroupBody> }>(
+export async function groupRoutes(app: App) {
+  app.post(
     '/v1/accounts/:accountId/groups',
     {
       config: { scope: 'numbers:write' },
@@ -36,7 +33,7 @@ export async function groupRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: Account; Querystring: Static<typeof GroupsQuery> }>(
+  app.get(
     '/v1/accounts/:accountId/groups',
     {
       config: { scope: 'numbers:read' },
@@ -51,7 +48,7 @@ export async function groupRoutes(app: FastifyInstance) {
     async (req) => page(await listGroups(app.ctx.db, req.params.accountId, req.query), (g) => g),
   );
 
-  app.get<{ Params: One }>(
+  app.get(
     '/v1/accounts/:accountId/groups/:groupId',
     {
       config: { scope: 'numbers:read' },
@@ -65,7 +62,7 @@ export async function groupRoutes(app: FastifyInstance) {
     async (req) => ok(await getGroup(app.ctx.db, req.params.accountId, req.params.groupId)),
   );
 
-  app.put<{ Params: One; Body: Static<typeof UpdateGroupBody> }>(
+  app.put(
     '/v1/accounts/:accountId/groups/:groupId',
     {
       config: { scope: 'numbers:write' },
@@ -84,7 +81,7 @@ export async function groupRoutes(app: FastifyInstance) {
       ok(await updateGroup(app.ctx.db, req.params.accountId, req.params.groupId, req.body, req.actor)),
   );
 
-  app.delete<{ Params: One }>(
+  app.delete(
     '/v1/accounts/:accountId/groups/:groupId',
     {
       config: { scope: 'numbers:write' },

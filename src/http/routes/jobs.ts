@@ -1,5 +1,3 @@
-import type { Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { cancelJob } from '../../domain/jobs/cancel-job.ts';
 import { getJob, requireJob } from '../../domain/jobs/get-job.ts';
 import { listJobs } from '../../domain/jobs/list-jobs.ts';
@@ -8,9 +6,7 @@ import { fail } from '../../errors.ts';
 import { ok, page } from '../respond.ts';
 import { Collection, Envelope, errorResponses, IdParam } from '../schemas/common.ts';
 import { BulkContactsBody, JobListQuery, JobResource } from '../schemas/jobs.ts';
-
-type AccountP = { Params: { accountId: string } };
-type JobP = { Params: { accountId: string; jobId: string } };
+import type { App } from '../types.ts';
 
 const JOB_DESCRIPTION =
   'Every send (POST …/messages, quick campaigns, campaign runs: the `jobId` of the send answer) and every ' +
@@ -19,8 +15,8 @@ const JOB_DESCRIPTION =
   'Unset fields are left out.';
 
 /** Jobs (sends and bulk contact operations): list, get, cancel; bulk contact operations. */
-export async function jobRoutes(app: FastifyInstance) {
-  app.get<AccountP & { Querystring: Static<typeof JobListQuery> }>(
+export async function jobRoutes(app: App) {
+  app.get(
     '/v1/accounts/:accountId/jobs',
     {
       config: { scope: 'messages:read' },
@@ -36,7 +32,7 @@ export async function jobRoutes(app: FastifyInstance) {
     async (req) => page(await listJobs(app.ctx.db, req.params.accountId, req.query), (j) => j),
   );
 
-  app.get<JobP>(
+  app.get(
     '/v1/accounts/:accountId/jobs/:jobId',
     {
       config: { scope: 'messages:read' },
@@ -51,7 +47,7 @@ export async function jobRoutes(app: FastifyInstance) {
     async (req) => ok(await getJob(app.ctx.db, req.params.accountId, req.params.jobId)),
   );
 
-  app.put<JobP>(
+  app.put(
     '/v1/accounts/:accountId/jobs/:jobId/cancel',
     {
       config: { scope: 'messages:send' },
@@ -80,7 +76,7 @@ export async function jobRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<AccountP & { Body: Static<typeof BulkContactsBody> }>(
+  app.post(
     '/v1/accounts/:accountId/bulk/contacts',
     {
       config: { scope: 'contacts:write' },

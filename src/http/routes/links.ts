@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { createLink } from '../../domain/links/create-link.ts';
 import { deleteLink } from '../../domain/links/delete-link.ts';
 import { getLink } from '../../domain/links/get-link.ts';
@@ -18,20 +17,19 @@ import {
   LinkSourceStatistic,
   StatsQuery,
 } from '../schemas/links.ts';
+import type { App } from '../types.ts';
 
-type AccountP = { Params: { accountId: string } };
-type LinkP = { Params: typeof LinkParams.static };
 const tags = ['links'];
 const read = { scope: 'links:read' as const };
 const write = { scope: 'links:write' as const };
 const SourcesQuery = Type.Object(PageQuery);
 
 /** Tracked links: short URLs on the public listener, their sources and clicks per day. */
-export async function linkRoutes(app: FastifyInstance) {
+export async function linkRoutes(app: App) {
   const base = '/v1/accounts/:accountId/links';
   const ext = () => app.ctx.config.externalsUrl;
 
-  app.post<AccountP & { Body: typeof CreateLinkBody.static }>(
+  app.post(
     base,
     {
       config: write,
@@ -52,7 +50,7 @@ export async function linkRoutes(app: FastifyInstance) {
         .send(ok(await createLink(app.ctx.db, req.params.accountId, req.body, req.actor, ext()))),
   );
 
-  app.get<AccountP & { Querystring: typeof LinkListQuery.static }>(
+  app.get(
     base,
     {
       config: read,
@@ -75,7 +73,7 @@ export async function linkRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<LinkP>(
+  app.get(
     `${base}/:linkId`,
     {
       config: read,
@@ -89,7 +87,7 @@ export async function linkRoutes(app: FastifyInstance) {
     async (req) => ok(await getLink(app.ctx.db, req.params.accountId, req.params.linkId, ext())),
   );
 
-  app.delete<LinkP>(
+  app.delete(
     `${base}/:linkId`,
     {
       config: write,
@@ -108,7 +106,7 @@ export async function linkRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<LinkP & { Querystring: typeof SourcesQuery.static }>(
+  app.get(
     `${base}/:linkId/sources`,
     {
       config: read,
@@ -132,7 +130,7 @@ export async function linkRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: typeof LinkSourceParams.static; Querystring: typeof StatsQuery.static }>(
+  app.get(
     `${base}/:linkId/sources/:sourceId/stats`,
     {
       config: read,

@@ -1,8 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import { addListContacts } from '../../domain/lists/add-list-contacts.ts';
 import { createList } from '../../domain/lists/create-list.ts';
 import { getList } from '../../domain/lists/get-list.ts';
-import type { ListInput } from '../../domain/lists/list-input.ts';
 import { listListContacts } from '../../domain/lists/list-list-contacts.ts';
 import { listLists } from '../../domain/lists/list-lists.ts';
 import { removeList } from '../../domain/lists/remove-list.ts';
@@ -19,12 +17,10 @@ import {
   ListListQuery,
   UpdateListBody,
 } from '../schemas/lists.ts';
+import type { App } from '../types.ts';
 
-type AccountP = { Params: { accountId: string } };
-type ListP = { Params: { accountId: string; listId: string } };
-
-export async function listRoutes(app: FastifyInstance) {
-  app.post<AccountP & { Body: ListInput & { name: string } }>(
+export async function listRoutes(app: App) {
+  app.post(
     '/v1/accounts/:accountId/lists',
     {
       config: { scope: 'lists:write' },
@@ -43,7 +39,7 @@ export async function listRoutes(app: FastifyInstance) {
       reply.code(201).send(ok(await createList(app.ctx.db, req.params.accountId, req.body, req.actor))),
   );
 
-  app.get<AccountP & { Querystring: typeof ListListQuery.static }>(
+  app.get(
     '/v1/accounts/:accountId/lists',
     {
       config: { scope: 'lists:read' },
@@ -62,7 +58,7 @@ export async function listRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<ListP>(
+  app.get(
     '/v1/accounts/:accountId/lists/:listId',
     {
       config: { scope: 'lists:read' },
@@ -76,7 +72,7 @@ export async function listRoutes(app: FastifyInstance) {
     async (req) => ok(await getList(app.ctx.db, req.params.accountId, req.params.listId)),
   );
 
-  app.put<ListP & { Body: ListInput }>(
+  app.put(
     '/v1/accounts/:accountId/lists/:listId',
     {
       config: { scope: 'lists:write' },
@@ -94,7 +90,7 @@ export async function listRoutes(app: FastifyInstance) {
       ok(await updateList(app.ctx.db, req.params.accountId, req.params.listId, req.body, req.actor)),
   );
 
-  app.delete<ListP>(
+  app.delete(
     '/v1/accounts/:accountId/lists/:listId',
     {
       config: { scope: 'lists:write' },
@@ -112,7 +108,7 @@ export async function listRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<ListP & { Body: { contactIds: string[] } }>(
+  app.post(
     '/v1/accounts/:accountId/lists/:listId/contacts',
     {
       config: { scope: 'lists:write' },
@@ -131,7 +127,7 @@ export async function listRoutes(app: FastifyInstance) {
       ok(await addListContacts(app.ctx.db, req.params.accountId, req.params.listId, req.body.contactIds)),
   );
 
-  app.get<ListP & { Querystring: typeof ContactListQuery.static }>(
+  app.get(
     '/v1/accounts/:accountId/lists/:listId/contacts',
     {
       config: { scope: 'lists:read' },
@@ -156,7 +152,7 @@ export async function listRoutes(app: FastifyInstance) {
     },
   );
 
-  app.delete<{ Params: { accountId: string; listId: string; contactId: string } }>(
+  app.delete(
     '/v1/accounts/:accountId/lists/:listId/contacts/:contactId',
     {
       config: { scope: 'lists:write' },

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { bookMeeting } from '../../domain/meetings/book-meeting.ts';
 import { getPublicMeetingEvent } from '../../domain/meetings/get-public-meeting-event.ts';
 import { listSlots } from '../../domain/meetings/list-slots.ts';
@@ -12,18 +11,18 @@ import {
   SlotsQuery,
   SlugParam,
 } from '../schemas/meetings.ts';
+import type { App } from '../types.ts';
 
-type SlugP = { Params: typeof SlugParam.static };
 const tags = ['meeting-booking'];
 
 /**
  * Public meeting booking on the externals listener: no bearer token (the interface's sample for
  * endpoint 25 carries none); the slug names the event type and through it the account.
  */
-export async function meetingBookingRoutes(app: FastifyInstance) {
+export async function meetingBookingRoutes(app: App) {
   const base = '/v1/meetingevents/:slug';
 
-  app.get<SlugP>(
+  app.get(
     base,
     {
       schema: {
@@ -37,7 +36,7 @@ export async function meetingBookingRoutes(app: FastifyInstance) {
     async (req) => ok(await getPublicMeetingEvent(app.ctx.db, req.params.slug)),
   );
 
-  app.get<SlugP & { Querystring: typeof SlotsQuery.static }>(
+  app.get(
     `${base}/slots`,
     {
       schema: {
@@ -55,7 +54,7 @@ export async function meetingBookingRoutes(app: FastifyInstance) {
     async (req) => ok(await listSlots(app.ctx.db, req.params.slug, req.query)),
   );
 
-  app.post<SlugP & { Body: typeof BookingBody.static }>(
+  app.post(
     `${base}/book`,
     {
       schema: {

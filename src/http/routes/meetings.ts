@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { cancelMeeting } from '../../domain/meetings/cancel-meeting.ts';
 import { createMeetingEvent } from '../../domain/meetings/create-meeting-event.ts';
 import { deleteMeetingEvent } from '../../domain/meetings/delete-meeting-event.ts';
@@ -20,18 +19,16 @@ import {
   MeetingParams,
   UpdateMeetingEventBody,
 } from '../schemas/meetings.ts';
+import type { App } from '../types.ts';
 
-type AccountP = { Params: { accountId: string } };
-type EventP = { Params: typeof MeetingEventParams.static };
-type MeetingP = { Params: typeof MeetingParams.static };
 const tags = ['meetings'];
 
 /** Meeting event types (each owning a public booking slug) and the meetings booked on them. */
-export async function meetingRoutes(app: FastifyInstance) {
+export async function meetingRoutes(app: App) {
   const events = '/v1/accounts/:accountId/meetingevents';
   const meetings = '/v1/accounts/:accountId/meetings';
 
-  app.get<AccountP & { Querystring: typeof MeetingEventListQuery.static }>(
+  app.get(
     events,
     {
       config: { scope: 'meetings:read' },
@@ -53,7 +50,7 @@ export async function meetingRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<AccountP & { Body: typeof CreateMeetingEventBody.static }>(
+  app.post(
     events,
     {
       config: { scope: 'meetings:write' },
@@ -74,7 +71,7 @@ export async function meetingRoutes(app: FastifyInstance) {
         .send(ok(await createMeetingEvent(app.ctx.db, req.params.accountId, req.body, req.actor))),
   );
 
-  app.get<EventP>(
+  app.get(
     `${events}/:meetingEventId`,
     {
       config: { scope: 'meetings:read' },
@@ -88,7 +85,7 @@ export async function meetingRoutes(app: FastifyInstance) {
     async (req) => ok(await getMeetingEvent(app.ctx.db, req.params.accountId, req.params.meetingEventId)),
   );
 
-  app.put<EventP & { Body: typeof UpdateMeetingEventBody.static }>(
+  app.put(
     `${events}/:meetingEventId`,
     {
       config: { scope: 'meetings:write' },
@@ -114,7 +111,7 @@ export async function meetingRoutes(app: FastifyInstance) {
       ),
   );
 
-  app.delete<EventP>(
+  app.delete(
     `${events}/:meetingEventId`,
     {
       config: { scope: 'meetings:write' },
@@ -132,7 +129,7 @@ export async function meetingRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<EventP>(
+  app.post(
     `${events}/:meetingEventId/duplicate`,
     {
       config: { scope: 'meetings:write' },
@@ -160,7 +157,7 @@ export async function meetingRoutes(app: FastifyInstance) {
         ),
   );
 
-  app.get<AccountP & { Querystring: typeof MeetingListQuery.static }>(
+  app.get(
     meetings,
     {
       config: { scope: 'meetings:read' },
@@ -179,7 +176,7 @@ export async function meetingRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<MeetingP>(
+  app.get(
     `${meetings}/:meetingId`,
     {
       config: { scope: 'meetings:read' },
@@ -193,7 +190,7 @@ export async function meetingRoutes(app: FastifyInstance) {
     async (req) => ok(await getMeeting(app.ctx.db, req.params.accountId, req.params.meetingId)),
   );
 
-  app.put<MeetingP>(
+  app.put(
     `${meetings}/:meetingId/cancel`,
     {
       config: { scope: 'meetings:write' },

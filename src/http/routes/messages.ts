@@ -1,5 +1,3 @@
-import type { Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { getMessage } from '../../domain/messages/get-message.ts';
 import { hideContactDetails } from '../../domain/messages/hide-contact-details.ts';
 import { listMessages } from '../../domain/messages/list-messages.ts';
@@ -8,10 +6,7 @@ import { type SendMessagesInput, sendMessages } from '../../domain/messages/send
 import { ok, page } from '../respond.ts';
 import { Collection, Envelope, errorResponses, IdParam } from '../schemas/common.ts';
 import { Message, MessageListQuery, SendMessagesBody, SendMessagesResult } from '../schemas/messages.ts';
-
-type Send = { Params: { accountId: string }; Body: Static<typeof SendMessagesBody> };
-type List = { Params: { accountId: string }; Querystring: Static<typeof MessageListQuery> };
-type One = { Params: { accountId: string; messageId: string } };
+import type { App } from '../types.ts';
 
 const SEND_DESCRIPTION =
   'Sends one text to many recipients in one call: `contacts` (existing ids, or `mobile` numbers, created as ' +
@@ -34,8 +29,8 @@ const SEND_DESCRIPTION =
   'and `message` is left out where merge fields were rendered into it.';
 
 /** Messages: bulk send, list and get. */
-export async function messageRoutes(app: FastifyInstance) {
-  app.post<Send>(
+export async function messageRoutes(app: App) {
+  app.post(
     '/v1/accounts/:accountId/messages',
     {
       config: { scope: 'messages:send' },
@@ -77,7 +72,7 @@ export async function messageRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<List>(
+  app.get(
     '/v1/accounts/:accountId/messages',
     {
       config: { scope: 'messages:read' },
@@ -95,7 +90,7 @@ export async function messageRoutes(app: FastifyInstance) {
     async (req) => page(await listMessages(app.ctx.db, req.params.accountId, req.query), (m) => m),
   );
 
-  app.get<One>(
+  app.get(
     '/v1/accounts/:accountId/messages/:messageId',
     {
       config: { scope: 'messages:read' },

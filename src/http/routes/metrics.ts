@@ -1,13 +1,13 @@
-import type { FastifyInstance } from 'fastify';
 import { enableMetrics, renderMetrics } from '../../metrics/metrics.ts';
 import { metricsAuthorized } from '../../metrics/serve.ts';
 import { sendError } from '../plugins/errors.ts';
+import type { App } from '../types.ts';
 
 /**
  * GET /metrics on the API listener, registered only when METRICS_TOKEN is set: Prometheus text for
  * `Authorization: Bearer <METRICS_TOKEN>` (not an OAuth token), 401 otherwise.
  */
-export async function metricsRoute(app: FastifyInstance) {
+export async function metricsRoute(app: App) {
   const token = app.ctx.config.metrics.token;
   // Recording starts now (the service has already started it with its role; first one wins).
   await enableMetrics('api');

@@ -1,5 +1,3 @@
-import type { Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { getPhoneNumber } from '../../domain/numbers/get-phone-number.ts';
 import { listPhoneNumbers } from '../../domain/numbers/list-phone-numbers.ts';
 import { releasePhoneNumber } from '../../domain/numbers/release-phone-number.ts';
@@ -18,13 +16,11 @@ import {
   TakeNumberBody,
   UpdateNumberBody,
 } from '../schemas/numbers.ts';
+import type { App } from '../types.ts';
 
-type Account = { accountId: string };
-type One = { accountId: string; phoneNumberId: string };
-
-export async function numberRoutes(app: FastifyInstance) {
+export async function numberRoutes(app: App) {
   const verifier = providerVerifier(app.ctx.config.twilio);
-  app.get<{ Params: Account; Querystring: Static<typeof AvailableNumbersQuery> }>(
+  app.get(
     '/v1/accounts/:accountId/availablephonenumbers',
     {
       config: { scope: 'numbers:read' },
@@ -48,7 +44,7 @@ export async function numberRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<{ Params: Account; Body: Static<typeof TakeNumberBody> }>(
+  app.post(
     '/v1/accounts/:accountId/phonenumbers',
     {
       config: { scope: 'numbers:write' },
@@ -71,7 +67,7 @@ export async function numberRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<{ Params: One }>(
+  app.post(
     '/v1/accounts/:accountId/phonenumbers/:phoneNumberId/verify',
     {
       config: { scope: 'numbers:write' },
@@ -97,7 +93,7 @@ export async function numberRoutes(app: FastifyInstance) {
       ),
   );
 
-  app.get<{ Params: Account; Querystring: Static<typeof PhoneNumbersQuery> }>(
+  app.get(
     '/v1/accounts/:accountId/phonenumbers',
     {
       config: { scope: 'numbers:read' },
@@ -112,7 +108,7 @@ export async function numberRoutes(app: FastifyInstance) {
     async (req) => page(await listPhoneNumbers(app.ctx.db, req.params.accountId, req.query), (n) => n),
   );
 
-  app.get<{ Params: One }>(
+  app.get(
     '/v1/accounts/:accountId/phonenumbers/:phoneNumberId',
     {
       config: { scope: 'numbers:read' },
@@ -126,7 +122,7 @@ export async function numberRoutes(app: FastifyInstance) {
     async (req) => ok(await getPhoneNumber(app.ctx.db, req.params.accountId, req.params.phoneNumberId)),
   );
 
-  app.put<{ Params: One; Body: Static<typeof UpdateNumberBody> }>(
+  app.put(
     '/v1/accounts/:accountId/phonenumbers/:phoneNumberId',
     {
       config: { scope: 'numbers:write' },
@@ -153,7 +149,7 @@ export async function numberRoutes(app: FastifyInstance) {
       ),
   );
 
-  app.delete<{ Params: One }>(
+  app.delete(
     '/v1/accounts/:accountId/phonenumbers/:phoneNumberId',
     {
       config: { scope: 'numbers:write' },

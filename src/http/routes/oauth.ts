@@ -1,8 +1,7 @@
-import type { Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { issueToken } from '../../domain/auth/issue-token.ts';
 import { errorResponses } from '../schemas/common.ts';
 import { TokenBody, TokenResponse } from '../schemas/oauth.ts';
+import type { App } from '../types.ts';
 
 function basicCredentials(header: string | undefined): { id?: string; secret?: string } {
   const m = header ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
@@ -18,9 +17,9 @@ function basicCredentials(header: string | undefined): { id?: string; secret?: s
 export const TOKEN_PATHS = ['/oauth2/token', '/v1/oauth2/token'] as const;
 
 /** POST /oauth2/token (and /v1/oauth2/token): the client-credentials grant, JSON or form body, or HTTP Basic. */
-export async function oauthRoutes(app: FastifyInstance) {
+export async function oauthRoutes(app: App) {
   for (const path of TOKEN_PATHS) {
-    app.post<{ Body: Static<typeof TokenBody> }>(
+    app.post(
       path,
       {
         schema: {

@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { receiveMessage } from '../../domain/inbound/receive-message.ts';
 import { applyStatusUpdates } from '../../domain/messages/apply-status-updates.ts';
 import { fail } from '../../errors.ts';
 import { parseTwilioInbound, parseTwilioStatus } from '../../providers/twilio/webhooks.ts';
 import { newId } from '../../util/ids.ts';
-import { ok } from '../respond.ts';
+import { noContent, ok } from '../respond.ts';
 import { Envelope, errorResponses } from '../schemas/common.ts';
 import { checkTwilioSignature } from '../twilio-signature.ts';
+import type { App } from '../types.ts';
 
 const SimulatorInbound = Type.Object({
   from: Type.String({
@@ -64,8 +64,8 @@ const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
  * The simulator's inbound door on the public listener, for tests and demos: mounted only while
  * SIMULATOR_ENDPOINTS is on (the development default), behind SIMULATOR_SECRET when one is set.
  */
-export async function simulatorInboundRoutes(app: FastifyInstance) {
-  app.post<{ Body: typeof SimulatorInbound.static }>(
+export async function simulatorInboundRoutes(app: App) {
+  app.post(
     '/v1/providers/simulator/messages',
     {
       schema: {
@@ -101,8 +101,8 @@ export async function simulatorInboundRoutes(app: FastifyInstance) {
 }
 
 /** Carrier callbacks on the public listener: Twilio's, authenticated by their X-Twilio-Signature. */
-export async function providerRoutes(app: FastifyInstance) {
-  app.post<{ Body: Record<string, string> }>(
+export async function providerRoutes(app: App) {
+  app.post(
     '/v1/providers/twilio/inbound',
     {
       schema: {
@@ -126,7 +126,7 @@ export async function providerRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<{ Body: Record<string, string> }>(
+  app.post(
     '/v1/providers/twilio/status',
     {
       schema: {
@@ -143,7 +143,7 @@ export async function providerRoutes(app: FastifyInstance) {
       checkTwilioSignature(app, req);
       const update = parseTwilioStatus(req.body);
       if (update) await applyStatusUpdates(app.ctx, [update]);
-      return reply.code(204).send();
+      return noContent(reply);
     },
   );
 }

@@ -1,9 +1,9 @@
-import type { FastifyInstance } from 'fastify';
 import { type ReportKind, recordReport } from '../../domain/reports/record-report.ts';
 import { reportSummary } from '../../domain/reports/summary.ts';
 import { ok } from '../respond.ts';
 import { Envelope, errorResponses, IdParam } from '../schemas/common.ts';
 import { Report, ReportPeriodQuery, ReportQuery } from '../schemas/reports.ts';
+import type { App } from '../types.ts';
 
 /** The reports about one record: path segment, path parameter, what it is, its 404. */
 const RECORDS: [ReportKind, string, string, string, string][] = [
@@ -26,8 +26,8 @@ const RECORDS: [ReportKind, string, string, string, string][] = [
 ];
 
 /** Read-only figures for dashboards: the account, a campaign, a send, a drip or a workflow, in total and per day. */
-export async function reportRoutes(app: FastifyInstance) {
-  app.get<{ Params: { accountId: string }; Querystring: typeof ReportQuery.static }>(
+export async function reportRoutes(app: App) {
+  app.get(
     '/v1/accounts/:accountId/reports/summary',
     {
       config: { scope: 'messages:read' },

@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { mediaTypeOf } from '../../domain/files/file-types.ts';
 import { refuseWhenFull, shareFile } from '../../domain/files/share-file.ts';
 import { declaredType, SpooledFile, spoolFile } from '../../domain/files/spool-file.ts';
@@ -8,6 +8,7 @@ import { fileStoreFor } from '../../storage/file-store.ts';
 import { ok } from '../respond.ts';
 import { Envelope, errorResponses } from '../schemas/common.ts';
 import { SharedFile, SharefileBody } from '../schemas/files.ts';
+import type { App } from '../types.ts';
 
 const closing = { headers: { connection: 'close' } };
 
@@ -62,7 +63,7 @@ async function spoolMultipart(req: FastifyRequest, limit: number): Promise<Spool
  * for MMS media or a link in a text. The body is multipart (`media`) or the raw file; either way it
  * is streamed to the file store's spool with its size bounded and its type sniffed.
  */
-export async function sharefileRoutes(app: FastifyInstance) {
+export async function sharefileRoutes(app: App) {
   const { maxBytes } = app.ctx.config.sharefile;
   // In this route's scope only: every body is a file (the type check names what is accepted).
   app.removeAllContentTypeParsers();

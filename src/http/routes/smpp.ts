@@ -1,22 +1,20 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { createSmppCredential } from '../../domain/smpp/create-credential.ts';
 import { deleteCredential } from '../../domain/smpp/delete-credential.ts';
 import { getCredential, listCredentials } from '../../domain/smpp/list-credentials.ts';
 import { presentSmppCredential } from '../../domain/smpp/present.ts';
-import { ok, page } from '../respond.ts';
+import { noContent, ok, page } from '../respond.ts';
 import { Collection, Envelope, errorResponses, IdParam, PageQuery } from '../schemas/common.ts';
 import { CreateSmppCredentialBody, SmppCredential, SmppCredentialWithPassword } from '../schemas/smpp.ts';
+import type { App } from '../types.ts';
 
-type Account = { accountId: string };
-type One = Account & { credentialId: string };
 const tags = ['smpp'];
 
 /** SMPP credentials: the system_id / password pairs customers' ESMEs bind to the SMPP server with. */
-export async function smppRoutes(app: FastifyInstance) {
+export async function smppRoutes(app: App) {
   const base = '/v1/accounts/:accountId/smpp/credentials';
 
-  app.post<{ Params: Account; Body: { name?: string; throughput?: number } }>(
+  app.post(
     base,
     {
       config: { scope: 'smpp:write' },
@@ -44,7 +42,7 @@ export async function smppRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: Account; Querystring: { offset: number; limit: number } }>(
+  app.get(
     base,
     {
       config: { scope: 'smpp:read' },
@@ -63,7 +61,7 @@ export async function smppRoutes(app: FastifyInstance) {
       ),
   );
 
-  app.get<{ Params: One }>(
+  app.get(
     `${base}/:credentialId`,
     {
       config: { scope: 'smpp:read' },
@@ -77,7 +75,7 @@ export async function smppRoutes(app: FastifyInstance) {
     async (req) => ok(await getCredential(app.ctx.db, req.params.accountId, req.params.credentialId)),
   );
 
-  app.delete<{ Params: One }>(
+  app.delete(
     `${base}/:credentialId`,
     {
       config: { scope: 'smpp:write' },
@@ -91,7 +89,7 @@ export async function smppRoutes(app: FastifyInstance) {
     },
     async (req, reply) => {
       await deleteCredential(app.ctx.db, req.params.accountId, req.params.credentialId);
-      return reply.code(204).send();
+      return noContent(reply);
     },
   );
 }

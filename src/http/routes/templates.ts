@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { createTemplate } from '../../domain/templates/create-template.ts';
 import { deleteTemplate } from '../../domain/templates/delete-template.ts';
 import { getTemplate } from '../../domain/templates/get-template.ts';
@@ -13,15 +12,14 @@ import {
   TemplateParams,
   UpdateTemplateBody,
 } from '../schemas/templates.ts';
+import type { App } from '../types.ts';
 
-type AccountP = { Params: { accountId: string } };
-type TemplateP = { Params: typeof TemplateParams.static };
 const tags = ['templates'];
 
-export async function templateRoutes(app: FastifyInstance) {
+export async function templateRoutes(app: App) {
   const base = '/v1/accounts/:accountId/templates';
 
-  app.get<AccountP & { Querystring: typeof TemplateListQuery.static }>(
+  app.get(
     base,
     {
       config: { scope: 'templates:read' },
@@ -43,7 +41,7 @@ export async function templateRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<AccountP & { Body: typeof CreateTemplateBody.static }>(
+  app.post(
     base,
     {
       config: { scope: 'templates:write' },
@@ -60,7 +58,7 @@ export async function templateRoutes(app: FastifyInstance) {
       reply.code(201).send(ok(await createTemplate(app.ctx.db, req.params.accountId, req.body, req.actor))),
   );
 
-  app.get<TemplateP>(
+  app.get(
     `${base}/:templateId`,
     {
       config: { scope: 'templates:read' },
@@ -74,7 +72,7 @@ export async function templateRoutes(app: FastifyInstance) {
     async (req) => ok(await getTemplate(app.ctx.db, req.params.accountId, req.params.templateId)),
   );
 
-  app.put<TemplateP & { Body: typeof UpdateTemplateBody.static }>(
+  app.put(
     `${base}/:templateId`,
     {
       config: { scope: 'templates:write' },
@@ -91,7 +89,7 @@ export async function templateRoutes(app: FastifyInstance) {
       ok(await updateTemplate(app.ctx.db, req.params.accountId, req.params.templateId, req.body, req.actor)),
   );
 
-  app.delete<TemplateP>(
+  app.delete(
     `${base}/:templateId`,
     {
       config: { scope: 'templates:write' },

@@ -1,13 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import {
   createAccountClient,
   listAccountClients,
   revokeAccountClient,
 } from '../../domain/auth/account-clients.ts';
-import type { Scope } from '../../domain/auth/scopes.ts';
 import { changeRole, getUser, inviteUser, listUsers, removeUser } from '../../domain/users/members.ts';
-import type { Role } from '../../domain/users/roles.ts';
 import { ok, page } from '../respond.ts';
 import { Collection, Envelope, errorResponses, IdParam, PageQuery, Success } from '../schemas/common.ts';
 import {
@@ -21,18 +18,16 @@ import {
   User,
   UserParams,
 } from '../schemas/users.ts';
+import type { App } from '../types.ts';
 
-type AccountP = { Params: { accountId: string } };
-type UserP = { Params: { accountId: string; userId: string } };
-type PageQ = { Querystring: { offset: number; limit: number } };
 const PageQ = Type.Object(PageQuery);
 
 /** The account's console users (invite, change role, remove) and its API clients (create, revoke). */
-export async function userRoutes(app: FastifyInstance) {
+export async function userRoutes(app: App) {
   const users = '/v1/accounts/:accountId/users';
   const clients = '/v1/accounts/:accountId/clients';
 
-  app.get<AccountP & PageQ>(
+  app.get(
     users,
     {
       config: { scope: 'users:read' },
@@ -49,7 +44,7 @@ export async function userRoutes(app: FastifyInstance) {
       page(await listUsers(app.ctx.db, req.params.accountId, req.query.offset, req.query.limit), (u) => u),
   );
 
-  app.post<AccountP & { Body: { email: string; role: Role } }>(
+  app.post(
     users,
     {
       config: { scope: 'users:write' },
@@ -73,7 +68,7 @@ export async function userRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<UserP>(
+  app.get(
     `${users}/:userId`,
     {
       config: { scope: 'users:read' },
@@ -87,7 +82,7 @@ export async function userRoutes(app: FastifyInstance) {
     async (req) => ok(await getUser(app.ctx.db, req.params.accountId, req.params.userId)),
   );
 
-  app.put<UserP & { Body: { role: Role } }>(
+  app.put(
     `${users}/:userId`,
     {
       config: { scope: 'users:write' },
@@ -104,7 +99,7 @@ export async function userRoutes(app: FastifyInstance) {
       ok(await changeRole(app.ctx.db, req.params.accountId, req.params.userId, req.body.role, req.actor)),
   );
 
-  app.delete<UserP>(
+  app.delete(
     `${users}/:userId`,
     {
       config: { scope: 'users:write' },
@@ -124,7 +119,7 @@ export async function userRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<AccountP & PageQ>(
+  app.get(
     clients,
     {
       config: { scope: 'clients:read' },
@@ -144,7 +139,7 @@ export async function userRoutes(app: FastifyInstance) {
       ),
   );
 
-  app.post<AccountP & { Body: { name: string; scopes?: Scope[] } }>(
+  app.post(
     clients,
     {
       config: { scope: 'clients:write' },
@@ -165,7 +160,7 @@ export async function userRoutes(app: FastifyInstance) {
         .send(ok(await createAccountClient(app.ctx.db, req.params.accountId, req.body, req.grant!.scopes))),
   );
 
-  app.delete<{ Params: { accountId: string; clientId: string } }>(
+  app.delete(
     `${clients}/:clientId`,
     {
       config: { scope: 'clients:write' },

@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { CallStatus } from '../../db/queries/calls.ts';
 import { applyCallStatus } from '../../domain/calls/apply-call-status.ts';
 import { receiveCall } from '../../domain/calls/receive-call.ts';
@@ -7,10 +6,11 @@ import { recordCallRecording } from '../../domain/calls/record-call-recording.ts
 import { simulateCall } from '../../domain/calls/simulate-call.ts';
 import { HANGUP_TWIML, voiceTwiml } from '../../domain/calls/twiml.ts';
 import { fail } from '../../errors.ts';
-import { ok } from '../respond.ts';
+import { noContent, ok } from '../respond.ts';
 import { Call, SimulatedCallBody } from '../schemas/calls.ts';
 import { Envelope, errorResponses } from '../schemas/common.ts';
 import { checkTwilioSignature } from '../twilio-signature.ts';
+import type { App } from '../types.ts';
 
 /** Form-encoded Twilio callback parameters (every value a string). */
 const TwilioParams = Type.Record(Type.String(), Type.String());
@@ -49,10 +49,10 @@ function callOf(p: Params): { sid: string; from: string; to: string } {
  * Voice on the public listener: Twilio's voice webhooks (authenticated by X-Twilio-Signature, like
  * the SMS callbacks). The simulator's call door is simulatorCallRoutes.
  */
-export async function voiceCallbackRoutes(app: FastifyInstance) {
+export async function voiceCallbackRoutes(app: App) {
   const recordingUrl = `${app.ctx.config.externalsUrl}/v1/providers/twilio/voice/recording`;
 
-  app.post<{ Body: Params }>(
+  app.post(
     '/v1/providers/twilio/voice',
     {
       schema: {
@@ -81,7 +81,7 @@ export async function voiceCallbackRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<{ Body: Params }>(
+  app.post(
     '/v1/providers/twilio/voice/status',
     {
       schema: {
@@ -108,11 +108,11 @@ export async function voiceCallbackRoutes(app: FastifyInstance) {
           duration: seconds(req.body.CallDuration),
         });
       }
-      return reply.code(204).send();
+      return noContent(reply);
     },
   );
 
-  app.post<{ Body: Params }>(
+  app.post(
     '/v1/providers/twilio/voice/recording',
     {
       schema: {
@@ -147,8 +147,8 @@ export async function voiceCallbackRoutes(app: FastifyInstance) {
  * The simulator's call door on the public listener, for tests and demos: mounted only while
  * SIMULATOR_ENDPOINTS is on (the development default), behind SIMULATOR_SECRET when one is set.
  */
-export async function simulatorCallRoutes(app: FastifyInstance) {
-  app.post<{ Body: typeof SimulatedCallBody.static }>(
+export async function simulatorCallRoutes(app: App) {
+  app.post(
     '/v1/providers/simulator/calls',
     {
       schema: {

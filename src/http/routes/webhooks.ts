@@ -1,17 +1,14 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import type { EventType } from '../../domain/events/emit.ts';
 import { createWebhook } from '../../domain/webhooks/create-webhook.ts';
 import { deleteWebhook } from '../../domain/webhooks/delete-webhook.ts';
 import { getWebhook } from '../../domain/webhooks/get-webhook.ts';
 import { listDeliveries } from '../../domain/webhooks/list-deliveries.ts';
 import { listWebhooks } from '../../domain/webhooks/list-webhooks.ts';
-import type { DestinationInput } from '../../domain/webhooks/pick-destination.ts';
 import { presentDelivery, presentWebhook } from '../../domain/webhooks/present.ts';
 import { replayDelivery } from '../../domain/webhooks/replay-delivery.ts';
 import { rotateSecret } from '../../domain/webhooks/rotate-secret.ts';
 import { updateWebhook } from '../../domain/webhooks/update-webhook.ts';
-import { ok, page } from '../respond.ts';
+import { noContent, ok, page } from '../respond.ts';
 import { Collection, Envelope, errorResponses, IdParam, PageQuery } from '../schemas/common.ts';
 import {
   CreateWebhookBody,
@@ -22,16 +19,14 @@ import {
   WebhookParams,
   WebhookWithSecret,
 } from '../schemas/webhooks.ts';
+import type { App } from '../types.ts';
 
-type Account = { accountId: string };
-type Hook = Account & { webhookId: string };
-type Paging = { offset: number; limit: number };
 const tags = ['webhooks'];
 
-export async function webhookRoutes(app: FastifyInstance) {
+export async function webhookRoutes(app: App) {
   const base = '/v1/accounts/:accountId/webhooks';
 
-  app.get<{ Params: Account; Querystring: Paging }>(
+  app.get(
     base,
     {
       config: { scope: 'webhooks:read' },
@@ -51,7 +46,7 @@ export async function webhookRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<{ Params: Account; Body: DestinationInput & { eventTypes: EventType[] } }>(
+  app.post(
     base,
     {
       config: { scope: 'webhooks:write' },
@@ -75,7 +70,7 @@ export async function webhookRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: Hook }>(
+  app.get(
     `${base}/:webhookId`,
     {
       config: { scope: 'webhooks:read' },
@@ -90,10 +85,7 @@ export async function webhookRoutes(app: FastifyInstance) {
       ok(presentWebhook(await getWebhook(app.ctx.db, req.params.accountId, req.params.webhookId))),
   );
 
-  app.put<{
-    Params: Hook;
-    Body: DestinationInput & { eventTypes?: EventType[]; status?: 'active' | 'disabled' };
-  }>(
+  app.put(
     `${base}/:webhookId`,
     {
       config: { scope: 'webhooks:write' },
@@ -114,7 +106,7 @@ export async function webhookRoutes(app: FastifyInstance) {
     },
   );
 
-  app.delete<{ Params: Hook }>(
+  app.delete(
     `${base}/:webhookId`,
     {
       config: { scope: 'webhooks:write' },
@@ -127,11 +119,11 @@ export async function webhookRoutes(app: FastifyInstance) {
     },
     async (req, reply) => {
       await deleteWebhook(app.ctx.db, req.params.accountId, req.params.webhookId);
-      return reply.code(204).send();
+      return noContent(reply);
     },
   );
 
-  app.post<{ Params: Hook }>(
+  app.post(
     `${base}/:webhookId/rotate-secret`,
     {
       config: { scope: 'webhooks:write' },
@@ -156,7 +148,7 @@ export async function webhookRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: Hook; Querystring: Paging }>(
+  app.get(
     `${base}/:webhookId/deliveries`,
     {
       config: { scope: 'webhooks:read' },
@@ -177,7 +169,7 @@ export async function webhookRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<{ Params: Hook & { deliveryId: string } }>(
+  app.post(
     `${base}/:webhookId/deliveries/:deliveryId/replay`,
     {
       config: { scope: 'webhooks:write' },

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import {
   getWorkflowTemplate,
   listWorkflowTemplates,
@@ -6,16 +5,16 @@ import {
 import { ok, page } from '../respond.ts';
 import { Collection, Envelope, errorResponses, IdParam } from '../schemas/common.ts';
 import { WorkflowTemplate, WorkflowTemplateParams, WorkflowTemplateQuery } from '../schemas/workflows.ts';
+import type { App } from '../types.ts';
 
-type AccountP = { Params: { accountId: string } };
 const tags = ['workflows'];
 const read = { scope: 'workflows:read' as const };
 
 /** The catalog of ready-made workflows (the interface's `workflowtemplates` area). */
-export async function workflowTemplateRoutes(app: FastifyInstance) {
+export async function workflowTemplateRoutes(app: App) {
   const base = '/v1/accounts/:accountId/workflowtemplates';
 
-  app.get<AccountP & { Querystring: typeof WorkflowTemplateQuery.static }>(
+  app.get(
     base,
     {
       config: read,
@@ -39,7 +38,7 @@ export async function workflowTemplateRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: typeof WorkflowTemplateParams.static }>(
+  app.get(
     `${base}/:templateId`,
     {
       config: read,

@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { createWorkflow } from '../../domain/workflows/create-workflow.ts';
 import { deleteWorkflow } from '../../domain/workflows/delete-workflow.ts';
 import { enrollContact } from '../../domain/workflows/enroll-contact.ts';
@@ -25,17 +24,16 @@ import {
   WorkflowListQuery,
   WorkflowParams,
 } from '../schemas/workflows.ts';
+import type { App } from '../types.ts';
 
-type AccountP = { Params: { accountId: string } };
-type WorkflowP = { Params: typeof WorkflowParams.static };
 const tags = ['workflows'];
 const read = { scope: 'workflows:read' as const };
 const write = { scope: 'workflows:write' as const };
 
-export async function workflowRoutes(app: FastifyInstance) {
+export async function workflowRoutes(app: App) {
   const base = '/v1/accounts/:accountId/workflows';
 
-  app.get<AccountP>(
+  app.get(
     `${base}/nodetypes`,
     {
       config: read,
@@ -47,10 +45,10 @@ export async function workflowRoutes(app: FastifyInstance) {
         response: { 200: Envelope(Type.Array(NodeType)), ...errorResponses() },
       },
     },
-    async () => ok(NODE_TYPES),
+    async () => ok([...NODE_TYPES]),
   );
 
-  app.get<AccountP & { Querystring: typeof WorkflowListQuery.static }>(
+  app.get(
     base,
     {
       config: read,
@@ -73,7 +71,7 @@ export async function workflowRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<AccountP & { Body: typeof CreateWorkflowBody.static }>(
+  app.post(
     base,
     {
       config: write,
@@ -95,7 +93,7 @@ export async function workflowRoutes(app: FastifyInstance) {
       reply.code(201).send(ok(await createWorkflow(app.ctx.db, req.params.accountId, req.body, req.actor))),
   );
 
-  app.get<WorkflowP>(
+  app.get(
     `${base}/:workflowId`,
     {
       config: read,
@@ -109,7 +107,7 @@ export async function workflowRoutes(app: FastifyInstance) {
     async (req) => ok(await getWorkflow(app.ctx.db, req.params.accountId, req.params.workflowId)),
   );
 
-  app.put<WorkflowP & { Body: typeof UpdateWorkflowBody.static }>(
+  app.put(
     `${base}/:workflowId`,
     {
       config: write,
@@ -131,7 +129,7 @@ export async function workflowRoutes(app: FastifyInstance) {
       ok(await updateWorkflow(app.ctx.db, req.params.accountId, req.params.workflowId, req.body, req.actor)),
   );
 
-  app.delete<WorkflowP>(
+  app.delete(
     `${base}/:workflowId`,
     {
       config: write,
@@ -149,7 +147,7 @@ export async function workflowRoutes(app: FastifyInstance) {
     },
   );
 
-  app.put<{ Params: typeof EdgeParams.static; Body: typeof EdgeBody.static }>(
+  app.put(
     `${base}/:workflowId/edges/:edgeId`,
     {
       config: write,
@@ -175,7 +173,7 @@ export async function workflowRoutes(app: FastifyInstance) {
       ),
   );
 
-  app.post<WorkflowP & { Body: typeof EnrollBody.static }>(
+  app.post(
     `${base}/:workflowId/enrollments`,
     {
       config: write,
@@ -200,7 +198,7 @@ export async function workflowRoutes(app: FastifyInstance) {
         ),
   );
 
-  app.get<WorkflowP & { Querystring: typeof EnrollmentListQuery.static }>(
+  app.get(
     `${base}/:workflowId/enrollments`,
     {
       config: read,

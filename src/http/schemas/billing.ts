@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { FREQUENCIES, MAX_COMMITMENT, PLAN_IDS, PLANS } from '../../domain/billing/plans.ts';
-import { AuditStamp, ErrorObject, PageQuery } from './common.ts';
+import { AuditStamp, ErrorObject, LiteralUnion, PageQuery } from './common.ts';
 
 const text = (max: number) => Type.Optional(Type.String({ maxLength: max }));
 
@@ -18,21 +18,15 @@ export const CheckoutQuery = Type.Object({
 });
 
 export const CheckoutBody = Type.Object({
-  plan: Type.Union(
-    PLAN_IDS.map((id) => Type.Literal(id)),
-    {
-      description: `The paid plan: ${PLAN_IDS.map((id) => `\`${id}\` (minimum commitment ${PLANS[id].minimumCommitment})`).join(', ')}.`,
-    },
-  ),
+  plan: LiteralUnion(PLAN_IDS, {
+    description: `The paid plan: ${PLAN_IDS.map((id) => `\`${id}\` (minimum commitment ${PLANS[id].minimumCommitment})`).join(', ')}.`,
+  }),
   commitment: Type.Integer({
     minimum: 1,
     maximum: MAX_COMMITMENT,
     description: `Amount paid per billing period, in whole units of the account currency; credited to the balance. At most ${MAX_COMMITMENT} (400 above it).`,
   }),
-  frequency: Type.Union(
-    FREQUENCIES.map((f) => Type.Literal(f)),
-    { description: 'How often the commitment is paid.' },
-  ),
+  frequency: LiteralUnion(FREQUENCIES, { description: 'How often the commitment is paid.' }),
   name: Type.String({ minLength: 1, maxLength: 200, description: 'The billing name.' }),
   email: Type.String({ format: 'email', maxLength: 254, description: 'The billing email address.' }),
   address: Type.Optional(

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { AuditStamp, IdParam, PageQuery } from './common.ts';
+import { AuditStamp, IdParam, LiteralUnion, PageQuery } from './common.ts';
 import { Contact } from './contacts.ts';
 import { Group } from './groups.ts';
 import { PhoneNumber } from './numbers.ts';
@@ -13,15 +13,12 @@ const STATUSES = [
   'no-answer',
   'failed',
   'canceled',
-];
+] as const;
 
-export const CallStatus = Type.Union(
-  STATUSES.map((s) => Type.Literal(s)),
-  {
-    description:
-      'Moves forward only: `initiated` → `ringing` → `in-progress` → `completed`, `busy`, `no-answer`, `failed` or `canceled`.',
-  },
-);
+export const CallStatus = LiteralUnion(STATUSES, {
+  description:
+    'Moves forward only: `initiated` → `ringing` → `in-progress` → `completed`, `busy`, `no-answer`, `failed` or `canceled`.',
+});
 
 export const CallDirection = Type.Union([Type.Literal('inbound'), Type.Literal('outbound')]);
 

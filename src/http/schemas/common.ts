@@ -1,4 +1,11 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import {
+  type SchemaOptions,
+  type TLiteral,
+  type TSchema,
+  type TString,
+  type TUnion,
+  Type,
+} from '@sinclair/typebox';
 import type { ErrorCode } from '../../errors.ts';
 
 /** Audit stamp `{at, by}` used as `created` and `updated`. */
@@ -58,6 +65,16 @@ export const NamedPageQuery = Type.Object({
   ...PageQuery,
   name: Type.Optional(Type.String({ maxLength: 200, description: 'Partial, case-insensitive match.' })),
 });
+
+/**
+ * One of the given strings (`anyOf` of `const`s). Typed as the union of the values: a union built
+ * from an array's `map` would otherwise type as `never` under the type provider.
+ */
+export const LiteralUnion = <const T extends readonly string[]>(values: T, options?: SchemaOptions) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    options,
+  ) as unknown as TUnion<[TLiteral<T[number]>]>;
 
 export const ErrorEnvelope = Type.Object({
   success: Type.Literal(false),
@@ -127,9 +144,11 @@ export const PATH_ID_NOT_FOUND = {
 } as const satisfies Record<string, ErrorCode>;
 
 /** Path parameters: the ids of PATH_ID_NOT_FOUND as UUIDs, any other as a non-empty string. */
-export const IdParam = (...names: string[]) =>
+export const IdParam = <N extends string>(...names: N[]) =>
   Type.Object(
-    Object.fromEntries(names.map((n) => [n, n in PATH_ID_NOT_FOUND ? Id() : Type.String({ minLength: 1 })])),
+    Object.fromEntries(
+      names.map((n) => [n, n in PATH_ID_NOT_FOUND ? Id() : Type.String({ minLength: 1 })]),
+    ) as Record<N, TString>,
   );
 
 /** `{success: true, data: T}` */

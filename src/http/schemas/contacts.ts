@@ -143,7 +143,7 @@ export const MergeStrategy = Type.Union(
 
 export const CreateContactQuery = Type.Object({ mergeStrategy: Type.Optional(MergeStrategy) });
 
-// No `type`: the body reaches validation as a spooled file (http/spooled-upload.ts), not a string.
+// No `type`: the body reaches validation as a spooled file (storage/spooled-upload.ts), not a string.
 export const CsvUpload = Type.Unsafe<unknown>({
   contentMediaType: 'text/csv',
   description:

@@ -1,6 +1,14 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { MAX_TEXT_LENGTH } from '../../messaging/text-rules.ts';
-import { AuditStamp, ErrorObject, IdParam, MediaItem, NamedPageQuery, OffsetQuery } from './common.ts';
+import {
+  AuditStamp,
+  ErrorObject,
+  IdParam,
+  LiteralUnion,
+  MediaItem,
+  NamedPageQuery,
+  OffsetQuery,
+} from './common.ts';
 import { Contact } from './contacts.ts';
 import { Group } from './groups.ts';
 import { List } from './lists.ts';
@@ -154,13 +162,10 @@ export const EXECUTION_STATUSES = [
 
 export const Execution = Type.Object({
   id: Type.String(),
-  status: Type.Union(
-    EXECUTION_STATUSES.map((s) => Type.Literal(s)),
-    {
-      description:
-        '`active`, or how it ended: `completed` (no reply), `engaged`, `opted-out`, `errored`, `stopped`, `expired`.',
-    },
-  ),
+  status: LiteralUnion(EXECUTION_STATUSES, {
+    description:
+      '`active`, or how it ended: `completed` (no reply), `engaged`, `opted-out`, `errored`, `stopped`, `expired`.',
+  }),
   entered: Type.String({ format: 'date-time' }),
   ended: Type.Optional(Type.String({ format: 'date-time' })),
   due: Type.Optional(
@@ -194,7 +199,7 @@ export const ExecutionQuery = Type.Object({
     }),
   ),
   contactId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-  status: Type.Optional(Type.Union(EXECUTION_STATUSES.map((s) => Type.Literal(s)))),
+  status: Type.Optional(LiteralUnion(EXECUTION_STATUSES)),
 });
 
 export const DripListQuery = NamedPageQuery;

@@ -1,15 +1,14 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { MAX_TEXT_LENGTH } from '../../messaging/text-rules.ts';
-import { AuditStamp, IdParam, NamedPageQuery, PageQuery } from './common.ts';
+import { AuditStamp, IdParam, LiteralUnion, NamedPageQuery, PageQuery } from './common.ts';
 
 // Null first: with type coercion on, a null tried against a string branch first would become "".
 const Nullable = <T extends TSchema>(t: T) => Type.Union([Type.Null(), t]);
 
 const FIELD_TYPES = ['text', 'textarea', 'email', 'tel', 'number', 'date', 'checkbox', 'select'] as const;
-const FieldType = Type.Union(
-  FIELD_TYPES.map((t) => Type.Literal(t)),
-  { description: 'Input type. `mobile` is always `tel`, `email` always `email`.' },
-);
+const FieldType = LiteralUnion(FIELD_TYPES, {
+  description: 'Input type. `mobile` is always `tel`, `email` always `email`.',
+});
 
 /** One field of a form as stored and shown. */
 export const FormField = Type.Object({

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { CONTACT_ACTIONS, MAX_SELECTOR_IDS } from '../../domain/jobs/start-contact-job.ts';
-import { AuditStamp, ErrorObject, PageQuery } from './common.ts';
+import { AuditStamp, ErrorObject, LiteralUnion, PageQuery } from './common.ts';
 import { SendMessagesBody } from './messages.ts';
 import { ClosedObject } from './recipient-filters.ts';
 
@@ -46,7 +46,7 @@ export const JobResource = Type.Object({
       { description: 'A send: its messages by the status GET …/messages shows (a status a receipt moves).' },
     ),
   ),
-  action: Type.Optional(Type.Union(CONTACT_ACTIONS.map((a) => Type.Literal(a)))),
+  action: Type.Optional(LiteralUnion(CONTACT_ACTIONS)),
   listId: Type.Optional(Type.String({ description: 'A bulk list action: the list.' })),
   tags: Type.Optional(Type.Array(Type.String(), { description: 'A bulk tag action: the tags.' })),
   progress: Type.Optional(
@@ -68,11 +68,7 @@ export const JobResource = Type.Object({
 export const JobListQuery = Type.Object({
   ...PageQuery,
   status: Type.Optional(
-    Type.Union(
-      ['scheduled', 'queued', 'sending', 'running', 'completed', 'failed', 'cancelled'].map((s) =>
-        Type.Literal(s),
-      ),
-    ),
+    LiteralUnion(['scheduled', 'queued', 'sending', 'running', 'completed', 'failed', 'cancelled']),
   ),
   kind: Type.Optional(Type.Union([Type.Literal('send'), Type.Literal('contacts')])),
   from: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or after.' })),
@@ -87,10 +83,7 @@ const TagItem = Type.Union([
 /** POST …/bulk/contacts. */
 export const BulkContactsBody = ClosedObject(
   {
-    action: Type.Union(
-      CONTACT_ACTIONS.map((a) => Type.Literal(a)),
-      { description: 'What to do to each selected contact.' },
-    ),
+    action: LiteralUnion(CONTACT_ACTIONS, { description: 'What to do to each selected contact.' }),
     selector: ClosedObject(
       {
         ids: Type.Optional(

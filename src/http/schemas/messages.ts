@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { MAX_TEXT_LENGTH } from '../../messaging/text-rules.ts';
 import { MAX_VALIDITY_SECONDS, MIN_VALIDITY_SECONDS } from '../../messaging/validity.ts';
 import { ValiditySeconds } from './accounts.ts';
-import { AttributeFilter, AuditStamp, ErrorObject, MediaItem, PageQuery } from './common.ts';
+import { AttributeFilter, AuditStamp, ErrorObject, LiteralUnion, MediaItem, PageQuery } from './common.ts';
 import { MessageContactMobile } from './contacts.ts';
 import { AllContacts, ClosedObject, SearchText } from './recipient-filters.ts';
 
@@ -228,7 +228,7 @@ export const MessageListQuery = Type.Object({
   conversationId: Type.Optional(Type.String()),
   jobId: Type.Optional(Type.String()),
   campaignId: Type.Optional(Type.String()),
-  status: Type.Optional(Type.Union(MESSAGE_STATUSES.map((s) => Type.Literal(s)))),
+  status: Type.Optional(LiteralUnion(MESSAGE_STATUSES)),
   from: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or after.' })),
   to: Type.Optional(Type.String({ format: 'date-time', description: 'Created before.' })),
 });

@@ -1,15 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { SCOPES } from '../../domain/auth/scopes.ts';
 import { ROLES } from '../../domain/users/roles.ts';
-import { AuditStamp, IdParam } from './common.ts';
+import { AuditStamp, IdParam, LiteralUnion } from './common.ts';
 
-export const Role = Type.Union(
-  ROLES.map((r) => Type.Literal(r)),
-  {
-    description:
-      'Administrator: everything; Member: no API credentials, billing or users; Viewer: reads only.',
-  },
-);
+export const Role = LiteralUnion(ROLES, {
+  description: 'Administrator: everything; Member: no API credentials, billing or users; Viewer: reads only.',
+});
 
 const Email = Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' });
 
@@ -115,7 +111,7 @@ export const CreateClientBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
     scopes: Type.Optional(
-      Type.Array(Type.Union(SCOPES.map((s) => Type.Literal(s))), {
+      Type.Array(LiteralUnion(SCOPES), {
         maxItems: SCOPES.length,
         uniqueItems: true,
         description: 'Defaults to every scope the caller has; never more than the caller has.',

@@ -1,13 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { EVENT_DOCS } from '../../domain/events/docs.ts';
 import { EVENT_TYPES } from '../../domain/events/emit.ts';
-import { AuditStamp, Id } from './common.ts';
+import { AuditStamp, Id, LiteralUnion } from './common.ts';
 
 /** One of the ten event types. */
-export const EventTypeSchema = Type.Union(
-  EVENT_TYPES.map((t) => Type.Literal(t)),
-  { description: 'An event type.' },
-);
+export const EventTypeSchema = LiteralUnion(EVENT_TYPES, { description: 'An event type.' });
 
 export const Webhook = Type.Object({
   id: Type.String(),

@@ -1,5 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
-import { AuditStamp, IdParam, NamedPageQuery, PageQuery } from './common.ts';
+import { AuditStamp, IdParam, LiteralUnion, NamedPageQuery, PageQuery } from './common.ts';
 
 // Null first: with type coercion on, a null tried against a string branch first would become "".
 const Nullable = <T extends TSchema>(t: T) => Type.Union([Type.Null(), t]);
@@ -226,10 +226,9 @@ export const WorkflowListQuery = NamedPageQuery;
 export const WorkflowParams = IdParam('accountId', 'workflowId');
 export const EdgeParams = IdParam('accountId', 'workflowId', 'edgeId');
 
-const RunStatus = Type.Union(
-  ['active', 'waiting', 'completed', 'stopped', 'errored'].map((s) => Type.Literal(s)),
-  { description: '`active`, `waiting`, `completed`, `stopped` or `errored`.' },
-);
+const RunStatus = LiteralUnion(['active', 'waiting', 'completed', 'stopped', 'errored'], {
+  description: '`active`, `waiting`, `completed`, `stopped` or `errored`.',
+});
 
 export const EnrollmentListQuery = Type.Object({
   ...PageQuery,
