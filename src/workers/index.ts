@@ -39,11 +39,14 @@ export const TASKS: WorkerTask[] = [
   smppOutboxExpiry,
 ];
 
-/** Starts the worker role; `stop` lets every running round finish, then returns. */
+/**
+ * Starts the worker role; `stop` lets every running round finish, then returns. Failures are
+ * logged through `log` (the process's logger, ctx.log, unless another is given).
+ */
 export function startWorkers(
   ctx: AppContext,
   tasks: WorkerTask[] = TASKS,
-  log: (msg: string) => void = () => {},
+  log: (msg: string) => void = ctx.log,
 ) {
   // Providers deliver receipts and inbound messages to the sink from here on (the worker role owns them).
   ctx.providers

@@ -4,6 +4,7 @@
  */
 import { plainArray } from '../arrays.ts';
 import type { Queryable } from '../client.ts';
+import { lockDueSql, type QueueSpec } from './claim.ts';
 import type { RangeRef } from './dispatch-ranges.ts';
 
 /** A group about to be handed to a provider. */
@@ -85,6 +86,14 @@ export interface ExpiredInflight {
   ranged: boolean;
 }
 
+/** Groups whose lease passed (their worker died before recording every outcome). */
+const EXPIRED_INFLIGHT: QueueSpec = {
+  table: 'dispatch_inflight',
+  key: ['id'],
+  due: 'q.claimed_until < now()',
+  order: 'q.claimed_until',
+};
+
 /**
  * Locks one group whose lease passed, of a provider this process has (a worker without it could
  * not ask it), skipping groups another worker is reconciling.
@@ -94,9 +103,11 @@ export async function lockExpiredInflight(
   providers: string[],
 ): Promise<ExpiredInflight | undefined> {
   const { rows } = await db.query<ExpiredInflight>(
-    `SELECT id::text, started_at, provider, ranged FROM dispatch_inflight
-     WHERE claimed_until < now() AND provider = ANY($1::text[])
-     ORDER BY claimed_until LIMIT 1 FOR UPDATE SKIP LOCKED`,
+    lockDueSql(EXPIRED_INFLIGHT, {
+      columns: 'q.id::text, q.started_at, q.provider, q.ranged',
+      where: 'q.provider = ANY($1::text[])',
+      limit: '1',
+    }),
     [providers],
   );
   return rows[0];
