@@ -47,12 +47,13 @@ const keyJoin = (q: QueueSpec, a: string, b: string) =>
 /**
  * The statement that locks due rows: `SELECT <columns> FROM <table> q [<join>] WHERE <due> [AND
  * lease free] [AND <where>] ORDER BY <order> LIMIT <limit> FOR UPDATE OF q SKIP LOCKED`. `limit`
- * and `where` are SQL (placeholders of the caller's statement). Rows other workers hold are
+ * and `where` are SQL (placeholders of the caller's statement); `order: ''` and no `limit` lock
+ * every due row the `join` selects (a set chosen beforehand). Rows other workers hold are
  * skipped, never waited for.
  */
 export function lockDueSql(
   q: QueueSpec,
-  o: { columns?: string; limit: string; where?: string; join?: string; order?: string },
+  o: { columns?: string; limit?: string; where?: string; join?: string; order?: string },
 ): string {
   const free =
     q.lease && !q.lease.inDue ? ` AND (q.${q.lease.until} IS NULL OR q.${q.lease.until} < now())` : '';
@@ -60,7 +61,7 @@ export function lockDueSql(
   const order = o.order ?? q.order;
   return `SELECT ${o.columns ?? keyList(q, 'q')} FROM ${q.table} q${o.join ? ` ${o.join}` : ''}
      WHERE (${q.due})${free}${extra}
-     ${order ? `ORDER BY ${order} ` : ''}LIMIT ${o.limit} FOR UPDATE OF q SKIP LOCKED`;
+     ${order ? `ORDER BY ${order} ` : ''}${o.limit ? `LIMIT ${o.limit} ` : ''}FOR UPDATE OF q SKIP LOCKED`;
 }
 
 /**

@@ -118,7 +118,7 @@ export async function claimDueDeliveries(
      ), locked AS (
        -- Only the chosen rows are locked. A row another worker holds is skipped; one it claimed
        -- meanwhile fails the re-check on its newest version.
-       ${lockDueSql(DELIVERY_QUEUE, { join: 'JOIN chosen c ON c.account_id = q.account_id AND c.id = q.id', limit: '$1' })}
+       ${lockDueSql(DELIVERY_QUEUE, { join: 'JOIN chosen c ON c.account_id = q.account_id AND c.id = q.id', order: '' })}
      )
      UPDATE webhook_deliveries d
         SET attempts = d.attempts + 1, claim_token = $5, next_attempt_at = now() + $4 * interval '1 millisecond'
