@@ -55,28 +55,32 @@ export function webhookDelivery(opts: DeliveryOptions = {}): WorkerTask {
     leaseMs: opts.leaseMs ?? timeoutMs * (prefetch + 1) + 30_000,
   };
   let pump: WebhookPump | undefined;
-  let wake: () => void = () => {};
+  // The loops running this task (one unless it is started twice in a process).
+  const wakes = new Set<() => void>();
+  const wake = () => {
+    for (const w of wakes) w();
+  };
 
   return {
     name: 'webhook-delivery',
     subscribe: (w) => {
-      wake = w;
+      wakes.add(w);
       const off = onWebhookWork(w);
       return () => {
         off();
-        wake = () => {};
+        wakes.delete(w);
       };
     },
     run: async (ctx) => {
       pump ??= new WebhookPump(settings, opts.log ?? ctx.log);
       pump.clearWakes();
       if (pump.full()) {
-        pump.wakeWhenRoom(() => wake());
+        pump.wakeWhenRoom(wake);
         return idleMs;
       }
       const round = await pump.claimRound(ctx);
       if (round.claimed >= round.wanted) return 0;
-      if (round.limited.length > 0) pump.wakeWhenShareFrees(round.limited, () => wake());
+      if (round.limited.length > 0) pump.wakeWhenShareFrees(round.limited, wake);
       return idleMs;
     },
     stop: async (ctx) => {
