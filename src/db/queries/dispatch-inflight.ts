@@ -4,7 +4,6 @@
  */
 import { plainArray } from '../arrays.ts';
 import type { Queryable } from '../client.ts';
-import { lockDueSql, type QueueSpec } from './claim.ts';
 import type { RangeRef } from './dispatch-ranges.ts';
 
 /** A group about to be handed to a provider. */
@@ -86,14 +85,6 @@ export interface ExpiredInflight {
   ranged: boolean;
 }
 
-/** Groups whose lease passed (their worker died before recording every outcome). */
-const EXPIRED_INFLIGHT: QueueSpec = {
-  table: 'dispatch_inflight',
-  key: ['id'],
-  due: 'q.claimed_until < now()',
-  order: 'q.claimed_until',
-};
-
 /**
  * Locks one group whose lease passed, of a provider this process has (a worker without it could
  * not ask it), skipping groups another worker is reconciling.
@@ -103,11 +94,9 @@ export async function lockExpiredInflight(
   providers: string[],
 ): Promise<ExpiredInflight | undefined> {
   const { rows } = await db.query<ExpiredInflight>(
-    lockDueSql(EXPIRED_INFLIGHT, {
-      columns: 'q.id::text, q.started_at, q.provider, q.ranged',
-      where: 'q.provider = ANY($1::text[])',
-      limit: '1',
-    }),
+    `SELECT id::text, started_at, provider, ranged FROM dispatch_inflight
+     WHERE claimed_until < now() AND provider = ANY($1::text[])
+     ORDER BY claimed_until LIMIT 1 FOR UPDATE SKIP LOCKED`,
     [providers],
   );
   return rows[0];

@@ -4,7 +4,6 @@
  * range row and the job's cursor, never the message rows.
  */
 import type { Queryable } from '../client.ts';
-import { lockDueSql, type QueueSpec } from './claim.ts';
 
 /**
  * A quiet-hours hold as the keys of dispatch_cursors and dispatch_ranges carry it: the instant the
@@ -90,25 +89,6 @@ export async function lockOpenJob(db: Queryable): Promise<OpenJob | undefined> {
 }
 
 /**
- * Ranges whose lease has passed (their worker died) and that no group in flight or not yet
- * reconciled holds: a range's messages may have reached the carrier, and must not be sent again
- * before that is settled.
- */
-const EXPIRED_RANGES: QueueSpec = {
-  table: 'dispatch_ranges',
-  key: ['account_id', 'job_id', 'lo'],
-  due: `q.claimed_until < now()
-             AND NOT EXISTS (SELECT 1 FROM dispatch_inflight f WHERE f.range_account_id = q.account_id
-                               AND f.range_job_id = q.job_id AND f.range_lo = q.lo)`,
-  order: 'q.claimed_until',
-};
-
-const LOCK_EXPIRED_RANGE = lockDueSql(EXPIRED_RANGES, {
-  columns: 'q.account_id, q.job_id, q.not_before::text AS not_before, q.lo, q.hi',
-  limit: '1',
-});
-
-/**
  * Locks one range whose lease has passed, skipping ranges other workers are taking over and ranges
  * with a group still in flight or not yet reconciled (dispatch_inflight): its messages may have
  * reached the carrier, and must not be sent again before that is settled.
@@ -116,7 +96,11 @@ const LOCK_EXPIRED_RANGE = lockDueSql(EXPIRED_RANGES, {
 export async function lockExpiredRange(db: Queryable): Promise<ExpiredRange | undefined> {
   const { rows } = await db.query<ExpiredRange>({
     name: 'dispatch-lock-expired-range',
-    text: LOCK_EXPIRED_RANGE,
+    text: `SELECT account_id, job_id, not_before::text AS not_before, lo, hi FROM dispatch_ranges r
+           WHERE claimed_until < now()
+             AND NOT EXISTS (SELECT 1 FROM dispatch_inflight f WHERE f.range_account_id = r.account_id
+                               AND f.range_job_id = r.job_id AND f.range_lo = r.lo)
+           ORDER BY claimed_until LIMIT 1 FOR UPDATE SKIP LOCKED`,
   });
   return rows[0];
 }

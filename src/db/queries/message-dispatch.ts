@@ -2,7 +2,6 @@
 
 import { plainArray, textArray } from '../arrays.ts';
 import type { Queryable } from '../client.ts';
-import { lockDueSql, type QueueSpec } from './claim.ts';
 import { MESSAGE_EVENT_DATA, MESSAGE_EVENT_REF } from './messages.ts';
 
 /** One receipt to apply: a provider's status for one of its message ids. */
@@ -93,16 +92,6 @@ function receiptColumns(receipts: ReceiptInput[]): string[] {
   ];
 }
 
-/** Parked receipts whose submission is now recorded (any order), locked while taken. */
-const EARLY_RECEIPTS: QueueSpec = {
-  table: 'early_receipts',
-  key: ['provider', 'provider_message_id', 'status'],
-  due: `CASE WHEN q.message_id IS NULL
-                  THEN EXISTS (SELECT 1 FROM provider_refs r WHERE r.provider = q.provider AND r.ref = q.provider_message_id)
-                  ELSE EXISTS (SELECT 1 FROM messages m WHERE m.account_id = q.account_id AND m.id = q.message_id
-                                 AND m.status NOT IN ('queued', 'sending')) END`,
-};
-
 /** Removes and answers the parked receipts whose submission is now recorded; drops those over an hour old. */
 export async function takeEarlyReceipts(db: Queryable, limit = 5000): Promise<ReceiptInput[]> {
   await db.query(`DELETE FROM early_receipts WHERE received_at < now() - interval '1 hour'`);
@@ -116,7 +105,13 @@ export async function takeEarlyReceipts(db: Queryable, limit = 5000): Promise<Re
     message_id: string | null;
   }>(
     `DELETE FROM early_receipts e
-     WHERE (e.provider, e.provider_message_id, e.status) IN (${lockDueSql(EARLY_RECEIPTS, { limit: '$1' })})
+     WHERE (e.provider, e.provider_message_id, e.status) IN (
+       SELECT e2.provider, e2.provider_message_id, e2.status FROM early_receipts e2
+       WHERE CASE WHEN e2.message_id IS NULL
+                  THEN EXISTS (SELECT 1 FROM provider_refs r WHERE r.provider = e2.provider AND r.ref = e2.provider_message_id)
+                  ELSE EXISTS (SELECT 1 FROM messages m WHERE m.account_id = e2.account_id AND m.id = e2.message_id
+                                 AND m.status NOT IN ('queued', 'sending')) END
+       LIMIT $1 FOR UPDATE SKIP LOCKED)
      RETURNING e.provider, e.provider_message_id, e.status, e.error, e.at, e.account_id, e.message_id`,
     [limit],
   );
@@ -159,27 +154,6 @@ export interface DispatchCandidate {
 }
 
 /**
- * Messages due for dispatch: queued and past not_before, or sending with an expired claim (a
- * worker died holding it) and no unreconciled group holding it. Read in id order.
- */
-const DISPATCH_QUEUE: QueueSpec = {
-  table: 'messages',
-  key: ['account_id', 'id'],
-  due: `q.queued
-         AND ((q.status = 'queued' AND (q.not_before IS NULL OR q.not_before <= now()))
-              OR (q.status = 'sending' AND q.claimed_until < now()
-                  -- Handed to a provider and not yet reconciled: not before that is settled.
-                  AND NOT EXISTS (SELECT 1 FROM dispatch_inflight f WHERE NOT f.ranged AND q.id = ANY(f.ids))))`,
-  order: 'q.id',
-};
-
-const LOCK_CANDIDATES = lockDueSql(DISPATCH_QUEUE, {
-  columns: 'q.account_id, q.id, q.phone_number_id, q.contact_id, q.system',
-  where: 'cardinality($2::uuid[]) = 0 OR q.phone_number_id IS NULL OR q.phone_number_id <> ALL($2::uuid[])',
-  limit: '$1',
-});
-
-/**
  * Locks up to `limit` messages due for dispatch (queued and past not_before, or sending with an
  * expired claim: a worker died holding it, and no unreconciled group holds it), oldest first, skipping rows other workers hold and
  * messages of numbers whose current one-second window is used up. Call inside a transaction.
@@ -193,7 +167,19 @@ export async function lockDispatchCandidates(
   // queued row: with statistics taken before a bulk send the planner believes the queue is tiny).
   await db.query('SET LOCAL enable_sort = off');
   const { rows } = await db.query<DispatchCandidate>(
-    `WITH q AS (${LOCK_CANDIDATES})
+    `WITH q AS (
+       SELECT m.account_id, m.id, m.phone_number_id, m.contact_id, m.system
+       FROM messages m
+       WHERE m.queued
+         AND ((m.status = 'queued' AND (m.not_before IS NULL OR m.not_before <= now()))
+              OR (m.status = 'sending' AND m.claimed_until < now()
+                  -- Handed to a provider and not yet reconciled: not before that is settled.
+                  AND NOT EXISTS (SELECT 1 FROM dispatch_inflight f WHERE NOT f.ranged AND m.id = ANY(f.ids))))
+         AND (cardinality($2::uuid[]) = 0 OR m.phone_number_id IS NULL OR m.phone_number_id <> ALL($2::uuid[]))
+       ORDER BY m.id
+       LIMIT $1
+       FOR UPDATE SKIP LOCKED
+     )
      SELECT q.account_id, q.id, q.phone_number_id, q.system,
             coalesce(c.opted_out_at IS NOT NULL OR c.blocked_at IS NOT NULL, false) AS stopped,
             coalesce(n.status = 'active', false) AS number_active, coalesce(n.verified, false) AS number_verified,
