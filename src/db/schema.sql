@@ -228,6 +228,8 @@ CREATE TABLE campaigns (
   created_by jsonb NOT NULL DEFAULT '{}'::jsonb,
   updated_at timestamp with time zone NOT NULL DEFAULT now(),
   updated_by jsonb NOT NULL DEFAULT '{}'::jsonb,
+  claim_token uuid,
+  attempts integer NOT NULL DEFAULT 0,
   CONSTRAINT campaigns_field_mappings_check CHECK (jsonb_typeof(field_mappings) = 'array'::text),
   CONSTRAINT campaigns_filters_check CHECK (jsonb_typeof(filters) = 'object'::text),
   CONSTRAINT campaigns_media_check CHECK (jsonb_typeof(media) = 'array'::text),
@@ -814,6 +816,9 @@ CREATE TABLE send_jobs (
   cursor uuid,
   done integer NOT NULL DEFAULT 0,
   changed integer NOT NULL DEFAULT 0,
+  claimed_until timestamp with time zone,
+  claim_token uuid,
+  attempts integer NOT NULL DEFAULT 0,
   CONSTRAINT send_jobs_pkey PRIMARY KEY (account_id, id)
 );
 CREATE INDEX send_jobs_campaign ON send_jobs USING btree (account_id, campaign_id, created_at) WHERE (campaign_id IS NOT NULL);
@@ -893,6 +898,7 @@ CREATE TABLE smpp_outbox (
   error jsonb,
   claimed_until timestamp with time zone,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
+  claim_token uuid,
   CONSTRAINT smpp_outbox_kind_check CHECK (kind = ANY (ARRAY['receipt'::text, 'inbound'::text])),
   CONSTRAINT smpp_outbox_pkey PRIMARY KEY (account_id, id)
 );
@@ -944,6 +950,7 @@ CREATE TABLE topups (
   balance_before numeric(14,4),
   created_at timestamp with time zone NOT NULL DEFAULT now(),
   completed_at timestamp with time zone,
+  claim_token uuid,
   CONSTRAINT topups_amount_check CHECK (amount > 0::numeric),
   CONSTRAINT topups_status_check CHECK (status = ANY (ARRAY['pending'::text, 'succeeded'::text, 'failed'::text])),
   CONSTRAINT topups_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
@@ -1073,6 +1080,7 @@ CREATE TABLE workflow_runs (
   updated_at timestamp with time zone NOT NULL DEFAULT now(),
   ended_at timestamp with time zone,
   end_reason text,
+  attempts integer NOT NULL DEFAULT 0,
   CONSTRAINT workflow_runs_end_reason_check CHECK (end_reason = ANY (ARRAY['engaged'::text, 'opted-out'::text, 'expired'::text])),
   CONSTRAINT workflow_runs_status_check CHECK (status = ANY (ARRAY['active'::text, 'waiting'::text, 'completed'::text, 'stopped'::text, 'errored'::text])),
   CONSTRAINT workflow_runs_waiting_for_check CHECK (waiting_for = ANY (ARRAY['delay'::text, 'reply'::text])),
@@ -1106,6 +1114,7 @@ CREATE TABLE workflow_trigger_queue (
   text text,
   attempts integer NOT NULL DEFAULT 0,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
+  due_at timestamp with time zone NOT NULL DEFAULT now(),
   CONSTRAINT workflow_trigger_queue_kind_check CHECK (kind = ANY (ARRAY['contact-created'::text, 'message-received'::text, 'contact-opt-out'::text, 'list-joined'::text])),
   CONSTRAINT workflow_trigger_queue_pkey PRIMARY KEY (id)
 );

@@ -13,7 +13,7 @@ export const bulkContacts: WorkerTask = {
   run: async (ctx, signal) => {
     let n = 0;
     while (!signal.aborted && n < ROUND) {
-      const ran = await runContactJobs(ctx.db, ctx.config.bulkChunkSize, 1);
+      const ran = await runContactJobs(ctx.db, ctx.config.bulkChunkSize, 1, ctx.log);
       if (ran === 0) break;
       n++;
     }

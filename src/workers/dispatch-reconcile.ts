@@ -31,7 +31,7 @@ const UNKNOWN_FATE = { code: 'MSG-020', description: ERRORS['MSG-020'].message }
  */
 export async function reconcileInflight(
   ctx: AppContext,
-  log: (msg: string) => void = () => {},
+  log: (msg: string) => void = ctx.log,
 ): Promise<number> {
   const { rows } = await ctx.db.query<{ due: boolean }>({
     name: 'dispatch-inflight-due',

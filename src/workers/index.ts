@@ -16,11 +16,19 @@ import { webhookFanOut } from './webhook-fanout.ts';
 import { workflowEnroll } from './workflow-enroll.ts';
 import { workflowRunner } from './workflow-runner.ts';
 
-/** A background task: a name and a loop body that answers how long to wait before its next run. */
+/**
+ * A background task: a name and a loop body that answers how long to wait before its next run.
+ * A round does one bounded piece of work (typically one claim of its queue through the claim
+ * helper, `claim.ts`) and returns; it never loops until stopped.
+ */
 export interface WorkerTask {
   name: string;
   /** Runs one round; answers the delay in ms before the next round. Throwing logs and retries. */
   run: (ctx: AppContext, signal: AbortSignal) => Promise<number>;
+  /** Hands the loop a wake-up (new work is known to exist: the next round starts at once); answers its undoing. */
+  subscribe?: (wake: () => void) => () => void;
+  /** Runs once after the last round when the worker stops (hand back claims, finish work in flight). */
+  stop?: (ctx: AppContext) => Promise<void>;
 }
 
 /** Every task the worker role runs. */
@@ -41,11 +49,14 @@ export const TASKS: WorkerTask[] = [
   messageExpiry,
 ];
 
-/** Starts the worker role; `stop` lets every running round finish, then returns. */
+/**
+ * Starts the worker role; `stop` lets every running round finish, then returns. Failures are
+ * logged through `log` (the process's logger, ctx.log, unless another is given).
+ */
 export function startWorkers(
   ctx: AppContext,
   tasks: WorkerTask[] = TASKS,
-  log: (msg: string) => void = () => {},
+  log: (msg: string) => void = ctx.log,
 ) {
   // Providers deliver receipts and inbound messages to the sink from here on (the worker role owns them).
   ctx.providers

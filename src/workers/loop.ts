@@ -9,14 +9,26 @@ export interface Loop {
   nudge: () => void;
 }
 
-/** Runs a task round after round until stopped; a failing round is logged and retried after 1 s. */
+/**
+ * Runs a task round after round until stopped; a failing round is logged and retried after 1 s.
+ * A task's `subscribe` can cut the wait short (a nudge while a round runs makes the next one start
+ * at once); its `stop` runs once after the last round.
+ */
 export function startLoop(ctx: AppContext, task: WorkerTask, log: (msg: string) => void): Loop {
   const abort = new AbortController();
   let wake: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let nudged = false;
+  const nudge = () => {
+    nudged = true;
+    if (timer) clearTimeout(timer);
+    wake?.();
+  };
+  const unsubscribe = task.subscribe?.(nudge);
   const done = (async () => {
     while (!abort.signal.aborted) {
       let delay: number;
+      nudged = false;
       try {
         delay = await task.run(ctx, abort.signal);
       } catch (err) {
@@ -26,12 +38,22 @@ export function startLoop(ctx: AppContext, task: WorkerTask, log: (msg: string) 
         delay = 1000;
       }
       if (abort.signal.aborted) break;
-      if (delay > 0) {
+      if (delay > 0 && !nudged) {
         await new Promise<void>((resolve) => {
           wake = resolve;
           timer = setTimeout(resolve, delay);
         });
         wake = undefined;
+        timer = undefined;
+      }
+    }
+    unsubscribe?.();
+    if (task.stop) {
+      try {
+        await task.stop(ctx);
+      } catch (err) {
+        metrics.taskError(task.name);
+        log(`worker ${task.name}: stopping: ${(err as Error).message}`);
       }
     }
   })();
@@ -42,9 +64,6 @@ export function startLoop(ctx: AppContext, task: WorkerTask, log: (msg: string) 
       wake?.();
       await done;
     },
-    nudge: () => {
-      if (timer) clearTimeout(timer);
-      wake?.();
-    },
+    nudge,
   };
 }

@@ -11,7 +11,7 @@ const BATCH = 50;
 export const meetingReminders: WorkerTask = {
   name: 'meeting-reminders',
   run: async (ctx) => {
-    const sent = await sendDueReminders(ctx.db, BATCH);
+    const sent = await sendDueReminders(ctx.db, BATCH, ctx.log);
     const completed = await completeMeetings(ctx.db, BATCH);
     return sent === BATCH || completed === BATCH ? 0 : 1000;
   },

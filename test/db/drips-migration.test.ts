@@ -17,6 +17,8 @@ const ADMIN_URL = process.env.SPARROW_TEST_ADMIN_URL;
 const PREFIX = process.env.SPARROW_TEST_PREFIX ?? 'sparrow_t_x_';
 const DIR = path.join(PACKAGE_ROOT, 'src', 'db', 'migrations');
 const CONVERSION = '0270_drips_on_workflows.sql';
+/** A step of the engine that fails fails the test (the runner logs per-run failures and goes on). */
+const fail = (msg: string) => assert.fail(msg);
 
 /** Applies the migration files for which `pick` holds, in order, each in its own transaction. */
 async function apply(url: string, pick: (file: string) => boolean): Promise<void> {
@@ -196,26 +198,26 @@ describe('migration 0270: drips and their in-flight executions move onto the wor
 
   it('a running execution goes on with its next message, never the one it sent', async () => {
     await makeDue(midway);
-    await runDueWorkflows(db, 100);
+    await runDueWorkflows(db, 100, fail);
     assert.deepEqual(await texts(contacts[0]), ['Step two']);
     const m = await execution(contacts[0]);
     assert.equal(m.status, 'active', 'in its reply window');
     assert.equal(m.stepsSent, 2);
     await makeDue(midway);
-    await runDueWorkflows(db, 100);
+    await runDueWorkflows(db, 100, fail);
     assert.equal((await execution(contacts[0])).status, 'completed');
     assert.deepEqual(await texts(contacts[0]), ['Step two']);
   });
 
   it('an execution in its reply window completes without sending anything', async () => {
     await makeDue(replyWindow);
-    await runDueWorkflows(db, 100);
+    await runDueWorkflows(db, 100, fail);
     assert.equal((await execution(contacts[1])).status, 'completed');
     assert.deepEqual(await texts(contacts[1]), []);
   });
 
   it('a cause queued for the old engine enters its contact', async () => {
-    await handleTriggers(db, 100);
+    await handleTriggers(db, 100, fail);
     const n = await execution(contacts[4]);
     assert.equal(n.status, 'active');
     assert.ok(n.due && Date.parse(n.due) - Date.parse(n.entered) === 2 * 3600_000, 'after the trigger delay');

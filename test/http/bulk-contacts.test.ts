@@ -54,7 +54,7 @@ describe('POST /v1/accounts/:accountId/bulk/contacts', () => {
   const job = async (acc: TestAccount, id: string) =>
     body(await call(svc.api, 'GET', `${base(acc)}/jobs/${id}`, { auth: acc.auth })).data;
   /** Runs the worker's chunks until no job is open. */
-  const work = () => runContactJobs(svc.db, 1000, 1000);
+  const work = () => runContactJobs(svc.db, 1000, 1000, svc.ctx.log);
   const contactsWhere = async (acc: TestAccount, where: string) => {
     const { rows } = await svc.db.query<{ id: string }>(
       `SELECT id FROM contacts c WHERE account_id = $1 AND ${where} ORDER BY id`,

@@ -190,9 +190,10 @@ describe('quiet hours', () => {
       return rows.map((r) => ({ hold: r.not_before?.getTime() ?? null, status: r.status, body: r.body }));
     };
     const runEngine = async () => {
-      while ((await handleTriggers(svc.db, 100)) > 0);
+      while ((await handleTriggers(svc.db, 100, svc.ctx.log)) > 0);
       while (
-        (await runDueWorkflows(svc.db, 100, undefined, { quietHours: svc.ctx.config.quietHoursEnabled })) > 0
+        (await runDueWorkflows(svc.db, 100, svc.ctx.log, { quietHours: svc.ctx.config.quietHoursEnabled })) >
+        0
       );
     };
 

@@ -34,7 +34,7 @@ describe('double opt-in lists: drips and workflows start on confirmation only', 
     return rows.map((r) => r.kind);
   };
   const drain = async () => {
-    while ((await handleTriggers(svc.db, 100)) > 0);
+    while ((await handleTriggers(svc.db, 100, svc.ctx.log)) > 0);
   };
   const enrollments = async (workflowId: string) =>
     body(await call(svc.api, 'GET', `${base}/workflows/${workflowId}/enrollments`, { auth: acc.auth }))

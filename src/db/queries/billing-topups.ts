@@ -1,4 +1,5 @@
 import type { Queryable } from '../client.ts';
+import { lockDueSql, type QueueSpec } from './claim.ts';
 
 /** Auto top-up settings as stored. */
 export interface AutoTopupRow {
@@ -25,6 +26,7 @@ export interface TopupRow {
   attempts: number;
   next_attempt_at: Date;
   claimed_until: Date | null;
+  claim_token: string | null;
   provider_payment_id: string | null;
   error: { code: string; description: string } | null;
   balance_before: number | null;
@@ -85,6 +87,14 @@ export async function topupsThisMonth(db: Queryable, accountId: string): Promise
   return rows[0].n;
 }
 
+/** Enabled, armed auto top-up settings (one top-up per dip), locked while a top-up is started. */
+const ARMED_SETTINGS: QueueSpec = {
+  table: 'auto_topups',
+  key: ['account_id'],
+  due: 'q.enabled AND q.armed',
+  order: 'q.account_id',
+};
+
 /**
  * Worker step across accounts: re-arms settings whose balance is back at or above the threshold, and
  * for up to `limit` enabled, armed accounts whose balance fell below it (with a saved payment method
@@ -99,16 +109,15 @@ export async function startDueTopups(db: Queryable, limit: number): Promise<stri
          FROM accounts a
         WHERE a.id = s.account_id AND s.enabled AND NOT s.armed AND a.balance >= s.threshold
           AND NOT EXISTS (SELECT 1 FROM topups t WHERE t.account_id = s.account_id AND t.status = 'pending')
-     ), due AS (
-       SELECT s.account_id, s.amount, a.currency, a.balance
-         FROM auto_topups s JOIN accounts a ON a.id = s.account_id
-        WHERE s.enabled AND s.armed AND a.balance < s.threshold
+     ), due AS (${lockDueSql(ARMED_SETTINGS, {
+       columns: 'q.account_id, q.amount, a.currency, a.balance',
+       join: 'JOIN accounts a ON a.id = q.account_id',
+       where: `a.balance < q.threshold
           AND EXISTS (SELECT 1 FROM billing_profiles p
-                       WHERE p.account_id = s.account_id AND p.payment_method_id IS NOT NULL)
-          AND (SELECT count(*) FROM topups t WHERE t.account_id = s.account_id AND ${THIS_MONTH}) < s.max_per_month
-        ORDER BY s.account_id LIMIT $1
-        FOR UPDATE OF s SKIP LOCKED
-     ), disarm AS (
+                       WHERE p.account_id = q.account_id AND p.payment_method_id IS NOT NULL)
+          AND (SELECT count(*) FROM topups t WHERE t.account_id = q.account_id AND ${THIS_MONTH}) < q.max_per_month`,
+       limit: '$1',
+     })}), disarm AS (
        UPDATE auto_topups s SET armed = false FROM due WHERE s.account_id = due.account_id
      ), fresh AS (
        SELECT due.*, sparrow_uuidv7() AS id FROM due
@@ -130,27 +139,23 @@ export type ClaimedTopup = TopupRow & {
 };
 
 /**
- * Worker claim across accounts: pending top-ups whose next attempt is due and whose lease is free
- * or expired get a lease of leaseSeconds and one more attempt counted.
+ * The queue of pending top-ups to charge, leased with a claim token; every claim counts an
+ * attempt (the charge's own outcomes are recorded by markTopupSucceeded / markTopupAttemptFailed).
  */
-export async function claimDueTopups(
-  db: Queryable,
-  limit: number,
-  leaseSeconds: number,
-): Promise<ClaimedTopup[]> {
-  const { rows } = await db.query<ClaimedTopup>(
-    `WITH due AS (
-       SELECT account_id, id FROM topups
-        WHERE status = 'pending' AND next_attempt_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
-        ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-     UPDATE topups t SET claimed_until = now() + make_interval(secs => $2), attempts = t.attempts + 1
-       FROM due LEFT JOIN billing_profiles p ON p.account_id = due.account_id
-      WHERE t.account_id = due.account_id AND t.id = due.id
-     RETURNING t.*, p.provider, p.customer_id, p.payment_method_id`,
-    [limit, leaseSeconds],
-  );
-  return rows;
-}
+export const TOPUP_QUEUE: QueueSpec = {
+  table: 'topups',
+  key: ['account_id', 'id'],
+  due: `q.status = 'pending' AND q.next_attempt_at <= now()`,
+  order: 'q.next_attempt_at',
+  lease: { until: 'claimed_until', token: 'claim_token' },
+  attempts: 'attempts',
+  retryAt: 'next_attempt_at',
+};
+
+/** What a top-up claim answers: the row and its account's payment method. */
+export const TOPUP_CLAIM_RETURNING = `t.*, (SELECT p.provider FROM billing_profiles p WHERE p.account_id = t.account_id),
+  (SELECT p.customer_id FROM billing_profiles p WHERE p.account_id = t.account_id),
+  (SELECT p.payment_method_id FROM billing_profiles p WHERE p.account_id = t.account_id)`;
 
 /** Marks a pending top-up succeeded; answers false when it was no longer pending (already settled). */
 export async function markTopupSucceeded(
@@ -161,7 +166,7 @@ export async function markTopupSucceeded(
 ): Promise<boolean> {
   const { rowCount } = await db.query(
     `UPDATE topups SET status = 'succeeded', provider_payment_id = $3, error = NULL, claimed_until = NULL,
-            completed_at = now()
+            claim_token = NULL, completed_at = now()
       WHERE account_id = $1 AND id = $2 AND status = 'pending'`,
     [accountId, id, paymentId],
   );
@@ -177,7 +182,7 @@ export async function markTopupAttemptFailed(
   retryAt: Date | null,
 ): Promise<void> {
   await db.query(
-    `UPDATE topups SET error = $3, claimed_until = NULL,
+    `UPDATE topups SET error = $3, claimed_until = NULL, claim_token = NULL,
             status = CASE WHEN $4::timestamptz IS NULL THEN 'failed' ELSE status END,
             next_attempt_at = coalesce($4::timestamptz, next_attempt_at),
             completed_at = CASE WHEN $4::timestamptz IS NULL THEN now() END

@@ -1,4 +1,5 @@
 import type { Queryable } from '../client.ts';
+import type { QueueSpec } from './claim.ts';
 import { assignColumns, type ColumnMap } from './columns.ts';
 import type { AttributeCondition } from './lists.ts';
 import type { SendJobRow } from './send-jobs.ts';
@@ -39,6 +40,8 @@ export interface CampaignRow {
   next_execution: Date | null;
   paused_at: Date | null;
   claimed_until: Date | null;
+  claim_token: string | null;
+  attempts: number;
   run_started_at: Date | null;
   last_job_id: string | null;
   last_error: { code: string; description: string } | null;
@@ -177,28 +180,21 @@ export async function listCampaigns(
 }
 
 /**
- * Worker claim across accounts: due, unpaused campaigns whose lease is free or expired get a lease
- * of leaseSeconds. run_started_at is kept from an earlier, expired claim so the run can tell
- * whether that claim already sent.
+ * The queue of due campaign runs, leased with a claim token. run_started_at is kept from an earlier
+ * claim (expired, or retried after a failure) so the run can tell whether that claim already sent.
  */
-export async function claimDueCampaigns(
-  db: Queryable,
-  limit: number,
-  leaseSeconds: number,
-): Promise<CampaignRow[]> {
-  const { rows } = await db.query<CampaignRow>(
-    `WITH due AS (
-       SELECT account_id, id FROM campaigns
-       WHERE next_execution <= now() AND paused_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
-       ORDER BY next_execution LIMIT $1 FOR UPDATE SKIP LOCKED)
-     UPDATE campaigns c SET claimed_until = now() + make_interval(secs => $2),
-                            run_started_at = coalesce(c.run_started_at, now())
-     FROM due WHERE c.account_id = due.account_id AND c.id = due.id
-     RETURNING c.*, NULL::jsonb AS last_job`,
-    [limit, leaseSeconds],
-  );
-  return rows;
-}
+export const CAMPAIGN_QUEUE: QueueSpec = {
+  table: 'campaigns',
+  key: ['account_id', 'id'],
+  due: 'q.next_execution <= now() AND q.paused_at IS NULL',
+  order: 'q.next_execution',
+  lease: { until: 'claimed_until', token: 'claim_token' },
+  attempts: 'attempts',
+  retryAt: 'next_execution',
+};
+
+/** What a campaign claim adds: the run's start, kept from an earlier claim of the same run. */
+export const CAMPAIGN_CLAIM_SET = 'run_started_at = coalesce(t.run_started_at, now())';
 
 /** The send job a campaign's run created since `since`, if it committed one. */
 export async function campaignJobSince(
@@ -226,15 +222,17 @@ export async function finishCampaignRun(
   outcome: { jobId: string } | { error: { code: string; description: string } },
   /** The next run of a recurring campaign (null: none, as for a one-shot run). */
   next: Date | null = null,
+  /** The claim's token (null for a quick campaign's own claim): a stale claim changes nothing. */
+  token: string | null = null,
 ): Promise<void> {
   const jobId = 'jobId' in outcome ? outcome.jobId : null;
   const error = 'error' in outcome ? JSON.stringify(outcome.error) : null;
   await db.query(
     `UPDATE campaigns SET last_job_id = coalesce($3, last_job_id), last_error = $4::jsonb,
-            claimed_until = NULL, run_started_at = NULL,
+            claimed_until = NULL, claim_token = NULL, attempts = 0, run_started_at = NULL,
             next_execution = CASE WHEN $5::timestamptz IS NOT NULL THEN $5::timestamptz
                                   WHEN next_execution <= now() THEN NULL ELSE next_execution END
-     WHERE account_id = $1 AND id = $2`,
-    [accountId, campaignId, jobId, error, next],
+     WHERE account_id = $1 AND id = $2 AND claim_token IS NOT DISTINCT FROM $6::uuid`,
+    [accountId, campaignId, jobId, error, next, token],
   );
 }

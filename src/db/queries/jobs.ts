@@ -4,6 +4,7 @@
  * job's selection and its progress.
  */
 import type { Queryable } from '../client.ts';
+import { lockDue, type QueueSpec } from './claim.ts';
 import { MESSAGE_STATUS_SQL } from './messages.ts';
 import type { SendJobRow } from './send-jobs.ts';
 
@@ -205,15 +206,20 @@ export async function recordUnselectedIds(
 }
 
 /**
- * Locks the oldest open bulk contact job no other worker holds (any account). The lock is the
- * lease: the chunk's changes and the job's progress commit together, or not at all.
+ * Open bulk contact jobs, oldest first (any account). The row lock is the lease: the chunk's
+ * changes and the job's progress commit together, or not at all.
  */
+export const CONTACT_JOB_QUEUE: QueueSpec = {
+  table: 'send_jobs',
+  key: ['account_id', 'id'],
+  due: `q.kind = 'contacts' AND q.status IN ('queued', 'running')`,
+  order: 'q.created_at',
+};
+
+/** Locks the oldest open bulk contact job no other worker holds. */
 export async function lockOpenContactJob(db: Queryable): Promise<JobRow | undefined> {
-  const { rows } = await db.query<JobRow>(
-    `SELECT * FROM send_jobs WHERE kind = 'contacts' AND status IN ('queued', 'running')
-     ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
-  );
-  return rows[0];
+  const [job] = await lockDue<JobRow>(db, CONTACT_JOB_QUEUE, 1);
+  return job;
 }
 
 /** The next contacts of a bulk job after its cursor, in id order. */

@@ -1,4 +1,5 @@
 import type { Queryable } from '../client.ts';
+import { lockDueSql, type QueueSpec } from './claim.ts';
 import type { MeetingPerson } from './meetings-events.ts';
 
 /** A booked meeting as stored. */
@@ -162,19 +163,24 @@ export async function listMeetings(
 }
 
 /**
- * Worker claim across accounts: one upcoming meeting whose reminder is due and unsent, locked for
- * the caller's transaction (SKIP LOCKED: other workers take other meetings). A meeting that has
- * already started gets no late reminder.
+ * The queue of due meeting reminders: upcoming meetings whose reminder is due and unsent, each
+ * locked for the transaction that sends it. A meeting that has already started gets no late reminder.
  */
-export async function claimDueReminder(tx: Queryable): Promise<MeetingRow | undefined> {
-  const { rows } = await tx.query<MeetingRow>(
-    `SELECT * FROM meetings
-     WHERE reminder_due_at <= now() AND reminder_due_at IS NOT NULL AND reminder_sent_at IS NULL
-       AND status = 'upcoming' AND start_at > now()
-     ORDER BY reminder_due_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
-  );
-  return rows[0];
-}
+export const REMINDER_QUEUE: QueueSpec = {
+  table: 'meetings',
+  key: ['account_id', 'id'],
+  due: `q.reminder_due_at <= now() AND q.reminder_due_at IS NOT NULL AND q.reminder_sent_at IS NULL
+       AND q.status = 'upcoming' AND q.start_at > now()`,
+  order: 'q.reminder_due_at',
+};
+
+/** Upcoming meetings that have ended (to mark completed). */
+const ENDED_QUEUE: QueueSpec = {
+  table: 'meetings',
+  key: ['account_id', 'id'],
+  due: `q.status = 'upcoming' AND q.end_at <= now()`,
+  order: 'q.end_at',
+};
 
 /** Records that a meeting's reminder went out (in the transaction that queued it). */
 export async function markReminderSent(tx: Queryable, accountId: string, id: string): Promise<void> {
@@ -187,9 +193,7 @@ export async function markReminderSent(tx: Queryable, accountId: string, id: str
 /** Worker sweep across accounts: marks up to `limit` upcoming meetings that have ended completed. */
 export async function completeEndedMeetings(db: Queryable, limit: number): Promise<number> {
   const { rowCount } = await db.query(
-    `WITH ended AS (
-       SELECT account_id, id FROM meetings WHERE status = 'upcoming' AND end_at <= now()
-       ORDER BY end_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+    `WITH ended AS (${lockDueSql(ENDED_QUEUE, { limit: '$1' })})
      UPDATE meetings m SET status = 'completed', updated_at = now()
      FROM ended WHERE m.account_id = ended.account_id AND m.id = ended.id`,
     [limit],

@@ -1,4 +1,5 @@
 import type { Queryable } from '../client.ts';
+import type { QueueSpec } from './claim.ts';
 
 /** A send job row: one bulk send (its counts and charge). */
 export interface SendJobRow {
@@ -140,15 +141,21 @@ export async function endScheduledJob(
   return rows[0];
 }
 
-/** Scheduled jobs whose time has come, oldest first (any account): the worker runs each. */
-export async function dueScheduledJobs(
-  db: Queryable,
-  limit: number,
-): Promise<Pick<SendJobRow, 'account_id' | 'id' | 'request' | 'created_by'>[]> {
-  const { rows } = await db.query(
-    `SELECT account_id, id, request, created_by FROM send_jobs
-     WHERE status = 'scheduled' AND send_at <= now() ORDER BY send_at LIMIT $1`,
-    [limit],
-  );
-  return rows;
-}
+/**
+ * Scheduled sends whose time has come, oldest first (any account), leased while a worker runs
+ * one; the run itself takes the job in the send's transaction (startScheduledJob).
+ */
+export const SCHEDULED_QUEUE: QueueSpec = {
+  table: 'send_jobs',
+  key: ['account_id', 'id'],
+  due: `q.status = 'scheduled' AND q.send_at <= now()`,
+  order: 'q.send_at',
+  lease: { until: 'claimed_until', token: 'claim_token' },
+  attempts: 'attempts',
+};
+
+/** What a scheduled-send claim answers. */
+export type ScheduledJob = Pick<SendJobRow, 'account_id' | 'id' | 'request' | 'created_by'> & {
+  attempts: number;
+};
+export const SCHEDULED_CLAIM_RETURNING = 't.account_id, t.id, t.request, t.created_by, t.attempts';

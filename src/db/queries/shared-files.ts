@@ -1,4 +1,5 @@
 import type { Queryable } from '../client.ts';
+import { lockDue, type QueueSpec } from './claim.ts';
 
 /** A hosted file as stored (the bytes are in the file store under storage_key). */
 export interface SharedFileRow {
@@ -93,6 +94,14 @@ export async function findLiveFileByToken(
   return rows[0];
 }
 
+/** Expired hosted files, locked by the transaction that removes them. */
+const EXPIRED_FILES: QueueSpec = {
+  table: 'shared_files',
+  key: ['account_id', 'id'],
+  due: 'q.expires_at <= now()',
+  order: 'q.expires_at',
+};
+
 /**
  * Claims up to `limit` expired files for removal (FOR UPDATE SKIP LOCKED: several workers share
  * the purge); the caller removes their bytes, then their rows, in the same transaction.
@@ -101,12 +110,7 @@ export async function claimExpiredFiles(
   tx: Queryable,
   limit: number,
 ): Promise<{ account_id: string; id: string; storage_key: string }[]> {
-  const { rows } = await tx.query<{ account_id: string; id: string; storage_key: string }>(
-    `SELECT account_id, id, storage_key FROM shared_files WHERE expires_at <= now()
-     ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
-    [limit],
-  );
-  return rows;
+  return lockDue(tx, EXPIRED_FILES, limit, { columns: 'q.account_id, q.id, q.storage_key' });
 }
 
 /** Deletes the rows of claimed files. */

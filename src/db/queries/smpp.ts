@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../client.ts';
+import { claimDue, type QueueSpec } from './claim.ts';
 
 /** An SMPP credential as stored (the password only as its hash). */
 export interface SmppCredentialRow {
@@ -145,6 +147,15 @@ export interface SmppOutboxItem {
   message_created_at: Date;
 }
 
+/** The deliver_sm waiting for a receiver bind, oldest first, leased while a server sends them. */
+const SMPP_OUTBOX_QUEUE: QueueSpec = {
+  table: 'smpp_outbox',
+  key: ['account_id', 'id'],
+  due: 'true',
+  order: 'q.id',
+  lease: { until: 'claimed_until', token: 'claim_token' },
+};
+
 /**
  * Claims up to `limit` waiting deliver_sm of these accounts for `leaseSeconds` (another process,
  * or this one after a failure, takes them again once the lease is over).
@@ -156,23 +167,16 @@ export async function claimSmppOutbox(
   leaseSeconds: number,
 ): Promise<SmppOutboxItem[]> {
   if (accountIds.length === 0) return [];
-  const { rows } = await db.query<SmppOutboxItem>(
-    `WITH c AS (
-       UPDATE smpp_outbox o SET claimed_until = now() + make_interval(secs => $3)
-        WHERE (o.account_id, o.id) IN (
-          SELECT account_id, id FROM smpp_outbox
-           WHERE account_id = ANY ($1::uuid[]) AND (claimed_until IS NULL OR claimed_until < now())
-           ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
-        RETURNING o.*)
-     SELECT c.account_id, c.id, c.kind, c.credential_id, c.status, c.error, s.smpp_ids,
+  return claimDue<SmppOutboxItem>(db, SMPP_OUTBOX_QUEUE, limit, leaseSeconds, randomUUID(), {
+    where: 'q.account_id = ANY ($4::uuid[])',
+    select: `SELECT c.account_id, c.id, c.kind, c.credential_id, c.status, c.error, s.smpp_ids,
             m.from_number, m.to_number, m.body, m.created_at AS message_created_at
-       FROM c
+       FROM claimed c
        JOIN messages m ON m.account_id = c.account_id AND m.id = c.message_id
        LEFT JOIN smpp_submissions s ON s.account_id = c.account_id AND s.message_id = c.message_id
       ORDER BY c.id`,
-    [accountIds, limit, leaseSeconds],
-  );
-  return rows;
+    params: [accountIds],
+  });
 }
 
 /** Removes deliver_sm that were acknowledged (or refused for good). */

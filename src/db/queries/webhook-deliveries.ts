@@ -1,4 +1,5 @@
 import type { Queryable } from '../client.ts';
+import { lockDueSql, type QueueSpec } from './claim.ts';
 
 /** One recorded attempt of a delivery. */
 export interface AttemptEntry {
@@ -40,6 +41,27 @@ export interface ClaimedDelivery {
   event_created_at: Date;
 }
 
+/** Committed events waiting for their fan-out (fed by a trigger on `events`), locked while fanned out. */
+const EVENT_QUEUE: QueueSpec = {
+  table: 'webhook_event_queue',
+  key: ['event_id'],
+  due: 'true',
+  order: 'q.event_id',
+};
+
+/**
+ * Deliveries due for an attempt. The lease is `next_attempt_at` itself (a claim pushes it out by
+ * the lease), the claim token guards the recording of the outcome (recordAttempts).
+ */
+export const DELIVERY_QUEUE: QueueSpec = {
+  table: 'webhook_deliveries',
+  key: ['account_id', 'id'],
+  due: `q.status = 'pending' AND q.next_attempt_at <= now()`,
+  order: 'q.next_attempt_at',
+  lease: { until: 'next_attempt_at', token: 'claim_token', inDue: true },
+  attempts: 'attempts',
+};
+
 /**
  * Fans queued events out to deliveries, set-based: claims up to `limit` queued events (FOR UPDATE
  * SKIP LOCKED, so several workers share the queue), removes them and inserts one delivery per
@@ -51,8 +73,7 @@ export async function fanOutQueuedEvents(
 ): Promise<{ events: number; deliveries: number }> {
   const { rows } = await db.query<{ events: number; deliveries: number }>(
     `WITH q AS (
-       DELETE FROM webhook_event_queue WHERE event_id IN (
-         SELECT event_id FROM webhook_event_queue ORDER BY event_id LIMIT $1 FOR UPDATE SKIP LOCKED)
+       DELETE FROM webhook_event_queue WHERE event_id IN (${lockDueSql(EVENT_QUEUE, { limit: '$1' })})
        RETURNING event_id
      ), ins AS (
        INSERT INTO webhook_deliveries (account_id, id, webhook_id, event_id, event_type, next_attempt_at)
@@ -97,9 +118,7 @@ export async function claimDueDeliveries(
      ), locked AS (
        -- Only the chosen rows are locked. A row another worker holds is skipped; one it claimed
        -- meanwhile fails the re-check on its newest version.
-       SELECT d.account_id, d.id FROM webhook_deliveries d JOIN chosen c ON c.account_id = d.account_id AND c.id = d.id
-        WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-        FOR UPDATE OF d SKIP LOCKED
+       ${lockDueSql(DELIVERY_QUEUE, { join: 'JOIN chosen c ON c.account_id = q.account_id AND c.id = q.id', order: '' })}
      )
      UPDATE webhook_deliveries d
         SET attempts = d.attempts + 1, claim_token = $5, next_attempt_at = now() + $4 * interval '1 millisecond'

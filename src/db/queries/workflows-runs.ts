@@ -1,4 +1,5 @@
 import type { Queryable } from '../client.ts';
+import type { QueueSpec } from './claim.ts';
 import type { VersionRow } from './workflows.ts';
 
 /** A run's status: live (`active`, `waiting`) or ended (`completed`, `stopped`, `errored`). */
@@ -17,6 +18,8 @@ export interface RunRow {
   due_at: Date | null;
   claimed_until: Date | null;
   claim_token: string | null;
+  /** Claims of the current step that did not complete (the backoff of a failed one grows with it). */
+  attempts: number;
   waiting_for: 'delay' | 'reply' | null;
   waiting_since: Date | null;
   wait_until: Date | null;
@@ -41,6 +44,7 @@ export interface TriggerQueueRow {
   list_id: string | null;
   text: string | null;
   attempts: number;
+  due_at: Date;
   created_at: Date;
 }
 
@@ -205,46 +209,34 @@ export async function wakeReplyWaiters(db: Queryable, accountId: string, contact
   );
 }
 
-/** Claims up to `limit` queued causes (locked until the caller's transaction ends), oldest first. */
-export async function claimTriggerQueue(db: Queryable, limit: number): Promise<TriggerQueueRow[]> {
-  const { rows } = await db.query<TriggerQueueRow>(
-    'SELECT * FROM workflow_trigger_queue ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
-    [limit],
-  );
-  return rows;
-}
+/** The queue of causes (written by triggers in each cause's transaction), locked while handled. */
+export const TRIGGER_QUEUE: QueueSpec = {
+  table: 'workflow_trigger_queue',
+  key: ['account_id', 'id'],
+  due: 'q.due_at <= now()',
+  order: 'q.id',
+  attempts: 'attempts',
+  retryAt: 'due_at',
+};
 
 /** Removes a handled cause. */
 export async function deleteQueued(db: Queryable, accountId: string, id: string): Promise<void> {
   await db.query('DELETE FROM workflow_trigger_queue WHERE account_id = $1 AND id = $2', [accountId, id]);
 }
 
-/** Counts a failed attempt at a cause. */
-export async function bumpQueued(db: Queryable, accountId: string, id: string): Promise<void> {
-  await db.query(
-    'UPDATE workflow_trigger_queue SET attempts = attempts + 1 WHERE account_id = $1 AND id = $2',
-    [accountId, id],
-  );
-}
-
 /**
- * Worker claim across accounts: live runs that are due and unleased (or whose lease expired) get a
- * lease of leaseSeconds and a fresh claim token.
+ * The queue of due runs (timers are rows: `due_at`), leased with a claim token; a failed attempt
+ * comes due again after the backoff, a completed step starts the count again (updateRun).
  */
-export async function claimDueRuns(db: Queryable, limit: number, leaseSeconds: number): Promise<RunRow[]> {
-  const { rows } = await db.query<RunRow>(
-    `WITH due AS (
-       SELECT account_id, id FROM workflow_runs
-       WHERE status IN ('active', 'waiting') AND due_at <= now()
-         AND (claimed_until IS NULL OR claimed_until < now())
-       ORDER BY due_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-     UPDATE workflow_runs r SET claimed_until = now() + make_interval(secs => $2), claim_token = gen_random_uuid()
-     FROM due WHERE r.account_id = due.account_id AND r.id = due.id
-     RETURNING r.*`,
-    [limit, leaseSeconds],
-  );
-  return rows;
-}
+export const RUN_QUEUE: QueueSpec = {
+  table: 'workflow_runs',
+  key: ['account_id', 'id'],
+  due: `q.status IN ('active', 'waiting') AND q.due_at <= now()`,
+  order: 'q.due_at',
+  lease: { until: 'claimed_until', token: 'claim_token' },
+  attempts: 'attempts',
+  retryAt: 'due_at',
+};
 
 /** The run, locked, if the claim `token` still holds it and it is live. */
 export async function lockClaimedRun(
@@ -302,6 +294,7 @@ export async function updateRun(
             error = coalesce($9::jsonb, error), end_reason = coalesce($13::text, end_reason),
             claimed_until = CASE WHEN $10 THEN NULL ELSE claimed_until END,
             claim_token = CASE WHEN $10 THEN NULL ELSE claim_token END,
+            attempts = CASE WHEN $10 THEN 0 ELSE attempts END,
             ended_at = CASE WHEN $11 THEN now() ELSE ended_at END, updated_at = now()
      WHERE account_id = $1 AND id = $2`,
     [

@@ -13,7 +13,7 @@ export const RUN_LEASE_SECONDS = 600;
  * records the job. If an earlier claim of the same run already committed a send (its job exists
  * since run_started_at), that job is recorded instead of sending again. An expected failure
  * (e.g. ACCT-002, LIST-001, GRP-003) is recorded on the campaign and ends the run, then rethrown;
- * anything else leaves the lease to expire so the run is retried. With `quietHours` (QUIET_HOURS_ENABLED)
+ * anything else is retried by the scheduler after a backoff (or, if the worker died, when the lease expires). With `quietHours` (QUIET_HOURS_ENABLED)
  * a run that falls in quiet hours is queued and charged now and dispatched when they end.
  */
 export async function runCampaign(db: Db, c: CampaignRow, by: Actor, quietHours: boolean): Promise<string> {
@@ -25,7 +25,7 @@ export async function runCampaign(db: Db, c: CampaignRow, by: Actor, quietHours:
     ? await campaignJobSince(db, c.account_id, c.id, c.run_started_at)
     : undefined;
   if (already) {
-    await finishCampaignRun(db, c.account_id, c.id, { jobId: already }, next);
+    await finishCampaignRun(db, c.account_id, c.id, { jobId: already }, next, c.claim_token);
     return already;
   }
   const filters = c.filters ?? {};
@@ -59,7 +59,7 @@ export async function runCampaign(db: Db, c: CampaignRow, by: Actor, quietHours:
       },
       by,
     );
-    await finishCampaignRun(db, c.account_id, c.id, { jobId }, next);
+    await finishCampaignRun(db, c.account_id, c.id, { jobId }, next, c.claim_token);
     return jobId;
   } catch (err) {
     if (err instanceof AppError) {
@@ -71,6 +71,7 @@ export async function runCampaign(db: Db, c: CampaignRow, by: Actor, quietHours:
           error: { code: err.code, description: err.message },
         },
         next,
+        c.claim_token,
       );
     }
     throw err;

@@ -1,29 +1,38 @@
 import type { Db } from '../../db/client.ts';
-import { claimDueCampaigns } from '../../db/queries/campaigns.ts';
+import { CAMPAIGN_CLAIM_SET, CAMPAIGN_QUEUE, type CampaignRow } from '../../db/queries/campaigns.ts';
 import { AppError } from '../../errors.ts';
+import { type LeasedQueue, type Log, runLeased } from '../../workers/claim.ts';
 import { SYSTEM } from '../actor.ts';
 import { RUN_LEASE_SECONDS, runCampaign } from './run-campaign.ts';
 
 const SCHEDULER = { ...SYSTEM, subSource: 'campaign-scheduler' };
 
+/** The campaign queue as the scheduler works it: an unexpected failure is retried after 5 s, 10 s … 10 min. */
+const CAMPAIGNS: LeasedQueue<CampaignRow> = {
+  name: 'campaign-scheduler',
+  spec: CAMPAIGN_QUEUE,
+  leaseSeconds: RUN_LEASE_SECONDS,
+  backoff: { baseMs: 5000, maxMs: 10 * 60_000 },
+  key: (c) => [c.account_id, c.id],
+  attempts: (c) => c.attempts,
+  describe: (c) => `campaign ${c.id}`,
+  set: CAMPAIGN_CLAIM_SET,
+  returning: 't.*, NULL::jsonb AS last_job',
+};
+
 /**
- * Claims up to `limit` due campaigns (next_execution passed, not paused, lease free or expired)
- * and runs each. Expected failures are recorded on their campaign and end its run; unexpected
- * ones leave the lease to expire (the run is retried then). Answers how many were claimed.
+ * Claims up to `limit` due campaigns (next_execution passed, not paused, lease free or expired:
+ * the claim helper) and runs each. Expected failures are recorded on their campaign and end its
+ * run; unexpected ones are logged and the run retried after the backoff. Answers how many were
+ * claimed.
  */
-export async function runDueCampaigns(
-  db: Db,
-  limit: number,
-  quietHours: boolean,
-  log: (msg: string) => void = () => {},
-) {
-  const due = await claimDueCampaigns(db, limit, RUN_LEASE_SECONDS);
-  for (const c of due) {
+export async function runDueCampaigns(db: Db, limit: number, quietHours: boolean, log: Log) {
+  return runLeased(db, log, CAMPAIGNS, limit, async (c) => {
     try {
       await runCampaign(db, c, SCHEDULER, quietHours);
     } catch (err) {
-      if (!(err instanceof AppError)) log(`campaign ${c.id}: ${(err as Error).message}`);
+      // Recorded on the campaign (last_error), its run ended: not a worker failure.
+      if (!(err instanceof AppError)) throw err;
     }
-  }
-  return due.length;
+  });
 }

@@ -8,11 +8,13 @@ import {
 import { optInContact, optOutContact } from '../../db/queries/inbound.ts';
 import {
   advanceContactJob,
+  CONTACT_JOB_QUEUE,
   type JobRow,
   lockOpenContactJob,
   nextJobContacts,
 } from '../../db/queries/jobs.ts';
 import { addListMembers, findList, isSmartList, removeListMember } from '../../db/queries/lists.ts';
+import { type Log, runLocked } from '../../workers/claim.ts';
 import type { Actor } from '../actor.ts';
 import { presentContacts } from '../contacts/get-contact.ts';
 import { removeContactIn, removeContactsIn } from '../contacts/remove-contact.ts';
@@ -39,24 +41,41 @@ export async function runContactJobChunk(db: Db, chunkSize: number): Promise<boo
   return withTx(db, async (tx) => {
     const job = await lockOpenContactJob(tx);
     if (!job) return false;
-    const ids = await nextJobContacts(tx, job, chunkSize);
-    const r = ids.length > 0 ? await applyAction(tx, job, ids) : { changed: 0, failures: 0 };
-    await advanceContactJob(tx, job, {
-      cursor: ids.at(-1) ?? null,
-      done: ids.length,
-      changed: r.changed,
-      failures: r.failures,
-      finished: ids.length < chunkSize,
-    });
+    await runChunk(tx, job, chunkSize);
     return true;
   });
 }
 
-/** Runs chunks until no open job is left or `max` chunks ran; answers how many ran. */
-export async function runContactJobs(db: Db, chunkSize: number, max: number): Promise<number> {
-  let n = 0;
-  while (n < max && (await runContactJobChunk(db, chunkSize))) n++;
-  return n;
+/** One chunk of a locked job: its action on the next contacts, and the job's progress. */
+async function runChunk(tx: Queryable, job: JobRow, chunkSize: number): Promise<void> {
+  const ids = await nextJobContacts(tx, job, chunkSize);
+  const r = ids.length > 0 ? await applyAction(tx, job, ids) : { changed: 0, failures: 0 };
+  await advanceContactJob(tx, job, {
+    cursor: ids.at(-1) ?? null,
+    done: ids.length,
+    changed: r.changed,
+    failures: r.failures,
+    finished: ids.length < chunkSize,
+  });
+}
+
+/**
+ * Runs chunks (the claim helper: one transaction each) until no open job is left or `max` chunks
+ * ran; a failing chunk is logged and ends the round (it is tried again next round). Answers how
+ * many ran.
+ */
+export async function runContactJobs(db: Db, chunkSize: number, max: number, log: Log): Promise<number> {
+  return runLocked(
+    db,
+    log,
+    {
+      name: 'bulk-contacts',
+      spec: CONTACT_JOB_QUEUE,
+      describe: (j: JobRow) => `job ${j.id} of account ${j.account_id}`,
+    },
+    max,
+    (tx, job) => runChunk(tx, job, chunkSize),
+  );
 }
 
 async function applyAction(tx: Queryable, job: JobRow, ids: string[]): Promise<ChunkResult> {

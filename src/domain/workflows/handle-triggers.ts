@@ -1,23 +1,24 @@
 import { type Db, withSavepoint, withTx } from '../../db/client.ts';
+import { lockDue, retryLocked } from '../../db/queries/claim.ts';
 import type { VersionRow } from '../../db/queries/workflows.ts';
 import {
   activeVersions,
-  bumpQueued,
-  claimTriggerQueue,
   deleteQueued,
   endDripRunsOnReply,
   stopRuns,
+  TRIGGER_QUEUE,
   type TriggerQueueRow,
   wakeReplyWaiters,
 } from '../../db/queries/workflows-runs.ts';
 import { classifyKeyword } from '../../messaging/keywords.ts';
+import { type Backoff, backoffMs, eachItem, type Log } from '../../workers/claim.ts';
 import { normaliseKeyword } from '../drips/drip-input.ts';
 import { enroll, hasKeyword, triggerNode } from './enroll.ts';
 
 type EngineVersion = VersionRow & { drip: boolean };
 
-/** A cause that keeps failing is dropped after this many attempts (and logged). */
-const MAX_ATTEMPTS = 5;
+/** A failing cause is tried again after 1 s, 2 s, 4 s, 8 s, and dropped (and logged) after 5 attempts. */
+const BACKOFF: Backoff = { baseMs: 1000, maxMs: 60_000, maxAttempts: 5 };
 
 /** The active versions a queued cause enrolls its contact in. */
 function matching(versions: EngineVersion[], q: TriggerQueueRow): EngineVersion[] {
@@ -66,27 +67,34 @@ async function handle(tx: Parameters<typeof enroll>[0], q: TriggerQueueRow, vers
 }
 
 /**
- * Claims up to `limit` queued causes (FOR UPDATE SKIP LOCKED, in one transaction) and handles each
- * under a savepoint, deleting it when done; a failing one is retried on a later round and dropped
- * after MAX_ATTEMPTS. Answers how many were claimed.
+ * Claims up to `limit` due causes (the claim helper: FOR UPDATE SKIP LOCKED, in one transaction)
+ * and handles each under a savepoint, deleting it when done; a failing one is logged, tried again
+ * after the backoff and dropped after BACKOFF.maxAttempts. Answers how many were claimed.
  */
-export async function handleTriggers(db: Db, limit: number, log: (msg: string) => void = () => {}) {
+export async function handleTriggers(db: Db, limit: number, log: Log) {
   return withTx(db, async (tx) => {
-    const queue = await claimTriggerQueue(tx, limit);
+    const queue = await lockDue<TriggerQueueRow>(tx, TRIGGER_QUEUE, limit);
     const versions = new Map<string, EngineVersion[]>();
-    for (const q of queue) {
-      if (!versions.has(q.account_id)) versions.set(q.account_id, await activeVersions(tx, q.account_id));
-      try {
+    await eachItem(
+      log,
+      'workflow-enroll',
+      queue,
+      (q) => `cause ${q.id} (${q.kind})`,
+      async (q) => {
         await withSavepoint(tx, async () => {
+          if (!versions.has(q.account_id)) versions.set(q.account_id, await activeVersions(tx, q.account_id));
           await handle(tx, q, versions.get(q.account_id) ?? []);
           await deleteQueued(tx, q.account_id, q.id);
         });
-      } catch (err) {
-        log(`workflow trigger ${q.id} (${q.kind}): ${(err as Error).message}`);
-        if (q.attempts + 1 >= MAX_ATTEMPTS) await deleteQueued(tx, q.account_id, q.id);
-        else await bumpQueued(tx, q.account_id, q.id);
-      }
-    }
+      },
+      async (q) => {
+        const attempts = q.attempts + 1;
+        if (attempts >= (BACKOFF.maxAttempts ?? 1)) {
+          log(`workflow-enroll cause ${q.id} (${q.kind}): given up after ${attempts} attempts`);
+          await deleteQueued(tx, q.account_id, q.id);
+        } else await retryLocked(tx, TRIGGER_QUEUE, [q.account_id, q.id], backoffMs(BACKOFF, attempts));
+      },
+    );
     return queue.length;
   });
 }

@@ -1,6 +1,7 @@
 import { type Db, withTx } from '../../db/client.ts';
 import { findRunVersion, type VersionRow } from '../../db/queries/workflows.ts';
-import { claimDueRuns, lockClaimedRun, type RunRow, updateRun } from '../../db/queries/workflows-runs.ts';
+import { lockClaimedRun, RUN_QUEUE, type RunRow, updateRun } from '../../db/queries/workflows-runs.ts';
+import { type LeasedQueue, type Log, runLeased } from '../../workers/claim.ts';
 import { SYSTEM } from '../actor.ts';
 import { executeStep } from './run-step.ts';
 
@@ -26,14 +27,25 @@ export interface RunnerOptions {
   quietHours?: boolean;
 }
 
+/** The runs queue as the runner works it: a failed step is tried again after 1 s, 2 s, 4 s … 5 min. */
+const RUNS: LeasedQueue<RunRow> = {
+  name: 'workflow-runner',
+  spec: RUN_QUEUE,
+  leaseSeconds: RUN_LEASE_SECONDS,
+  backoff: { baseMs: 1000, maxMs: 5 * 60_000 },
+  key: (r) => [r.account_id, r.id],
+  attempts: (r) => r.attempts,
+  describe: (r) => `run ${r.id}`,
+};
+
 /** Executes a claimed run step by step (one transaction each) until it waits, ends or loses its claim. */
 async function advance(
   db: Db,
   claimed: RunRow,
+  token: string,
   versions: Map<string, EngineVersion>,
   opts: RunnerOptions,
 ): Promise<void> {
-  const token = claimed.claim_token as string;
   for (let i = 0; i < MAX_STEPS_PER_CLAIM; i++) {
     const more = await withTx(db, async (tx) => {
       let run = await lockClaimedRun(tx, claimed.account_id, claimed.id, token);
@@ -62,24 +74,12 @@ async function advance(
 }
 
 /**
- * Claims up to `limit` due runs (lease RUN_LEASE_SECONDS, SKIP LOCKED) and advances each.
- * A runner killed mid-run leaves its lease to expire; the next claim resumes at the last committed
- * step. Answers how many runs were claimed.
+ * Claims up to `limit` due runs (lease RUN_LEASE_SECONDS, claim token, SKIP LOCKED: the claim
+ * helper) and advances each. A failing run is logged and tried again after the backoff; a runner
+ * killed mid-run leaves its lease to expire. Either way the next claim resumes at the last
+ * committed step. Answers how many runs were claimed.
  */
-export async function runDueWorkflows(
-  db: Db,
-  limit: number,
-  log: (msg: string) => void = () => {},
-  opts: RunnerOptions = {},
-) {
-  const due = await claimDueRuns(db, limit, RUN_LEASE_SECONDS);
+export async function runDueWorkflows(db: Db, limit: number, log: Log, opts: RunnerOptions = {}) {
   const versions = new Map<string, EngineVersion>();
-  for (const run of due) {
-    try {
-      await advance(db, run, versions, opts);
-    } catch (err) {
-      log(`workflow run ${run.id}: ${(err as Error).message}`);
-    }
-  }
-  return due.length;
+  return runLeased(db, log, RUNS, limit, (run, claim) => advance(db, run, claim.token, versions, opts));
 }
