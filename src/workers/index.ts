@@ -19,7 +19,7 @@ import { workflowRunner } from './workflow-runner.ts';
 /**
  * A background task: a name and a loop body that answers how long to wait before its next run.
  * A round does one bounded piece of work (typically one claim of its queue through the claim
- * helper, `claim.ts`) and returns; it never loops until stopped.
+ * helper, `src/domain/claim.ts`) and returns; it never loops until stopped.
  */
 export interface WorkerTask {
   name: string;

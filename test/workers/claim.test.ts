@@ -12,7 +12,7 @@ import {
   releaseClaim,
   retryClaim,
 } from '../../src/db/queries/claim.ts';
-import { backoffMs, type LeasedQueue, runLeased, runLocked } from '../../src/workers/claim.ts';
+import { backoffMs, type LeasedQueue, runLeased, runLocked } from '../../src/domain/claim.ts';
 import { freshDatabase } from '../helpers.ts';
 
 /** A queue table of its own: items due at `due_at`, leased with a token, attempts counted. */

@@ -13,8 +13,8 @@ import {
 import { AppError } from '../../errors.ts';
 import { isPaymentsProvider, paymentsProvider } from '../../providers/payments/index.ts';
 import { newId } from '../../util/ids.ts';
-import { type Backoff, backoffMs, type LeasedQueue, runLeased } from '../../workers/claim.ts';
 import { type Actor, SYSTEM } from '../actor.ts';
+import { type Backoff, backoffMs, type LeasedQueue, runLeased } from '../claim.ts';
 import { minorUnits } from './plans.ts';
 
 const WORKER: Actor = { ...SYSTEM, subSource: 'auto-topup' };

@@ -1,8 +1,8 @@
 import type { Db } from '../../db/client.ts';
 import { CAMPAIGN_CLAIM_SET, CAMPAIGN_QUEUE, type CampaignRow } from '../../db/queries/campaigns.ts';
 import { AppError } from '../../errors.ts';
-import { type LeasedQueue, type Log, runLeased } from '../../workers/claim.ts';
 import { SYSTEM } from '../actor.ts';
+import { type LeasedQueue, type Log, runLeased } from '../claim.ts';
 import { RUN_LEASE_SECONDS, runCampaign } from './run-campaign.ts';
 
 const SCHEDULER = { ...SYSTEM, subSource: 'campaign-scheduler' };

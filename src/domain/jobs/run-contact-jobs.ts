@@ -14,8 +14,8 @@ import {
   nextJobContacts,
 } from '../../db/queries/jobs.ts';
 import { addListMembers, findList, isSmartList, removeListMember } from '../../db/queries/lists.ts';
-import { type Log, runLocked } from '../../workers/claim.ts';
 import type { Actor } from '../actor.ts';
+import { type Log, runLocked } from '../claim.ts';
 import { presentContacts } from '../contacts/get-contact.ts';
 import { removeContactIn, removeContactsIn } from '../contacts/remove-contact.ts';
 import { applyContactUpdate, applyContactUpdates } from '../contacts/update-contact.ts';

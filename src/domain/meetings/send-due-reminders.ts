@@ -5,8 +5,8 @@ import {
   markReminderSent,
   REMINDER_QUEUE,
 } from '../../db/queries/meetings.ts';
-import { type LockedQueue, type Log, runLocked } from '../../workers/claim.ts';
 import { SYSTEM } from '../actor.ts';
+import { type LockedQueue, type Log, runLocked } from '../claim.ts';
 import { accountName, meetingWhen, textAttendees } from './text-attendees.ts';
 
 const REMINDERS = { ...SYSTEM, subSource: 'meeting-reminders' };

@@ -6,8 +6,8 @@ import {
   type ScheduledJob,
 } from '../../db/queries/send-jobs.ts';
 import { AppError } from '../../errors.ts';
-import { type LeasedQueue, type Log, runLeased } from '../../workers/claim.ts';
 import type { Actor } from '../actor.ts';
+import { type LeasedQueue, type Log, runLeased } from '../claim.ts';
 import { type SendMessagesInput, sendMessages } from './send-messages.ts';
 
 /** The scheduled sends as the worker runs them: an unexpected failure is tried again after 1 s, 2 s … 5 min. */

@@ -11,7 +11,7 @@ import {
   wakeReplyWaiters,
 } from '../../db/queries/workflows-runs.ts';
 import { classifyKeyword } from '../../messaging/keywords.ts';
-import { type Backoff, backoffMs, eachItem, type Log } from '../../workers/claim.ts';
+import { type Backoff, backoffMs, eachItem, type Log } from '../claim.ts';
 import { normaliseKeyword } from '../drips/drip-input.ts';
 import { enroll, hasKeyword, triggerNode } from './enroll.ts';
 

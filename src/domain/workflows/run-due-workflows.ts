@@ -1,8 +1,8 @@
 import { type Db, withTx } from '../../db/client.ts';
 import { findRunVersion, type VersionRow } from '../../db/queries/workflows.ts';
 import { lockClaimedRun, RUN_QUEUE, type RunRow, updateRun } from '../../db/queries/workflows-runs.ts';
-import { type LeasedQueue, type Log, runLeased } from '../../workers/claim.ts';
 import { SYSTEM } from '../actor.ts';
+import { type LeasedQueue, type Log, runLeased } from '../claim.ts';
 import { executeStep } from './run-step.ts';
 
 /** How long a claimed run is a runner's before another may take it over (seconds). */
