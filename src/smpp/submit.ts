@@ -6,6 +6,7 @@ import { parseMobile } from '../messaging/phone.ts';
 import { MAX_TEXT_LENGTH } from '../messaging/text-rules.ts';
 import { newId } from '../util/ids.ts';
 import type { PartsAssembler } from './assembler.ts';
+import type { SubmitBatcher } from './batcher.ts';
 import { STATUS } from './status.ts';
 import { submittedText } from './text.ts';
 
@@ -16,6 +17,8 @@ export type SubmitAnswer = { status: number; params?: Record<string, unknown> };
 export interface SubmitContext {
   db: Db;
   parts: PartsAssembler;
+  /** Submissions to one destination go in batches (one transaction for those arriving together). */
+  batcher: SubmitBatcher;
 }
 
 /** An address an ESME gave, as an E.164 number when it is one ('+' and digits), else as given. */
@@ -90,7 +93,7 @@ async function submit(
   }
   if (text.length === 0 || text.length > MAX_TEXT_LENGTH) return { status: STATUS.RINVMSGLEN };
   const registered = Number(pdu.registered_delivery ?? 0) & 0x03;
-  const outcome = await submitSmppMessage(ctx.db, {
+  const submission = {
     accountId: credential.account_id,
     credentialId: credential.id,
     systemId: credential.system_id,
@@ -99,7 +102,11 @@ async function submit(
     text,
     receiptMask: registered === 3 ? 1 : registered,
     otherPartIds,
-  });
+  };
+  const outcome =
+    destinations.length === 1
+      ? await ctx.batcher.submit(submission)
+      : await submitSmppMessage(ctx.db, submission);
   if (outcome.ok) return { status: STATUS.ROK, messageId: outcome.messageIds[0] };
   const status =
     outcome.reason === 'source'
