@@ -52,7 +52,7 @@ export class SubmitBatcher {
         this.db,
         batch.map((w) => w.submission),
       );
-      batch.forEach((w, i) => w.resolve(outcomes[i]));
+      for (const [i, w] of batch.entries()) w.resolve(outcomes[i]);
     } catch (err) {
       for (const w of batch) w.reject(err);
     } finally {
