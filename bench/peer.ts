@@ -138,6 +138,8 @@ interface Peer {
   name: string;
   /** Root pids whose process trees are this peer's CPU. */
   pids(): number[];
+  /** What each of those trees is. */
+  cpuParts: string[];
   stop(): Promise<void>;
 }
 
@@ -235,6 +237,7 @@ concatenation = true
     name: 'Kannel',
     sendsmsPort,
     pids: () => [bearer.child.pid ?? 0, smsbox.child.pid ?? 0],
+    cpuParts: ['bearerbox', 'smsbox'],
     async stop() {
       await stopChild(smsbox.child);
       await stopChild(bearer.child);
@@ -326,6 +329,7 @@ async function startSparrow(sinkPort: number): Promise<Sparrow> {
     password,
     sourceNumber: numbers[0].number,
     pids: () => [proc.child.pid ?? 0, postmasterPid],
+    cpuParts: ['node', 'PostgreSQL'],
     async sent() {
       const { rows } = await db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM messages WHERE account_id = $1 AND status = 'sent'`,
@@ -359,7 +363,9 @@ async function round(
   after?: () => Promise<string>,
 ): Promise<RoundResult> {
   sink.reset();
-  const cpu0 = treeCpuSeconds(peer.pids());
+  const roots = peer.pids();
+  const cpu0 = treeCpuSeconds(roots);
+  const each0 = roots.map((pid) => treeCpuSeconds([pid]));
   const t0 = performance.now();
   await feed();
   const accepted = performance.now();
@@ -367,7 +373,8 @@ async function round(
   const totalMs = sink.lastAt - t0;
   // Anything left in flight that would still cost CPU (records of the last acknowledgements).
   const note = after ? await after() : '';
-  const cpu = treeCpuSeconds(peer.pids()) - cpu0;
+  const cpu = treeCpuSeconds(roots) - cpu0;
+  const each = roots.map((pid, k) => treeCpuSeconds([pid]) - each0[k]);
   const r = {
     peer: peer.name,
     rate: (N * 1000) / totalMs,
@@ -378,7 +385,7 @@ async function round(
   };
   console.log(
     `  ${peer.name.padEnd(8)} accepted in ${fmt(r.acceptMs)} ms, last submit_sm at ${fmt(totalMs)} ms: ` +
-      `${fmt(r.rate)} msg/s; CPU ${fmt(cpu, 1)} s = ${fmt(r.cpuPer1000, 3)} s per 1,000; ` +
+      `${fmt(r.rate)} msg/s; CPU ${fmt(cpu, 1)} s (${peer.cpuParts.map((p, k) => `${p} ${fmt(each[k], 1)}`).join(', ')}) = ${fmt(r.cpuPer1000, 3)} s per 1,000; ` +
       `${fmt(sink.distinct)} distinct, ${r.duplicates} duplicates${note}; load ${load()}`,
   );
   return r;
