@@ -5,8 +5,12 @@
  * RSS of this process (the embedded PostgreSQL is a separate process, not counted), and in the same
  * run the raw ceiling: how long PostgreSQL itself takes to INSERT … SELECT N message-shaped rows
  * into a scratch table and UPDATE them all set-based, and our ratio to it.
- * Env: N (default 100000), DATABASE_URL (else embedded PostgreSQL).
+ * Then the way integrations send (NAMED=mobiles,ids): the N recipients named in calls of BATCH
+ * (2,000), CONCURRENCY (4) at once, as new mobiles and as the seeded contacts' ids; each mode's
+ * accept rate is printed beside the filter's, with its end-to-end rate.
+ * Env: N (default 100000), NAMED, BATCH, CONCURRENCY, DATABASE_URL (else embedded PostgreSQL).
  */
+import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../src/config.ts';
 import { createContext } from '../src/context.ts';
 import { createPool, withBulkTx } from '../src/db/client.ts';
@@ -18,6 +22,10 @@ import { startWorkers } from '../src/workers/index.ts';
 import { benchDatabase, fmt } from './support.ts';
 
 const N = Number(process.env.N ?? 100_000);
+/** Named-recipient sends (NAMED=mobiles,ids; `none` skips them): BATCH a call, CONCURRENCY calls at once. */
+const NAMED = (process.env.NAMED ?? 'mobiles,ids').split(',').filter((k) => k === 'mobiles' || k === 'ids');
+const BATCH = Number(process.env.BATCH ?? 2000);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 4);
 const THROUGHPUT = 1_000_000;
 const TEMPLATE = 'Hi {{{firstName}}}, your {{{plan}}} offer ends Sunday. Reply STOP to opt out.';
 
@@ -38,8 +46,63 @@ const bulk = (sql: string, params: unknown[]) => withBulkTx(db, (tx) => tx.query
 const ctx = createContext(config, db);
 let workers: { stop: () => Promise<void> } | undefined;
 
+/** Waits until every message of these jobs has left the queue. */
+async function jobsDone(accountId: string, jobIds: string[]): Promise<void> {
+  for (;;) {
+    const { rows } = await db.query<{ pending: number }>(
+      'SELECT coalesce(sum(pending), 0)::int AS pending FROM send_jobs WHERE account_id = $1 AND id = ANY($2::uuid[])',
+      [accountId, jobIds],
+    );
+    if (rows[0].pending === 0) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * The way integrations send: N recipients named in the request, BATCH a call, CONCURRENCY calls at
+ * once. `mobiles`: N numbers no contact has yet (each call creates its contacts); `ids`: the N
+ * seeded contacts by id. Each is dispatched before the next starts.
+ */
+async function namedSends(api: FastifyInstance, accountId: string, token: string) {
+  const out: { kind: string; calls: number; acceptMs: number; totalMs: number }[] = [];
+  const { rows: seeded } = await db.query<{ id: string }>(
+    'SELECT c.id FROM contacts c WHERE c.account_id = $1 ORDER BY c.id',
+    [accountId],
+  );
+  for (const kind of NAMED) {
+    const calls = Math.ceil(N / BATCH);
+    const jobIds: string[] = [];
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: Math.min(CONCURRENCY, calls) }, async () => {
+        while (next < calls) {
+          const b = next++;
+          const contacts = [];
+          for (let i = b * BATCH; i < Math.min(N, (b + 1) * BATCH); i++)
+            contacts.push(
+              kind === 'ids' ? { id: seeded[i].id } : { mobile: { number: `+1202${2_000_000 + i}` } },
+            );
+          const res = await api.inject({
+            method: 'POST',
+            url: `/v1/accounts/${accountId}/messages`,
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            payload: JSON.stringify({ contacts, template: TEMPLATE }),
+          });
+          if (res.statusCode !== 200) throw new Error(`named send answered ${res.statusCode}: ${res.body}`);
+          jobIds.push(JSON.parse(res.body).data.jobId);
+        }
+      }),
+    );
+    const acceptMs = performance.now() - t0;
+    await jobsDone(accountId, jobIds);
+    out.push({ kind, calls, acceptMs, totalMs: performance.now() - t0 });
+  }
+  return out;
+}
+
 try {
-  const { account } = await createAccount(db, { name: 'bench', balance: N });
+  const { account } = await createAccount(db, { name: 'bench', balance: N * 3 });
   const { client } = await createClient(db, account.id);
   const token = await ctx.tokens.issue(
     { id: client.id, name: client.name, accountId: account.id },
@@ -89,6 +152,7 @@ try {
     await new Promise((r) => setTimeout(r, 50));
   }
   const done = performance.now();
+  const named = await namedSends(api, account.id, token);
   const { rows: statuses } = await db.query<{ status: string; n: number }>(
     `SELECT status, count(*)::int AS n FROM messages WHERE account_id = $1 AND job_id = $2 GROUP BY status`,
     [account.id, jobId],
@@ -114,7 +178,7 @@ try {
     `INSERT INTO bench_raw (account_id, id, contact_id, phone_number_id, to_number, body, encoding, segments, price, status)
      SELECT c.account_id, sparrow_uuidv7(), c.id, NULL, c.mobile_number, 'Hi ' || c.first_name || ', your offer ends Sunday.',
             'GSM-7', 1, 0.0079, 'queued'
-     FROM contacts c WHERE c.account_id = $1`,
+     FROM contacts c WHERE c.account_id = $1 AND c.mobile_number LIKE '+1201%'`,
     [account.id],
   );
   const rawInsert = performance.now() - t;
@@ -138,6 +202,15 @@ try {
     `API time to accept (render, segment, price, insert ${fmt(N)} rows, charge): ${fmt(acceptMs)} ms`,
   );
   console.log(`end to end, POST to the last message sent: ${fmt(totalMs)} ms = ${fmt(rate)} messages/s`);
+  console.log(
+    `accept rate: filter ${fmt((N * 1000) / acceptMs)} recipients/s (one POST); ` +
+      named
+        .map(
+          (n) =>
+            `named ${n.kind} ${fmt((N * 1000) / n.acceptMs)} recipients/s (${fmt(n.calls)} POSTs of ${fmt(BATCH)}, ${CONCURRENCY} at once, ${fmt(n.acceptMs)} ms; end to end ${fmt((N * 1000) / n.totalMs)} msg/s)`,
+        )
+        .join('; '),
+  );
   console.log(`peak RSS of this process: ${fmt(peakRss / 2 ** 20, 1)} MB`);
   console.log(`message row updates: ${fmt(hot[0]?.upd ?? 0)}, of which HOT: ${fmt(hot[0]?.hot ?? 0)}`);
   console.log(

@@ -46,7 +46,14 @@ export interface Config {
   /** Twilio-compatible provider settings (used by numbers whose provider is `twilio`). */
   twilio: { baseUrl: string; accountSid: string; authToken: string };
   /** SMPP provider settings (used by numbers whose provider is `smpp`). */
-  smpp: { url: string; systemId: string; password: string; windowSize: number };
+  smpp: {
+    url: string;
+    systemId: string;
+    password: string;
+    windowSize: number;
+    /** SMPP_MAX_PER_SECOND: most submit_sm a second on the bind (0: no cap). */
+    maxPerSecond: number;
+  };
   /** SMPP server for customers' ESMEs (docs/smpp-server.md); port 0: off. */
   smppServer: SmppServerConfig;
   /** Payments for checkout and auto top-up: the simulator (default) or a Stripe-compatible REST API. */
@@ -393,6 +400,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       systemId: env.SMPP_SYSTEM_ID || '',
       password: env.SMPP_PASSWORD || '',
       windowSize: int(env, 'SMPP_WINDOW_SIZE', 10, 1, 1000),
+      maxPerSecond: int(env, 'SMPP_MAX_PER_SECOND', 100, 0, 1_000_000),
     },
     smppServer: smppServer(env),
     payments: payments(env, production),

@@ -43,8 +43,12 @@ export function parseMobile(input: string, defaultCountry?: string): ParsedMobil
   } catch {
     return undefined;
   }
-  if (!parsed?.isValid()) return undefined;
+  if (!parsed) return undefined;
+  // With types in the metadata (the max set has them), isValid() is getType() !== undefined: the
+  // type is worked out once (each run tests every type pattern; for +1 numbers the country was
+  // already found the same way), and isValid() is asked only where no type was found.
   const type = parsed.getType();
+  if (type === undefined && !parsed.isValid()) return undefined;
   return {
     number: parsed.number,
     country: parsed.country ?? 'ZZ',

@@ -43,6 +43,7 @@ export function createProviders(config: Config, log: (msg: string) => void = () 
         systemId: config.smpp.systemId,
         password: config.smpp.password,
         windowSize: config.smpp.windowSize,
+        maxPerSecond: config.smpp.maxPerSecond,
         log,
       }),
     );

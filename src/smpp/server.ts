@@ -12,6 +12,7 @@ import {
 } from '../db/queries/smpp.ts';
 import { PartsAssembler } from './assembler.ts';
 import { BindAuthenticator, type BindLimits } from './auth.ts';
+import { SubmitBatcher } from './batcher.ts';
 import { inboundParams, receiptParams } from './receipt.ts';
 import { EsmeSession } from './session.ts';
 import { STATUS } from './status.ts';
@@ -86,6 +87,7 @@ export class SmppServer {
   readonly options: SmppServerOptions;
   readonly auth: BindAuthenticator;
   readonly parts = new PartsAssembler();
+  readonly batcher: SubmitBatcher;
   private listener: Server | undefined;
   private readonly sessions = new Set<EsmeSession>();
   private readonly buckets = new Map<string, Bucket>();
@@ -103,6 +105,7 @@ export class SmppServer {
   ) {
     this.options = { ...DEFAULT_SMPP_SERVER_OPTIONS, ...options };
     this.auth = new BindAuthenticator(db, this.options.bindLimits);
+    this.batcher = new SubmitBatcher(db);
   }
 
   /** Starts listening; answers the port (useful with port 0). */

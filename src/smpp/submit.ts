@@ -8,6 +8,7 @@ import { MAX_VALIDITY_SECONDS } from '../messaging/validity.ts';
 import { validitySeconds } from '../providers/smpp/time.ts';
 import { newId } from '../util/ids.ts';
 import type { PartsAssembler } from './assembler.ts';
+import type { SubmitBatcher } from './batcher.ts';
 import { STATUS } from './status.ts';
 import { submittedText } from './text.ts';
 
@@ -18,6 +19,8 @@ export type SubmitAnswer = { status: number; params?: Record<string, unknown> };
 export interface SubmitContext {
   db: Db;
   parts: PartsAssembler;
+  /** Submissions to one destination go in batches (one transaction for those arriving together). */
+  batcher: SubmitBatcher;
 }
 
 /** An address an ESME gave, as an E.164 number when it is one ('+' and digits), else as given. */
@@ -96,7 +99,7 @@ async function submit(
   }
   if (text.length === 0 || text.length > MAX_TEXT_LENGTH) return { status: STATUS.RINVMSGLEN };
   const registered = Number(pdu.registered_delivery ?? 0) & 0x03;
-  const outcome = await submitSmppMessage(ctx.db, {
+  const submission = {
     accountId: credential.account_id,
     credentialId: credential.id,
     systemId: credential.system_id,
@@ -106,7 +109,11 @@ async function submit(
     receiptMask: registered === 3 ? 1 : registered,
     otherPartIds,
     validityPeriod: validity === undefined ? undefined : Math.min(validity, MAX_VALIDITY_SECONDS),
-  });
+  };
+  const outcome =
+    destinations.length === 1
+      ? await ctx.batcher.submit(submission)
+      : await submitSmppMessage(ctx.db, submission);
   if (outcome.ok) return { status: STATUS.ROK, messageId: outcome.messageIds[0] };
   const status =
     outcome.reason === 'source'

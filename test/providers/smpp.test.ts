@@ -207,7 +207,7 @@ describe('SMPP provider', () => {
   before(async () => {
     await smsc.start();
     svc = await startTestService({
-      smpp: { url: smsc.url, systemId: SYSTEM_ID, password: PASSWORD, windowSize: 5 },
+      smpp: { url: smsc.url, systemId: SYSTEM_ID, password: PASSWORD, windowSize: 5, maxPerSecond: 100 },
     });
   });
   after(async () => {

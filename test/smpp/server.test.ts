@@ -660,3 +660,134 @@ describe('/v1/accounts/{accountId}/smpp/credentials', () => {
     assert.equal((await call(svc.api, 'GET', path(b), { auth: a.auth })).statusCode, 403);
   });
 });
+
+describe('SMPP server: submissions that arrive together', () => {
+  let svc: TestService;
+  let server: SmppServer;
+  let port: number;
+  const esmes: TestEsme[] = [];
+
+  before(async () => {
+    svc = await startTestService();
+    server = new SmppServer(svc.db, { window: 200, maxBindsPerCredential: 10 });
+    port = await server.listen(0, '127.0.0.1');
+  });
+  after(async () => {
+    for (const e of esmes) e.close();
+    await server.close();
+    await svc.close();
+  });
+
+  const setUp = async (balance: number) => {
+    const a = await svc.newAccount({ balance });
+    const c = body(
+      await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/smpp/credentials`, {
+        auth: a.auth,
+        json: { throughput: 10_000 },
+      }),
+    ).data;
+    const e = await TestEsme.connect(port);
+    esmes.push(e);
+    assert.equal((await e.bind('transmitter', c.systemId, c.password)).command_status, 0);
+    const source = (await activeAccountNumbers(svc.db, a.accountId))[0].number.slice(1);
+    return { a, e, source };
+  };
+  const get = async (a: TestAccount, id: string) => {
+    const res = await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/messages/${id}`, { auth: a.auth });
+    assert.equal(res.statusCode, 200, res.body);
+    return body(res).data;
+  };
+
+  it('answers each of many concurrent submit_sm its own id, for a message of its own text and recipient', async () => {
+    const { a, e, source } = await setUp(100);
+    // 80 at once; two of them to a number another also goes to (each is still a message).
+    const to = (i: number) => `1201555${String(1000 + (i === 79 ? 0 : i === 78 ? 1 : i)).padStart(4, '0')}`;
+    const answers = await Promise.all(
+      Array.from({ length: 80 }, (_, i) =>
+        e.submit({
+          source_addr: source,
+          source_addr_ton: 1,
+          destination_addr: to(i),
+          dest_addr_ton: 1,
+          data_coding: 0,
+          short_message: Buffer.from(`Code ${i}`),
+        }),
+      ),
+    );
+    assert.deepEqual(
+      answers.map((r) => r.command_status),
+      answers.map(() => 0),
+    );
+    const ids = answers.map((r) => String(r.message_id));
+    assert.equal(new Set(ids).size, 80);
+    for (const [i, id] of ids.entries()) {
+      const m = await get(a, id);
+      assert.equal(m.message ?? m.body, `Code ${i}`);
+      assert.equal(m.to ?? m.contact?.mobile?.number, `+${to(i)}`);
+    }
+    // Charged once per message: 80 US segments.
+    const { rows } = await svc.db.query<{ balance: string }>('SELECT balance FROM accounts WHERE id = $1', [
+      a.accountId,
+    ]);
+    assert.equal(Math.round((100 - Number(rows[0].balance)) * 10_000), 80 * 79);
+  });
+
+  it('answers ESME_RSUBMITFAIL to the submissions the balance cannot cover and sends the others', async () => {
+    const { a, e, source } = await setUp(0.0079 * 3);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        e.submit({
+          source_addr: source,
+          source_addr_ton: 1,
+          destination_addr: `1201555${2000 + i}`,
+          dest_addr_ton: 1,
+          data_coding: 0,
+          short_message: Buffer.from(`Paid ${i}`),
+        }),
+      ),
+    );
+    const statuses = answers.map((r) => r.command_status).sort();
+    assert.deepEqual(statuses, [0, 0, 0, STATUS.RSUBMITFAIL, STATUS.RSUBMITFAIL, STATUS.RSUBMITFAIL]);
+    const list = await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/messages`, { auth: a.auth });
+    const sent = answers.filter((r) => r.command_status === 0).map((r) => String(r.message_id));
+    assert.deepEqual(
+      body(list)
+        .data.map((m: { id: string }) => m.id)
+        .sort(),
+      sent.sort(),
+    );
+  });
+
+  it('records a submission to an opted-out contact as a failed, uncharged message, and answers it an id', async () => {
+    const { a, e, source } = await setUp(10);
+    const made = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/contacts`, {
+      auth: a.auth,
+      json: { mobile: { number: '+12015553001' } },
+    });
+    assert.equal(made.statusCode, 201, made.body);
+    await svc.db.query('UPDATE contacts SET opted_out_at = now() WHERE account_id = $1 AND id = $2', [
+      a.accountId,
+      body(made).data.id,
+    ]);
+    const answers = await Promise.all(
+      ['12015553001', '12015553002'].map((destination_addr) =>
+        e.submit({
+          source_addr: source,
+          source_addr_ton: 1,
+          destination_addr,
+          dest_addr_ton: 1,
+          data_coding: 0,
+          short_message: Buffer.from('Hello'),
+        }),
+      ),
+    );
+    assert.deepEqual(
+      answers.map((r) => r.command_status),
+      [0, 0],
+    );
+    const [out, ok] = await Promise.all(answers.map((r) => get(a, String(r.message_id))));
+    assert.equal(out.status, 'failed');
+    assert.equal(out.error?.code, 'CONT-010');
+    assert.notEqual(ok.status, 'failed');
+  });
+});

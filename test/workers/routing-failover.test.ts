@@ -100,7 +100,7 @@ describe('failover between two carriers: the first is stopped in the middle of a
     const smppUrl = await b.listen();
     svc = await startTestService({
       twilio: { baseUrl: twilioUrl, accountSid: SID, authToken: TOKEN },
-      smpp: { url: smppUrl, systemId: 'sparrow', password: 'secret1', windowSize: 10 },
+      smpp: { url: smppUrl, systemId: 'sparrow', password: 'secret1', windowSize: 10, maxPerSecond: 0 },
     });
     acc = await svc.newAccount({ balance: 1000 });
     svc.startWorkers([dispatch]);

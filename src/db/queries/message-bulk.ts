@@ -99,6 +99,13 @@ export interface JobMessagesSpec {
   prices: Record<string, number>;
   by: object;
   /**
+   * One message per entry, in this order, each with its own id and literal text (an SMPP batch:
+   * many submissions in one job): replaces `recipients` (a contact may appear more than once),
+   * `parts` and `fixed`; encoding and segments are counted per row, and each row keeps its text as
+   * its template (the job's is only the first one's).
+   */
+  rows?: { ids: string[]; contactIds: string[]; bodies: string[] };
+  /**
    * Quiet hours (a marketing send): each message is held until 8:00 in its recipient's time zone
    * when it is sent between 21:00 and 8:00 there (sparrow_quiet_until, migration 0152); `fallbackZone`
    * (the account's) serves numbers whose zone is unknown or too wide.
@@ -175,8 +182,16 @@ export async function insertJobMessages(
     params.push(v);
     return `$${params.length}`;
   };
-  const recipients = recipientsSql(spec.recipients, params);
-  const body = spec.fixed ? `${add(spec.fixed.body)}::text` : renderSql(spec.parts, params, spec.smart);
+  const perRow = spec.rows;
+  const recipients = perRow
+    ? `SELECT t.contact_id, NULL::uuid AS forced_number_id, 1 AS pri, t.id AS row_id, t.body AS row_body
+       FROM unnest(${add(perRow.ids)}::uuid[], ${add(perRow.contactIds)}::uuid[], ${add(perRow.bodies)}::text[]) AS t(id, contact_id, body)`
+    : recipientsSql(spec.recipients, params);
+  const body = perRow
+    ? 'r.row_body'
+    : spec.fixed
+      ? `${add(spec.fixed.body)}::text`
+      : renderSql(spec.parts, params, spec.smart);
   const expiresAt =
     spec.validity === undefined
       ? 'NULL::timestamptz'
@@ -205,13 +220,15 @@ export async function insertJobMessages(
   const literal = countSegments(spec.parts.map((p) => (p.kind === 'text' ? p.text : '')).join(''));
   const literalGsm = literal.encoding === 'GSM-7';
   const literalLength = spec.parts.reduce((n, p) => n + (p.kind === 'text' ? p.text.length : 0), 0);
-  const fields = spec.fixed
-    ? ''
-    : renderSql(
-        spec.parts.filter((p) => p.kind !== 'text'),
-        params,
-        spec.smart,
-      );
+  const fields = perRow
+    ? 'r.row_body'
+    : spec.fixed
+      ? ''
+      : renderSql(
+          spec.parts.filter((p) => p.kind !== 'text'),
+          params,
+          spec.smart,
+        );
   const units = spec.fixed
     ? ''
     : `CROSS JOIN LATERAL (SELECT gsm, CASE WHEN gsm THEN ${literal.units} +
@@ -262,7 +279,7 @@ export async function insertJobMessages(
   const { rows } = await db.query<JobMessagesResult>(
     `WITH r AS (${recipients}),
      x AS (
-       SELECT sparrow_uuidv7() AS id, c.id AS contact_id, c.mobile_number, c.mobile_country,
+       SELECT ${perRow ? 'r.row_id' : 'sparrow_uuidv7()'} AS id, c.id AS contact_id, c.mobile_number, c.mobile_country,
               CASE WHEN c.mobile_number IS NULL OR NOT c.mobile_valid THEN ${invalid}::jsonb
                    WHEN c.opted_out_at IS NOT NULL OR c.blocked_at IS NOT NULL THEN ${optedOut}::jsonb END AS contact_error,
               coalesce(r.forced_number_id, sticky.phone_number_id, ${local}
@@ -284,7 +301,9 @@ export async function insertJobMessages(
      ${quiet.holds}
      conv AS (
        INSERT INTO conversations AS cv (account_id, id, contact_id, phone_number_id, last_message_id, created_by, updated_by)
-       SELECT $1, sparrow_uuidv7(), y.contact_id, y.number_id, y.id, ${by}::jsonb, ${by}::jsonb FROM y WHERE y.error IS NULL
+       SELECT ${perRow ? 'DISTINCT ON (y.contact_id, y.number_id)' : ''} $1, sparrow_uuidv7(), y.contact_id, y.number_id, y.id,
+              ${by}::jsonb, ${by}::jsonb
+       FROM y WHERE y.error IS NULL ${perRow ? 'ORDER BY y.contact_id, y.number_id, y.id DESC' : ''}
        ON CONFLICT (account_id, contact_id, phone_number_id)
          DO UPDATE SET last_message_id = EXCLUDED.last_message_id, updated_at = now()
        RETURNING cv.id, cv.contact_id, cv.phone_number_id, (cv.xmax = 0) AS created
@@ -295,7 +314,7 @@ export async function insertJobMessages(
                              status, error, created_by, provider, bulk, not_before, expires_at)
        SELECT $1, y.id, ${job}::uuid, ${campaign}::uuid, y.contact_id, conv.id, y.number_id, y.from_number,
               -- The source text and the author are the job's (send_jobs.template, created_by).
-              y.mobile_number, true, y.body, NULL, ${media}::jsonb, y.encoding, y.segments,
+              y.mobile_number, true, y.body, ${perRow ? 'y.body' : 'NULL'}, ${media}::jsonb, y.encoding, y.segments,
               CASE WHEN y.error IS NULL
                    THEN round(y.segments * coalesce((${prices}::jsonb ->> upper(y.mobile_country))::numeric,
                                                     (${prices}::jsonb ->> 'default')::numeric), 4)

@@ -1,0 +1,551 @@
+/**
+ * `npm run bench:peer`: a race on the same work. Kannel (Debian's 1.4.5: bearerbox + smsbox,
+ * `smsc = smpp`) and Sparrow (`sparrow start` on an embedded PostgreSQL with its default
+ * settings: fsync on, synchronous commit) each deliver N messages to ONE SMPP sink
+ * (bench/smpp-sink.ts: acknowledges every submit_sm, counts distinct destinations), alternated
+ * ROUNDS times in one run; end to end = the first request sent to the last submit_sm at the sink.
+ *
+ * Races (RACES, default `http,smpp`):
+ * - `http`: both take the N recipients over HTTP, BATCH named mobiles a call (Kannel's sendsms
+ *   `to` with the numbers space-separated; Sparrow's POST …/messages with `contacts[].mobile`),
+ *   CONCURRENCY calls at once.
+ * - `smpp`: clients submit over SMPP, one submit_sm per message, WINDOW outstanding. Sparrow takes
+ *   them on its SMPP server (SMPP_SERVER_PORT). Kannel 1.4.5 cannot accept an ESME's bind (its
+ *   boxes speak SMPP only as the ESME; opensmppbox is a separate add-on Debian does not ship), so
+ *   its side of this race is what it can take in: sendsms, one message per GET, CONCURRENCY
+ *   connections (and its 2,000-a-call figure from the `http` race).
+ *
+ * CPU: utime+stime (children included) from /proc of each peer's processes: bearerbox and smsbox;
+ * the Sparrow process and its PostgreSQL (postmaster and backends). Env: N (100000), ROUNDS (3),
+ * BATCH (2000), CONCURRENCY (4), WINDOW (100: Kannel's max-pending-submits, Sparrow's
+ * SMPP_WINDOW_SIZE, and the SMPP clients' window), RACES.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import smpp, { type PDU } from 'smpp';
+import { ensureBundle } from '../scripts/bundle.js';
+import { createPool } from '../src/db/client.ts';
+import { freePort } from '../src/db/embedded.ts';
+import { createAccount } from '../src/domain/accounts/create-account.ts';
+import { SYSTEM } from '../src/domain/actor.ts';
+import { createClient } from '../src/domain/auth/create-client.ts';
+import { createSmppCredential } from '../src/domain/smpp/create-credential.ts';
+import { type SmppSink, startSmppSink } from './smpp-sink.ts';
+import { benchDatabase, fmt } from './support.ts';
+
+const N = Number(process.env.N ?? 100_000);
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const BATCH = Number(process.env.BATCH ?? 2000);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 4);
+const WINDOW = Number(process.env.WINDOW ?? 100);
+const RACES = (process.env.RACES ?? 'http,smpp').split(',').map((r) => r.trim());
+const TEXT = 'Your appointment is confirmed for Tuesday 10:30. Reply STOP to opt out.';
+const ROUND_TIMEOUT_MS = Number(process.env.ROUND_TIMEOUT_MS ?? 900_000);
+const TICK = 100; // getconf CLK_TCK on Linux
+const BEARERBOX = ['/usr/sbin/bearerbox', '/usr/bin/bearerbox'].find((p) => existsSync(p));
+const SMSBOX = ['/usr/sbin/smsbox', '/usr/bin/smsbox'].find((p) => existsSync(p));
+const BIN = path.resolve('bin/sparrow.js');
+
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** Round r's destinations: N distinct US numbers of an area code of their own (no round repeats one). */
+const AREAS = ['201', '202', '203', '205', '206', '207', '208', '209', '210', '212', '213', '214'];
+const destination = (round: number, i: number) => `+1${AREAS[round % AREAS.length]}${2_000_000 + i}`;
+
+// --- CPU of process trees, from /proc ---------------------------------------------------------
+
+function procStat(pid: number): { ppid: number; ticks: number } | undefined {
+  try {
+    const raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+    // After the name: state(0) ppid(1) … utime(11) stime(12) cutime(13) cstime(14).
+    return { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU seconds of these processes and all their live descendants (the dead ones are in cutime). */
+function treeCpuSeconds(roots: number[]): number {
+  const stats = new Map<number, { ppid: number; ticks: number }>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const s = procStat(Number(name));
+    if (s) stats.set(Number(name), s);
+  }
+  const children = new Map<number, number[]>();
+  for (const [pid, s] of stats) children.set(s.ppid, [...(children.get(s.ppid) ?? []), pid]);
+  let ticks = 0;
+  const seen = new Set<number>();
+  const walk = (pid: number) => {
+    if (seen.has(pid)) return;
+    seen.add(pid);
+    ticks += stats.get(pid)?.ticks ?? 0;
+    for (const c of children.get(pid) ?? []) walk(c);
+  };
+  for (const r of roots) walk(r);
+  return ticks / TICK;
+}
+
+// --- HTTP ---------------------------------------------------------------------------------------
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+function request(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: opts.method ?? 'GET', headers: opts.headers, agent }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => {
+        text += c;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.setTimeout(300_000, () => req.destroy(new Error(`${url.slice(0, 80)}: no answer in 300 s`)));
+    req.end(opts.body);
+  });
+}
+
+/** Runs `count` tasks, `width` at a time. */
+async function pool(count: number, width: number, task: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, count) }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
+}
+
+// --- The peers -------------------------------------------------------------------------------------
+
+interface Peer {
+  name: string;
+  /** Root pids whose process trees are this peer's CPU. */
+  pids(): number[];
+  /** What each of those trees is. */
+  cpuParts: string[];
+  stop(): Promise<void>;
+}
+
+interface Kannel extends Peer {
+  sendsmsPort: number;
+}
+
+function spawnLogged(bin: string, args: string[], env: NodeJS.ProcessEnv, cwd: string) {
+  const child = spawn(bin, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (b: Buffer) => {
+    output = (output + b.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return { child, output: () => output };
+}
+
+async function stopChild(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function startKannel(sinkPort: number): Promise<Kannel> {
+  if (!BEARERBOX || !SMSBOX) throw new Error('Kannel is not installed (apt-get install kannel)');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sparrow-peer-kannel-'));
+  const [adminPort, smsboxPort, sendsmsPort] = [await freePort(), await freePort(), await freePort()];
+  const conf = path.join(dir, 'kannel.conf');
+  writeFileSync(
+    conf,
+    `group = core
+admin-port = ${adminPort}
+admin-password = adminpass
+admin-interface = 127.0.0.1
+smsbox-port = ${smsboxPort}
+smsbox-interface = 127.0.0.1
+box-allow-ip = 127.0.0.1
+dlr-storage = internal
+store-type = file
+store-location = ${path.join(dir, 'kannel.store')}
+log-level = 2
+
+group = smsc
+smsc = smpp
+smsc-id = sink
+host = 127.0.0.1
+port = ${sinkPort}
+transceiver-mode = true
+smsc-username = kannel
+smsc-password = kannel
+system-type = ""
+max-pending-submits = ${WINDOW}
+enquire-link-interval = 30
+reconnect-delay = 1
+
+group = smsbox
+bearerbox-host = 127.0.0.1
+bearerbox-port = ${smsboxPort}
+sendsms-port = ${sendsmsPort}
+sendsms-interface = 127.0.0.1
+log-level = 2
+
+group = sendsms-user
+username = bench
+password = benchpass
+max-messages = 10
+concatenation = true
+`,
+  );
+  const bearer = spawnLogged(BEARERBOX, ['-v', '2', conf], process.env, dir);
+  const binds = async () => {
+    const res = await request(`http://127.0.0.1:${adminPort}/status.txt?password=adminpass`).catch(
+      () => undefined,
+    );
+    return res?.text.includes('online') ?? false;
+  };
+  for (let i = 0; !(await binds()); i++) {
+    if (bearer.child.exitCode !== null || i > 300)
+      throw new Error(`bearerbox did not bind:\n${bearer.output()}`);
+    await sleep(100);
+  }
+  const smsbox = spawnLogged(SMSBOX, ['-v', '2', conf], process.env, dir);
+  for (let i = 0; ; i++) {
+    const res = await request(`http://127.0.0.1:${sendsmsPort}/cgi-bin/sendsms`).catch(() => undefined);
+    if (res) break;
+    if (smsbox.child.exitCode !== null || i > 300)
+      throw new Error(`smsbox did not start:\n${smsbox.output()}`);
+    await sleep(100);
+  }
+  return {
+    name: 'Kannel',
+    sendsmsPort,
+    pids: () => [bearer.child.pid ?? 0, smsbox.child.pid ?? 0],
+    cpuParts: ['bearerbox', 'smsbox'],
+    async stop() {
+      await stopChild(smsbox.child);
+      await stopChild(bearer.child);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+interface Sparrow extends Peer {
+  apiPort: number;
+  smppPort: number;
+  accountId: string;
+  token: string;
+  systemId: string;
+  password: string;
+  sourceNumber: string;
+  /** Messages of the account in `sent`. */
+  sent(): Promise<number>;
+}
+
+async function startSparrow(sinkPort: number): Promise<Sparrow> {
+  await ensureBundle();
+  const database = await benchDatabase();
+  const db = createPool(database.url, 2);
+  const { rows: dd } = await db.query<{ data_directory: string }>('SHOW data_directory');
+  const postmasterPid = Number(
+    readFileSync(path.join(dd[0].data_directory, 'postmaster.pid'), 'utf8').split('\n')[0],
+  );
+  const { account } = await createAccount(db, { name: 'peer race', balance: 10_000_000 });
+  const { client, secret } = await createClient(db, account.id);
+  const { credential, password } = await createSmppCredential(
+    db,
+    account.id,
+    { throughput: 100_000, name: 'bench' },
+    SYSTEM,
+    100_000,
+  );
+  const [apiPort, externalsPort, smppPort] = [await freePort(), await freePort(), await freePort()];
+  const proc = spawnLogged(
+    process.execPath,
+    ['--max-old-space-size=256', BIN, 'start'],
+    {
+      ...process.env,
+      DATABASE_URL: database.url,
+      HOST: '127.0.0.1',
+      PORT: String(apiPort),
+      EXTERNALS_PORT: String(externalsPort),
+      PUBLIC_URL: `http://127.0.0.1:${apiPort}`,
+      EXTERNALS_URL: `http://127.0.0.1:${externalsPort}`,
+      SMPP_URL: `smpp://127.0.0.1:${sinkPort}`,
+      SMPP_SYSTEM_ID: 'sparrow',
+      SMPP_PASSWORD: 'sparrow',
+      SMPP_WINDOW_SIZE: String(WINDOW),
+      SMPP_MAX_PER_SECOND: '0',
+      SMPP_SERVER_PORT: String(smppPort),
+      SMPP_SERVER_WINDOW: String(Math.max(WINDOW, 50)),
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      QUIET_HOURS_ENABLED: 'false',
+      LOG_LEVEL: 'warn',
+    },
+    process.cwd(),
+  );
+  const api = `http://127.0.0.1:${apiPort}`;
+  for (let i = 0; ; i++) {
+    const res = await request(`${api}/readyz`).catch(() => undefined);
+    if (res?.status === 200) break;
+    if (proc.child.exitCode !== null || i > 1200) throw new Error(`sparrow did not start:\n${proc.output()}`);
+    await sleep(100);
+  }
+  const tokenRes = await request(`${api}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'client_credentials', client_id: client.id, client_secret: secret }),
+  });
+  const token = JSON.parse(tokenRes.text).access_token as string;
+  if (!token) throw new Error(`no token: ${tokenRes.text}`);
+  // The account's number goes out through the SMPP provider (the sink) with no rate of its own.
+  const { rows: numbers } = await db.query<{ number: string }>(
+    `UPDATE phone_numbers SET provider = 'smpp', throughput_mps = 1000000 WHERE account_id = $1 RETURNING number`,
+    [account.id],
+  );
+  return {
+    name: 'Sparrow',
+    apiPort,
+    smppPort,
+    accountId: account.id,
+    token,
+    systemId: credential.system_id,
+    password,
+    sourceNumber: numbers[0].number,
+    pids: () => [proc.child.pid ?? 0, postmasterPid],
+    cpuParts: ['node', 'PostgreSQL'],
+    async sent() {
+      const { rows } = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM messages WHERE account_id = $1 AND status = 'sent'`,
+        [account.id],
+      );
+      return rows[0].n;
+    },
+    async stop() {
+      await stopChild(proc.child);
+      await db.end();
+      await database.stop();
+    },
+  };
+}
+
+// --- One round --------------------------------------------------------------------------------------
+
+interface RoundResult {
+  peer: string;
+  rate: number;
+  acceptMs: number;
+  totalMs: number;
+  cpuPer1000: number;
+  duplicates: number;
+}
+
+async function round(
+  peer: Peer,
+  sink: SmppSink,
+  feed: () => Promise<void>,
+  after?: () => Promise<string>,
+): Promise<RoundResult> {
+  sink.reset();
+  const roots = peer.pids();
+  const cpu0 = treeCpuSeconds(roots);
+  const each0 = roots.map((pid) => treeCpuSeconds([pid]));
+  const t0 = performance.now();
+  await feed();
+  const accepted = performance.now();
+  await sink.waitFor(N, ROUND_TIMEOUT_MS);
+  const totalMs = sink.lastAt - t0;
+  // Anything left in flight that would still cost CPU (records of the last acknowledgements).
+  const note = after ? await after() : '';
+  const cpu = treeCpuSeconds(roots) - cpu0;
+  const each = roots.map((pid, k) => treeCpuSeconds([pid]) - each0[k]);
+  const r = {
+    peer: peer.name,
+    rate: (N * 1000) / totalMs,
+    acceptMs: accepted - t0,
+    totalMs,
+    cpuPer1000: (cpu * 1000) / N,
+    duplicates: sink.total - sink.distinct,
+  };
+  console.log(
+    `  ${peer.name.padEnd(8)} accepted in ${fmt(r.acceptMs)} ms, last submit_sm at ${fmt(totalMs)} ms: ` +
+      `${fmt(r.rate)} msg/s; CPU ${fmt(cpu, 1)} s (${peer.cpuParts.map((p, k) => `${p} ${fmt(each[k], 1)}`).join(', ')}) = ${fmt(r.cpuPer1000, 3)} s per 1,000; ` +
+      `${fmt(sink.distinct)} distinct, ${r.duplicates} duplicates${note}; load ${load()}`,
+  );
+  return r;
+}
+
+/** Kannel: sendsms GETs naming `per` recipients each (space-separated `to`). */
+function kannelFeed(kannel: Kannel, r: number, per: number, width: number) {
+  return () =>
+    pool(Math.ceil(N / per), width, async (b) => {
+      const to: string[] = [];
+      for (let i = b * per; i < Math.min(N, (b + 1) * per); i++) to.push(destination(r, i));
+      const q = new URLSearchParams({
+        username: 'bench',
+        password: 'benchpass',
+        from: '12015550100',
+        to: to.join(' '),
+        text: TEXT,
+      });
+      const res = await request(`http://127.0.0.1:${kannel.sendsmsPort}/cgi-bin/sendsms?${q}`);
+      if (res.status !== 202)
+        throw new Error(`Kannel sendsms answered ${res.status}: ${res.text.slice(0, 300)}`);
+    });
+}
+
+/** Sparrow: POST …/messages naming BATCH mobiles each. */
+function sparrowHttpFeed(s: Sparrow, r: number) {
+  return () =>
+    pool(Math.ceil(N / BATCH), CONCURRENCY, async (b) => {
+      const contacts: { mobile: { number: string } }[] = [];
+      for (let i = b * BATCH; i < Math.min(N, (b + 1) * BATCH); i++)
+        contacts.push({ mobile: { number: destination(r, i) } });
+      const res = await request(`http://127.0.0.1:${s.apiPort}/v1/accounts/${s.accountId}/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ contacts, template: TEXT }),
+      });
+      if (res.status !== 200)
+        throw new Error(`Sparrow send answered ${res.status}: ${res.text.slice(0, 300)}`);
+    });
+}
+
+/** Sparrow: one ESME bound as transmitter to its SMPP server, N submit_sm with WINDOW outstanding. */
+function sparrowSmppFeed(s: Sparrow, r: number) {
+  return async () => {
+    const session = smpp.connect({ url: `smpp://127.0.0.1:${s.smppPort}` });
+    await new Promise<void>((resolve, reject) => {
+      session.once('error', reject);
+      session.send(
+        new smpp.PDU('bind_transmitter', { system_id: s.systemId, password: s.password }),
+        (pdu: PDU) =>
+          pdu.command_status === 0 ? resolve() : reject(new Error(`bind ${pdu.command_status}`)),
+      );
+    });
+    const source = s.sourceNumber.slice(1);
+    let next = 0;
+    let refused = 0;
+    await new Promise<void>((resolve) => {
+      let done = 0;
+      const submitOne = () => {
+        if (next >= N) return;
+        const i = next++;
+        session.submit_sm(
+          {
+            source_addr: source,
+            source_addr_ton: 1,
+            destination_addr: destination(r, i).slice(1),
+            dest_addr_ton: 1,
+            registered_delivery: 1,
+            data_coding: 0,
+            short_message: Buffer.from(TEXT),
+          },
+          (resp: PDU) => {
+            if (resp.command_status !== 0) refused++;
+            if (++done === N) resolve();
+            else submitOne();
+          },
+        );
+      };
+      for (let w = 0; w < WINDOW; w++) submitOne();
+    });
+    session.destroy();
+    if (refused) throw new Error(`Sparrow's SMPP server refused ${refused} submit_sm`);
+  };
+}
+
+/** Waits until every message of the round is recorded `sent` in Sparrow's database. */
+function sparrowRecorded(s: Sparrow, expected: number) {
+  return async () => {
+    for (let i = 0; ; i++) {
+      const n = await s.sent();
+      if (n >= expected) return `, ${fmt(n)} sent in PostgreSQL`;
+      if (i > 6000) return `, only ${fmt(n)} of ${fmt(expected)} recorded sent`;
+      await sleep(50);
+    }
+  };
+}
+
+function summary(title: string, a: RoundResult[], b: RoundResult[]) {
+  const [ra, rb] = [median(a.map((x) => x.rate)), median(b.map((x) => x.rate))];
+  const [ca, cb] = [median(a.map((x) => x.cpuPer1000)), median(b.map((x) => x.cpuPer1000))];
+  console.log(`\n  ${title}`);
+  console.log(
+    `  medians: ${a[0].peer} ${fmt(ra)} msg/s (CPU ${fmt(ca, 3)} s per 1,000), ${b[0].peer} ${fmt(rb)} msg/s (CPU ${fmt(cb, 3)} s per 1,000)`,
+  );
+  console.log(
+    `  ratio ${b[0].peer}/${a[0].peer}: ${fmt(rb / ra, 2)}× the rate, ${fmt(cb / ca, 2)}× the CPU per message`,
+  );
+}
+
+// --- The run ------------------------------------------------------------------------------------------
+
+console.log(
+  `# bench:peer — N = ${fmt(N)}, ${ROUNDS} alternated rounds, ${os.cpus().length} cores, load average ${load()}`,
+);
+const sink = await startSmppSink();
+let kannel: Kannel | undefined;
+let sparrow: Sparrow | undefined;
+try {
+  kannel = await startKannel(sink.port);
+  sparrow = await startSparrow(sink.port);
+  let sparrowSent = 0;
+  let r = 0;
+  console.log(
+    `  sink on ${sink.port}; Kannel ${BEARERBOX} (max-pending-submits ${WINDOW}, file store); Sparrow ${BIN} start ` +
+      `(embedded PostgreSQL, fsync on; SMPP window ${WINDOW})`,
+  );
+  if (RACES.includes('http')) {
+    console.log(
+      `\n## over HTTP: ${fmt(BATCH)} named mobiles a call, ${CONCURRENCY} calls at once (Kannel sendsms; Sparrow POST …/messages)`,
+    );
+    const ks: RoundResult[] = [];
+    const ss: RoundResult[] = [];
+    for (let i = 0; i < ROUNDS; i++, r++) {
+      console.log(`round ${i + 1}`);
+      ks.push(await round(kannel, sink, kannelFeed(kannel, r, BATCH, CONCURRENCY)));
+      sparrowSent += N;
+      ss.push(await round(sparrow, sink, sparrowHttpFeed(sparrow, r), sparrowRecorded(sparrow, sparrowSent)));
+    }
+    summary('over HTTP, end to end (first request → last submit_sm at the sink):', ks, ss);
+  }
+  if (RACES.includes('smpp')) {
+    console.log(
+      `\n## clients over SMPP: one submit_sm a message, window ${WINDOW}, into Sparrow's SMPP server. Kannel 1.4.5 accepts ` +
+        `no ESME binds (no SMPP server box in Debian's package): its side is sendsms, one message a GET, ${CONCURRENCY * 4} connections`,
+    );
+    const ks: RoundResult[] = [];
+    const ss: RoundResult[] = [];
+    for (let i = 0; i < ROUNDS; i++, r++) {
+      console.log(`round ${i + 1}`);
+      ks.push(await round(kannel, sink, kannelFeed(kannel, r, 1, CONCURRENCY * 4)));
+      sparrowSent += N;
+      ss.push(await round(sparrow, sink, sparrowSmppFeed(sparrow, r), sparrowRecorded(sparrow, sparrowSent)));
+    }
+    summary('one message a request, end to end (Kannel sendsms GET; Sparrow submit_sm):', ks, ss);
+  }
+  console.log(`\nload average at the end: ${load()}`);
+} finally {
+  await kannel?.stop();
+  await sparrow?.stop();
+  await sink.close();
+  agent.destroy();
+}
+process.exit(0);

@@ -1,0 +1,130 @@
+import { type Db, withBulkTx } from '../../db/client.ts';
+import { adjustBalance, findAccount } from '../../db/queries/accounts.ts';
+import { fieldsToRecord, type UpsertRecord, upsertContactsSet } from '../../db/queries/contacts-merge.ts';
+import { insertJobMessages } from '../../db/queries/message-bulk.ts';
+import { activeAccountNumbers } from '../../db/queries/phone-numbers.ts';
+import { insertSendJob, setSendJobCounts } from '../../db/queries/send-jobs.ts';
+import { enqueueFinalReceipts, insertSmppSubmissions } from '../../db/queries/smpp.ts';
+import { AppError, fail } from '../../errors.ts';
+import { parseMobile } from '../../messaging/phone.ts';
+import { priceTable } from '../../messaging/pricing.ts';
+import { encodeText } from '../../messaging/segments.ts';
+import { effectiveValidity } from '../../messaging/validity.ts';
+import { newId } from '../../util/ids.ts';
+import type { Actor } from '../actor.ts';
+import { type SmppSubmission, type SmppSubmitOutcome, submitSmppMessage } from './submit-message.ts';
+
+/**
+ * Sends submissions of one credential from one source number, each to ONE destination, in one
+ * transaction and one send job: the same rules as submitSmppMessage (contacts created for new
+ * numbers, opt-outs and blocks as failed messages, pricing, the balance charged, events, the
+ * submission recorded when a receipt is asked for), with one commit and one charge for all of them
+ * instead of one each. Answers an outcome per submission, in order. When the batch cannot go as a
+ * whole (the balance does not cover it, or a rule refuses it), each submission is sent on its own
+ * so that each gets its own answer.
+ */
+export async function submitSmppBatch(db: Db, subs: SmppSubmission[]): Promise<SmppSubmitOutcome[]> {
+  if (subs.length === 1) return [await submitSmppMessage(db, subs[0])];
+  const first = subs[0];
+  for (const s of subs) {
+    if (
+      s.credentialId !== first.credentialId ||
+      s.source !== first.source ||
+      s.validityPeriod !== first.validityPeriod ||
+      s.destinations.length !== 1
+    )
+      throw new Error('an SMPP batch is one credential, source and validity, one destination a submission');
+  }
+  const numbers = await activeAccountNumbers(db, first.accountId);
+  const sender = numbers.find((n) => n.number === first.source && n.verified);
+  if (!sender) {
+    const description = `${first.source} is not a sending number of this account`;
+    return subs.map(() => ({ ok: false, reason: 'source', description }));
+  }
+  const by: Actor = { id: first.credentialId, name: first.systemId, source: 'smpp' };
+  const ids = subs.map(() => newId());
+  try {
+    await withBulkTx(db, async (tx) => {
+      // The account's sending settings, as sendMessages applies them: smart encoding of the text
+      // and the default validity period when the submissions named none.
+      const account = (await findAccount(tx, first.accountId)) ?? fail('ACCT-001');
+      const validity = effectiveValidity(first.validityPeriod, account.validity_period);
+      const bodies = subs.map((s) => encodeText(s.text, account.smart_encoding));
+      const byNumber = new Map<string, UpsertRecord>();
+      for (const s of subs) {
+        const number = s.destinations[0];
+        if (byNumber.has(number)) continue;
+        const parsed = parseMobile(number);
+        if (!parsed) fail('MSG-002');
+        byNumber.set(number, {
+          ...fieldsToRecord({ mobile: { ...parsed, valid: true } }),
+          id: newId(),
+          row: byNumber.size + 1,
+          event_id: newId(),
+        });
+      }
+      await upsertContactsSet(tx, first.accountId, [...byNumber.values()], undefined, by);
+      const { rows: contacts } = await tx.query<{ id: string; mobile_number: string }>(
+        'SELECT id, mobile_number FROM contacts WHERE account_id = $1 AND mobile_number = ANY($2::text[])',
+        [first.accountId, [...byNumber.keys()]],
+      );
+      const contactOf = new Map(contacts.map((c) => [c.mobile_number, c.id]));
+      const jobId = newId();
+      await insertSendJob(tx, first.accountId, { id: jobId, campaignId: null, template: first.text, by });
+      const counts = await insertJobMessages(tx, first.accountId, {
+        jobId,
+        campaignId: null,
+        recipients: { contactIds: [], conversationIds: [] },
+        rows: {
+          ids,
+          contactIds: subs.map((s) => contactOf.get(s.destinations[0]) ?? fail('MSG-002')),
+          bodies,
+        },
+        validity,
+        pool: [{ id: sender.id, number: sender.number }],
+        parts: [],
+        media: [],
+        prices: priceTable(),
+        by,
+      });
+      await setSendJobCounts(tx, first.accountId, jobId, {
+        holds: counts.holds,
+        submitted: counts.queued + counts.failed,
+        queued: counts.queued,
+        failures: counts.failed,
+        price: counts.price,
+        invalid: [],
+      });
+      const receipts = subs.flatMap((s, k) =>
+        s.receiptMask === 0
+          ? []
+          : [
+              {
+                messageId: ids[k],
+                credentialId: s.credentialId,
+                smppIds: [...(s.otherPartIds ?? []), ids[k]],
+                receiptMask: s.receiptMask,
+              },
+            ],
+      );
+      await insertSmppSubmissions(tx, first.accountId, receipts);
+      await enqueueFinalReceipts(
+        tx,
+        first.accountId,
+        receipts.map((r) => r.messageId),
+      );
+      // The charge comes last: the account row it locks is held to the commit.
+      if (counts.price > 0) {
+        const balance = await adjustBalance(tx, first.accountId, -counts.price);
+        if (balance === undefined || balance < 0) fail('ACCT-002');
+      }
+    });
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    // Not as a whole: each on its own, answered its own outcome (e.g. the balance covers some).
+    const outcomes: SmppSubmitOutcome[] = [];
+    for (const s of subs) outcomes.push(await submitSmppMessage(db, s));
+    return outcomes;
+  }
+  return ids.map((id) => ({ ok: true, messageIds: [id] }));
+}
