@@ -19,7 +19,7 @@ describe('console account pages in a browser', { skip: skipWithoutChromium }, ()
     body(await call(svc.api, 'GET', `/v1/accounts/${a.accountId}${path}`, { auth: a.auth })).data;
   const open = async (route: string, heading: string) => {
     await page.click(`a[href="#${route}"]`);
-    await page.locator('h2', { hasText: heading }).waitFor();
+    await page.locator('main h2', { hasText: heading }).waitFor();
   };
 
   before(async () => {

@@ -425,7 +425,12 @@ describe('autoresponders', () => {
       assert.ok(replyId);
 
       const m = await message(acc, replyId);
-      assert.equal(m.message, `We are open 9–5. ${from}`, 'merge fields rendered for the contact');
+      // Smart encoding is on by default: the en dash goes as GSM-7's hyphen, so the reply stays GSM-7.
+      assert.equal(
+        m.message,
+        `We are open 9-5. ${from}`,
+        'merge fields rendered for the contact, smart-encoded',
+      );
       assert.equal(m.conversation.id, got.conversationId);
       assert.ok(m.price > 0, 'priced');
       assert.equal(m.created.by.source, 'autoresponder');
