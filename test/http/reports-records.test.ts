@@ -8,6 +8,10 @@ const NOT_THERE = '01937c1e-0000-7000-8000-00000000abcd';
  * GET …/reports/{campaigns|jobs|dripcampaigns|workflows}/{id}: the summary's figures for one
  * record, matching what GET …/messages shows of that record's messages.
  */
+// An enrollment, its run, the dispatch and the simulator's receipt: four workers' rounds, each of
+// which may back off after a failed attempt on a busy machine (one CI run took longer than 20 s).
+const AUTOMATION_MS = 60_000;
+
 describe('GET …/reports/{kind}/{id}', () => {
   let svc: TestService;
   let a: TestAccount;
@@ -143,17 +147,20 @@ describe('GET …/reports/{kind}/{id}', () => {
     const shown = await eventually(async () => {
       const ms = await messages(a, `contactId=${c.id}`);
       return ms.length === 1 && ms[0].status === 'delivered' ? ms : undefined;
-    });
+    }, AUTOMATION_MS);
     const r = await eventually(async () => {
       const f = await figures(a, 'dripcampaigns', dripId);
       return f.totals.delivered === 1 ? f : undefined;
-    });
+    }, AUTOMATION_MS);
     assert.equal(r.dripId, dripId);
     assert.equal(r.totals.sent, shown.length);
     assert.equal(r.totals.failed, 0);
     assert.equal(r.totals.clicks, 0);
     await reply(c.mobile, 'thanks!');
-    await eventually(async () => (await figures(a, 'dripcampaigns', dripId)).totals.replies === 1);
+    await eventually(
+      async () => (await figures(a, 'dripcampaigns', dripId)).totals.replies === 1,
+      AUTOMATION_MS,
+    );
     // The drip's engine is a hidden workflow: no workflow report for it.
     const hidden = await report(a, 'workflows', dripId);
     assert.equal(hidden.statusCode, 404);
@@ -211,17 +218,17 @@ describe('GET …/reports/{kind}/{id}', () => {
       shown = 0;
       for (const c of contacts.slice(0, 2)) shown += delivered(await messages(a, `contactId=${c.id}`));
       return shown === 2;
-    });
+    }, AUTOMATION_MS);
     const r = await eventually(async () => {
       const f = await figures(a, 'workflows', w1);
       return f.totals.delivered === 2 ? f : undefined;
-    });
+    }, AUTOMATION_MS);
     assert.equal(r.workflowId, w1);
     assert.equal(r.totals.sent, shown);
     const other = await eventually(async () => {
       const f = await figures(a, 'workflows', w2);
       return f.totals.delivered === 1 ? f : undefined;
-    });
+    }, AUTOMATION_MS);
     assert.equal(other.totals.sent, 1);
   });
 
