@@ -12,8 +12,8 @@ import { AppError } from '../../errors.ts';
 import { keywordMatcher, wordsOf } from '../../messaging/keywords.ts';
 import { type StoredOfficeHours, withinOfficeHours } from '../../messaging/office-hours.ts';
 import { renderTemplate } from '../../messaging/render.ts';
+import { queueMessage } from '../../messaging/send/accept/queue-message.ts';
 import type { Actor } from '../actor.ts';
-import { queueMessage } from '../messages/queue-message.ts';
 
 /** Words that, anywhere in a text, read as a request to stop: such a text is never auto-answered. */
 const STOP_WORDS = ['STOP', 'STOPALL', 'UNSUBSCRIBE'];

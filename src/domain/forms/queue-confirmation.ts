@@ -4,9 +4,9 @@ import type { ContactRow } from '../../db/queries/contacts.ts';
 import type { FormRow } from '../../db/queries/forms.ts';
 import { AppError, fail } from '../../errors.ts';
 import { renderTemplate } from '../../messaging/render.ts';
+import { queueMessage } from '../../messaging/send/accept/queue-message.ts';
 import type { Actor } from '../actor.ts';
 import { takeAnonymousTextBudget } from '../messages/anonymous-text-budget.ts';
-import { queueMessage } from '../messages/queue-message.ts';
 import { groupSenderPool, sendersInOrder } from '../numbers/group-sender-pool.ts';
 
 /** What became of a form's confirmation text: the queued message, or why there is none. */

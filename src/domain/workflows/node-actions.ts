@@ -4,12 +4,12 @@ import { addListMembers, findList, isSmartList, removeListMember } from '../../d
 import type { StoredNode } from '../../db/queries/workflows.ts';
 import { fail } from '../../errors.ts';
 import { renderTemplate } from '../../messaging/render.ts';
+import { queueMessage } from '../../messaging/send/accept/queue-message.ts';
 import { isId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import { checkAttributes, rethrowAttributeLimit } from '../contacts/attribute-limits.ts';
 import { presentContacts } from '../contacts/get-contact.ts';
 import { emitEvent } from '../events/emit.ts';
-import { queueMessage } from '../messages/queue-message.ts';
 import { groupSenderPool, sendersInOrder } from '../numbers/group-sender-pool.ts';
 
 /** What a node's action did: follow an edge (by value), end, or stop; plus what to record. */

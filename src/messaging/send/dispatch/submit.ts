@@ -1,13 +1,13 @@
-import type { AppContext } from '../context.ts';
-import { dropInflight, markInflight } from '../db/queries/dispatch-inflight.ts';
-import type { RangeRef } from '../db/queries/dispatch-ranges.ts';
-import type { ClaimedMessage, SubmissionOutcome } from '../db/queries/message-dispatch.ts';
-import { ERRORS } from '../errors.ts';
-import { refusedOutright } from '../messaging/routing.ts';
-import { remainingValidity } from '../messaging/validity.ts';
-import type { OutboundMessage, Provider, ProviderName, SendResult } from '../providers/types.ts';
-import { type BatchLease, LeaseLost } from './dispatch-lease.ts';
-import type { OutcomeRecorder } from './dispatch-record.ts';
+import type { AppContext } from '../../../context.ts';
+import { dropInflight, markInflight } from '../../../db/queries/dispatch-inflight.ts';
+import type { RangeRef } from '../../../db/queries/dispatch-ranges.ts';
+import type { ClaimedMessage, SubmissionOutcome } from '../../../db/queries/message-dispatch.ts';
+import { ERRORS } from '../../../errors.ts';
+import type { OutboundMessage, Provider, ProviderName, SendResult } from '../../../providers/types.ts';
+import { refusedOutright } from '../rules/routing.ts';
+import { remainingValidity } from '../rules/validity.ts';
+import { type BatchLease, LeaseLost } from './lease.ts';
+import type { OutcomeRecorder } from './record.ts';
 
 /** Attempts before a retryable failure becomes final. */
 export const MAX_ATTEMPTS = 5;
@@ -30,7 +30,7 @@ export interface Claimed extends ClaimedMessage {
   ranged: boolean;
   /** The second (Unix) the rate window counted a ranged claim in. */
   submittedSecond: number | null;
-  /** Its route has a provider after this one (dispatch-route.ts): a refusal moves it there at once. */
+  /** Its route has a provider after this one (route.ts): a refusal moves it there at once. */
   failover?: boolean;
 }
 
