@@ -316,8 +316,7 @@ export async function insertJobMessages(
               -- The source text and the author are the job's (send_jobs.template, created_by).
               y.mobile_number, true, y.body, ${perRow ? 'y.body' : 'NULL'}, ${media}::jsonb, y.encoding, y.segments,
               CASE WHEN y.error IS NULL
-                   THEN round(y.segments * coalesce((${prices}::jsonb ->> upper(y.mobile_country))::numeric,
-                                                    (${prices}::jsonb ->> 'default')::numeric), 4)
+                   THEN sparrow_price(y.segments, y.mobile_country, ${prices}::jsonb)
                    ELSE 0 END,
               CASE WHEN y.error IS NULL THEN 'queued' ELSE 'failed' END, y.error, NULL,
               -- The number's provider, recorded now so the claim does not change an indexed column.
