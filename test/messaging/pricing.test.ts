@@ -36,7 +36,8 @@ describe('sparrow_price (the price of a message: segments × its country’s rat
     const table = parsePriceTable('{"us":0.00333,"default":0.123456}');
     assert.equal(await price(1, 'US', table), '0.0033');
     assert.equal(await price(3, 'US', table), '0.0100');
-    assert.equal(await price(1, 'FR', table), '0.1235');
+    assert.equal(await price(1, 'JP', table), '0.1235');
+    assert.equal(await price(1, 'FR', table), '0.0700'); // the built-in rates stay under it
   });
 
   it('prices nothing for a message of no segment', async () => {
