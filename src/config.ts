@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { parseKey } from './crypto/secret-box.ts';
 import { DB_TIMEOUTS, type DbTimeouts } from './db/client.ts';
-import { type PriceTable, parsePriceTable } from './messaging/pricing.ts';
+import { type PriceTable, parsePriceTable } from './messaging/send/rules/pricing.ts';
 
 /** Typed service configuration, read from the environment once at start-up. */
 export interface Config {

@@ -1293,6 +1293,25 @@ AS $function$
    WHERE n.account_id = p_account AND n.id = p_number_id
 $function$;
 
+CREATE OR REPLACE FUNCTION sparrow_pick_sender(contact uuid, country text, pool uuid[], by_country jsonb)
+ RETURNS uuid
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  SELECT coalesce(
+    ((by_country -> upper(country)) ->>
+       (abs(hashtext(contact::text)::bigint) % jsonb_array_length(by_country -> upper(country)))::int)::uuid,
+    pool[1 + (abs(hashtext(contact::text)::bigint) % cardinality(pool))])
+$function$;
+
+CREATE OR REPLACE FUNCTION sparrow_price(segments integer, country text, prices jsonb)
+ RETURNS numeric
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  SELECT round(segments * coalesce((prices ->> upper(country))::numeric, (prices ->> 'default')::numeric), 4)
+$function$;
+
 CREATE OR REPLACE FUNCTION sparrow_quiet_until(zones text[], fallback text, at timestamp with time zone)
  RETURNS timestamp with time zone
  LANGUAGE sql

@@ -3,10 +3,9 @@ import { withSavepoint } from '../../db/client.ts';
 import type { ContactRow } from '../../db/queries/contacts.ts';
 import type { FormRow } from '../../db/queries/forms.ts';
 import { AppError, fail } from '../../errors.ts';
-import { renderTemplate } from '../../messaging/render.ts';
+import { queueMessage, renderForContact } from '../../messaging/send/accept/queue-message.ts';
 import type { Actor } from '../actor.ts';
 import { takeAnonymousTextBudget } from '../messages/anonymous-text-budget.ts';
-import { queueMessage } from '../messages/queue-message.ts';
 import { groupSenderPool, sendersInOrder } from '../numbers/group-sender-pool.ts';
 
 /** What became of a form's confirmation text: the queued message, or why there is none. */
@@ -41,15 +40,7 @@ export async function queueConfirmation(
     return await withSavepoint(tx, async () => {
       const pool = await groupSenderPool(tx, form.account_id);
       const sender = sendersInOrder(pool)[0] ?? fail('GRP-003');
-      const body = renderTemplate(template, {
-        id: contact.id,
-        firstName: contact.first_name,
-        lastName: contact.last_name,
-        email: contact.email,
-        mobile: contact.mobile_number,
-        country: contact.mobile_country,
-        attributes: contact.attributes,
-      });
+      const body = renderForContact(template, contact);
       if (body.trim() === '') fail('MSG-003');
       const cap = { kind: 'form' as const, ownerId: form.id, perHour };
       if (Number.isFinite(perHour) && !(await takeAnonymousTextBudget(tx, form.account_id, cap, 1))) {

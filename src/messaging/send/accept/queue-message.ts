@@ -1,14 +1,16 @@
-import type { Queryable } from '../../db/client.ts';
-import { adjustBalance, sendingSettings } from '../../db/queries/accounts.ts';
-import { setLastMessage } from '../../db/queries/conversations.ts';
-import { emitMessageEvents, insertOutboundMessage, type MessageRow } from '../../db/queries/messages.ts';
-import { fail } from '../../errors.ts';
-import { priceTable } from '../../messaging/pricing.ts';
-import { countSegments, encodeText } from '../../messaging/segments.ts';
-import { textError } from '../../messaging/text-rules.ts';
-import { newId } from '../../util/ids.ts';
-import type { Actor } from '../actor.ts';
-import { openConversation } from '../conversations/open-conversation.ts';
+import type { Queryable } from '../../../db/client.ts';
+import { adjustBalance, sendingSettings } from '../../../db/queries/accounts.ts';
+import type { ContactRow } from '../../../db/queries/contacts.ts';
+import { setLastMessage } from '../../../db/queries/conversations.ts';
+import { emitMessageEvents, insertOutboundMessage, type MessageRow } from '../../../db/queries/messages.ts';
+import type { Actor } from '../../../domain/actor.ts';
+import { openConversation } from '../../../domain/conversations/open-conversation.ts';
+import { fail } from '../../../errors.ts';
+import { newId } from '../../../util/ids.ts';
+import { renderTemplate } from '../../render.ts';
+import { countSegments, encodeText } from '../../segments.ts';
+import { textError } from '../../text-rules.ts';
+import { priceTable } from '../rules/pricing.ts';
 
 /** One outbound message to queue (a reply, an auto-reply, a one-off send). */
 export interface QueueMessageInput {
@@ -32,6 +34,22 @@ export interface QueueMessageInput {
    * tell — the rule campaigns use (sparrow_quiet_until, migration 0152). Queued and charged now.
    */
   quietHours?: boolean;
+}
+
+/**
+ * A template rendered for one contact (its fields and attributes as merge fields): the text the
+ * service's own templated single sends queue (workflow steps, autoresponders, form confirmations).
+ */
+export function renderForContact(template: string, contact: ContactRow): string {
+  return renderTemplate(template, {
+    id: contact.id,
+    firstName: contact.first_name,
+    lastName: contact.last_name,
+    email: contact.email,
+    mobile: contact.mobile_number,
+    country: contact.mobile_country,
+    attributes: contact.attributes,
+  });
 }
 
 /**
