@@ -11,8 +11,8 @@ import type { PhoneNumberRow } from '../../db/queries/phone-numbers.ts';
 import { AppError } from '../../errors.ts';
 import { keywordMatcher, wordsOf } from '../../messaging/keywords.ts';
 import { type StoredOfficeHours, withinOfficeHours } from '../../messaging/office-hours.ts';
-import { renderTemplate } from '../../messaging/render.ts';
 import type { Actor } from '../actor.ts';
+import { renderForContact } from '../contacts/merge-values.ts';
 import { queueMessage } from '../messages/queue-message.ts';
 
 /** Words that, anywhere in a text, read as a request to stop: such a text is never auto-answered. */
@@ -78,15 +78,7 @@ export async function answerInbound(
       if (!(await takeReplyMark(tx, accountId, winner.id, contact.id, windowMinutes))) {
         return { autoresponderId: winner.id, reason: 'window' as const };
       }
-      const body = renderTemplate(winner.message, {
-        id: contact.id,
-        firstName: contact.first_name,
-        lastName: contact.last_name,
-        email: contact.email,
-        mobile: contact.mobile_number,
-        country: contact.mobile_country,
-        attributes: contact.attributes,
-      });
+      const body = renderForContact(winner.message, contact);
       const row = await queueMessage(
         tx,
         accountId,
