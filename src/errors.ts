@@ -280,3 +280,14 @@ export function fail(
 ): never {
   throw new AppError(code, message, opts);
 }
+
+/** An expected failure as a record (on a message, a run, an upload row): its code and text. */
+export interface RecordedError {
+  code: ErrorCode;
+  description: string;
+}
+
+/** The record of an expected failure: the code with its registered text unless another is given. */
+export function recordedError(code: ErrorCode, description: string = ERRORS[code].message): RecordedError {
+  return { code, description };
+}

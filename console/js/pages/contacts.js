@@ -1,6 +1,6 @@
 // Contacts: search and page through them, create, edit, delete, and upload a CSV file.
 import { api } from '../api.js';
-import { field, h, nameOf, pager, table, when } from '../dom.js';
+import { field, filterForm, h, nameOf, pager, table, when } from '../dom.js';
 import { showAfterNavigation, showError, showInfo } from '../flash.js';
 import { go, link } from '../router.js';
 import { bulkPanel, selectCell } from './contacts-bulk.js';
@@ -17,19 +17,7 @@ export async function contactsPage(view, { query }) {
       h('h2', {}, 'Contacts'),
       h('a', { class: 'button', href: '#/contacts/new' }, 'New contact'),
     ),
-    h(
-      'form',
-      {
-        class: 'inline',
-        role: 'search',
-        onsubmit: (e) => {
-          e.preventDefault();
-          go('/contacts', { q: search.value.trim() });
-        },
-      },
-      search,
-      h('button', { type: 'submit' }, 'Search'),
-    ),
+    filterForm(search, () => go('/contacts', { q: search.value.trim() }), 'Search', { role: 'search' }),
   );
   const res = await api('GET', '/contacts', { query: { q, offset, limit: 20 } });
   const rows = h('div', {});

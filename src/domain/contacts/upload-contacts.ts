@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { type Db, type Queryable, withTx } from '../../db/client.ts';
 import { findContacts, type MergeMode } from '../../db/queries/contacts.ts';
 import { fieldsToRecord, type UpsertRecord, upsertContactsSet } from '../../db/queries/contacts-merge.ts';
-import { AppError, fail } from '../../errors.ts';
+import { AppError, fail, recordedError } from '../../errors.ts';
 import { newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import { checkAttributes, rethrowAttributeLimit } from './attribute-limits.ts';
@@ -201,7 +201,7 @@ async function writeBatch(
       errors.push({
         row,
         input: inputs.get(row) ?? {},
-        error: { code: 'CONT-003', description: 'A contact with this mobile number already exists.' },
+        error: recordedError('CONT-003'),
       });
     }
   }

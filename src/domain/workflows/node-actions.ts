@@ -3,11 +3,12 @@ import { type ContactRow, updateContact } from '../../db/queries/contacts.ts';
 import { addListMembers, findList, isSmartList, removeListMember } from '../../db/queries/lists.ts';
 import type { StoredNode } from '../../db/queries/workflows.ts';
 import { fail } from '../../errors.ts';
-import { queueMessage, renderForContact } from '../../messaging/send/accept/queue-message.ts';
+import { queueMessage } from '../../messaging/send/accept/queue-message.ts';
 import { isId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import { checkAttributes, rethrowAttributeLimit } from '../contacts/attribute-limits.ts';
 import { presentContacts } from '../contacts/get-contact.ts';
+import { renderForContact } from '../contacts/merge-values.ts';
 import { emitEvent } from '../events/emit.ts';
 import { groupSenderPool, sendersInOrder } from '../numbers/group-sender-pool.ts';
 

@@ -7,7 +7,6 @@ import type { Actor } from '../../../domain/actor.ts';
 import { openConversation } from '../../../domain/conversations/open-conversation.ts';
 import { fail } from '../../../errors.ts';
 import { newId } from '../../../util/ids.ts';
-import { renderTemplate } from '../../render.ts';
 import { countSegments, encodeText } from '../../segments.ts';
 import { textError } from '../../text-rules.ts';
 import { priceTable } from '../rules/pricing.ts';
@@ -34,22 +33,6 @@ export interface QueueMessageInput {
    * tell — the rule campaigns use (sparrow_quiet_until, migration 0152). Queued and charged now.
    */
   quietHours?: boolean;
-}
-
-/**
- * A template rendered for one contact (its fields and attributes as merge fields): the text the
- * service's own templated single sends queue (workflow steps, autoresponders, form confirmations).
- */
-export function renderForContact(template: string, contact: ContactRow): string {
-  return renderTemplate(template, {
-    id: contact.id,
-    firstName: contact.first_name,
-    lastName: contact.last_name,
-    email: contact.email,
-    mobile: contact.mobile_number,
-    country: contact.mobile_country,
-    attributes: contact.attributes,
-  });
 }
 
 /**
