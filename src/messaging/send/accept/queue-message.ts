@@ -1,6 +1,5 @@
 import type { Queryable } from '../../../db/client.ts';
 import { adjustBalance, sendingSettings } from '../../../db/queries/accounts.ts';
-import type { ContactRow } from '../../../db/queries/contacts.ts';
 import { setLastMessage } from '../../../db/queries/conversations.ts';
 import { emitMessageEvents, insertOutboundMessage, type MessageRow } from '../../../db/queries/messages.ts';
 import type { Actor } from '../../../domain/actor.ts';
