@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseKey } from './crypto/secret-box.ts';
 import { DB_TIMEOUTS, type DbTimeouts } from './db/client.ts';
 import { type PriceTable, parsePriceTable } from './messaging/pricing.ts';
+import { isPlainEmail } from './util/email.ts';
 
 /** Typed service configuration, read from the environment once at start-up. */
 export interface Config {
@@ -94,6 +95,23 @@ export interface Config {
    * METRICS_TOKEN (GET /metrics on the API listener too; required by both when set). Off by default.
    */
   metrics: { port: number; token: string };
+  /** SMTP_URL and SMTP_FROM: console invitations are e-mailed through this server; unset, the link is only shown. */
+  smtp?: SmtpConfig;
+}
+
+/** An SMTP server (SMTP_URL) and the sender (SMTP_FROM) of the service's e-mail. */
+export interface SmtpConfig {
+  host: string;
+  port: number;
+  /** smtps://: TLS from the start (port 465 by default); smtp:// upgrades with STARTTLS when offered. */
+  secure: boolean;
+  /** The URL's user and password, decoded; none: no authentication. */
+  user?: string;
+  pass?: string;
+  /** SMTP_FROM as given (`Sparrow <no-reply@example.com>` or a bare address). */
+  from: string;
+  /** The address of SMTP_FROM (the envelope sender). */
+  fromAddress: string;
 }
 
 /** Limits of hosted files (docs/files.md). */
@@ -353,6 +371,58 @@ function metricsConfig(env: NodeJS.ProcessEnv): Config['metrics'] {
   return { port: int(env, 'METRICS_PORT', 0, 0, 65535), token };
 }
 
+/**
+ * SMTP_URL (smtp://user:password@host:port, smtps:// for TLS from the start) and SMTP_FROM
+ * (`Name <address>` or an address); neither: no e-mail. The URL is never echoed: it holds a password.
+ */
+function smtp(env: NodeJS.ProcessEnv): SmtpConfig | undefined {
+  const raw = env.SMTP_URL || '';
+  const from = (env.SMTP_FROM || '').trim();
+  if (!raw) {
+    if (from)
+      throw new ConfigError('SMTP_FROM needs SMTP_URL (the server invitation e-mails are sent through)');
+    return undefined;
+  }
+  let u: URL | undefined;
+  try {
+    u = new URL(raw);
+  } catch {}
+  if (
+    !u ||
+    (u.protocol !== 'smtp:' && u.protocol !== 'smtps:') ||
+    !u.hostname ||
+    (u.pathname && u.pathname !== '/')
+  ) {
+    throw new ConfigError(
+      'SMTP_URL must be a URL such as smtp://user:password@mail.example.com:587 (smtps:// for TLS from the start)',
+    );
+  }
+  const secure = u.protocol === 'smtps:';
+  const fromAddress = /^[^<>\r\n]*<([^<>]+)>$/.exec(from)?.[1] ?? from;
+  if (!from || /[\r\n]/.test(from) || !isPlainEmail(fromAddress)) {
+    throw new ConfigError(
+      `SMTP_URL needs SMTP_FROM, the sender of the e-mails, as an address or "Name <address>" (e.g. "Sparrow <no-reply@example.com>")${from ? `, got "${from}"` : ''}`,
+    );
+  }
+  let user: string | undefined;
+  let pass: string | undefined;
+  try {
+    user = u.username ? decodeURIComponent(u.username) : undefined;
+    pass = u.password ? decodeURIComponent(u.password) : undefined;
+  } catch {
+    throw new ConfigError('SMTP_URL: the user or password is not valid percent-encoding');
+  }
+  return {
+    host: u.hostname.replace(/^\[|\]$/g, ''),
+    port: u.port ? Number(u.port) : secure ? 465 : 587,
+    secure,
+    user,
+    pass,
+    from,
+    fromAddress,
+  };
+}
+
 /** Reads and validates the configuration; throws ConfigError with a readable message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
@@ -438,5 +508,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     s3: s3(env),
     metrics: metricsConfig(env),
+    smtp: smtp(env),
   };
 }
