@@ -493,13 +493,25 @@ CREATE TABLE group_numbers (
 );
 CREATE INDEX group_numbers_number ON group_numbers USING btree (account_id, phone_number_id);
 
+CREATE TABLE group_users (
+  account_id uuid NOT NULL,
+  group_id uuid NOT NULL,
+  user_id uuid NOT NULL,
+  "position" integer NOT NULL,
+  mobile jsonb,
+  CONSTRAINT group_users_account_id_group_id_fkey FOREIGN KEY (account_id, group_id) REFERENCES groups(account_id, id) ON DELETE CASCADE,
+  CONSTRAINT group_users_account_id_user_id_fkey FOREIGN KEY (account_id, user_id) REFERENCES account_users(account_id, user_id) ON DELETE CASCADE,
+  CONSTRAINT group_users_pkey PRIMARY KEY (account_id, group_id, user_id)
+);
+CREATE INDEX group_users_member ON group_users USING btree (account_id, user_id);
+
 CREATE TABLE groups (
   account_id uuid NOT NULL,
   id uuid NOT NULL,
   name text NOT NULL,
   notifications jsonb NOT NULL DEFAULT '[]'::jsonb,
   tags jsonb NOT NULL DEFAULT '[]'::jsonb,
-  users jsonb NOT NULL DEFAULT '[]'::jsonb,
+  legacy_users jsonb NOT NULL DEFAULT '[]'::jsonb,
   office_hours jsonb,
   is_default boolean NOT NULL DEFAULT false,
   use_shared_pool boolean NOT NULL DEFAULT false,
