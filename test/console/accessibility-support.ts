@@ -136,6 +136,15 @@ export async function startAccessibility() {
   });
   assert.equal(booked.statusCode, 200, booked.body);
   ids.set('/reports/:kind/:id', `jobs/${sent.jobId}`);
+  // A route, so the Routes page shows its table and not only its form.
+  await api('POST', '/routes', {
+    prefix: '4477',
+    providers: [
+      { provider: 'smpp', priority: 1, weight: 70 },
+      { provider: 'simulator', priority: 2 },
+    ],
+    description: 'UK mobiles',
+  });
   // Further states of the pages: a new record's form, an edit form, a prefilled compose form,
   // the closed conversations, an unknown route.
   further.push(
