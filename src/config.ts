@@ -19,9 +19,11 @@ import {
   type S3Config,
   type SharefileConfig,
   type SmppServerConfig,
+  type SmtpConfig,
   s3,
   simulator,
   smppServer,
+  smtp,
 } from './config/sections.ts';
 import { DB_TIMEOUTS, type DbTimeouts } from './db/client.ts';
 import type { PriceTable } from './messaging/send/rules/pricing.ts';
@@ -33,6 +35,7 @@ export type {
   S3Config,
   SharefileConfig,
   SmppServerConfig,
+  SmtpConfig,
 } from './config/sections.ts';
 
 /** Typed service configuration, read from the environment once at start-up. */
@@ -125,6 +128,8 @@ export interface Config {
    * METRICS_TOKEN (GET /metrics on the API listener too; required by both when set). Off by default.
    */
   metrics: { port: number; token: string };
+  /** SMTP_URL and SMTP_FROM: console invitations are e-mailed through this server; unset, the link is only shown. */
+  smtp?: SmtpConfig;
 }
 
 /** Reads and validates the configuration; throws ConfigError with a readable message. */
@@ -212,5 +217,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     s3: s3(env),
     metrics: metricsConfig(env),
+    smtp: smtp(env),
   };
 }

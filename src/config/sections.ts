@@ -1,6 +1,7 @@
 // The configuration's grouped sections, each read from its variables with its own checks:
-// the SMPP server, payments, the simulator's doors, hosted files in S3, metrics.
+// the SMPP server, payments, the simulator's doors, hosted files in S3, metrics, SMTP.
 import type { Config } from '../config.ts';
+import { isPlainEmail } from '../util/email.ts';
 import { bool, ConfigError, int, url } from './read.ts';
 
 /** SMPP_SERVER_*: the SMPP server's listener and limits. */
@@ -141,4 +142,71 @@ export function metricsConfig(env: NodeJS.ProcessEnv): Config['metrics'] {
     );
   }
   return { port: int(env, 'METRICS_PORT', 0, 0, 65535), token };
+}
+
+/** An SMTP server (SMTP_URL) and the sender (SMTP_FROM) of the service's e-mail. */
+export interface SmtpConfig {
+  host: string;
+  port: number;
+  /** smtps://: TLS from the start (port 465 by default); smtp:// upgrades with STARTTLS when offered. */
+  secure: boolean;
+  /** The URL's user and password, decoded; none: no authentication. */
+  user?: string;
+  pass?: string;
+  /** SMTP_FROM as given (`Sparrow <no-reply@example.com>` or a bare address). */
+  from: string;
+  /** The address of SMTP_FROM (the envelope sender). */
+  fromAddress: string;
+}
+
+/**
+ * SMTP_URL (smtp://user:password@host:port, smtps:// for TLS from the start) and SMTP_FROM
+ * (`Name <address>` or an address); neither: no e-mail. The URL is never echoed: it holds a password.
+ */
+export function smtp(env: NodeJS.ProcessEnv): SmtpConfig | undefined {
+  const raw = env.SMTP_URL || '';
+  const from = (env.SMTP_FROM || '').trim();
+  if (!raw) {
+    if (from)
+      throw new ConfigError('SMTP_FROM needs SMTP_URL (the server invitation e-mails are sent through)');
+    return undefined;
+  }
+  let u: URL | undefined;
+  try {
+    u = new URL(raw);
+  } catch {}
+  if (
+    !u ||
+    (u.protocol !== 'smtp:' && u.protocol !== 'smtps:') ||
+    !u.hostname ||
+    (u.pathname && u.pathname !== '/')
+  ) {
+    throw new ConfigError(
+      'SMTP_URL must be a URL such as smtp://user:password@mail.example.com:587 (smtps:// for TLS from the start)',
+    );
+  }
+  const secure = u.protocol === 'smtps:';
+  const fromAddress = /^[^<>\r\n]*<([^<>]+)>$/.exec(from)?.[1] ?? from;
+  if (!from || /[\r\n]/.test(from) || !isPlainEmail(fromAddress)) {
+    throw new ConfigError(
+      `SMTP_URL needs SMTP_FROM, the sender of the e-mails, as an address or "Name <address>" (e.g. "Sparrow <no-reply@example.com>")${from ? `, got "${from}"` : ''}`,
+    );
+  }
+  let user: string | undefined;
+  let pass: string | undefined;
+  try {
+    user = u.username ? decodeURIComponent(u.username) : undefined;
+    pass = u.password ? decodeURIComponent(u.password) : undefined;
+  } catch {
+    throw new ConfigError('SMTP_URL: the user or password is not valid percent-encoding');
+  }
+  return {
+    host: u.hostname.replace(/^\[|\]$/g, ''),
+    port: u.port ? Number(u.port) : secure ? 465 : 587,
+    secure,
+    user,
+    pass,
+    from,
+    fromAddress,
+  };
 }

@@ -493,13 +493,25 @@ CREATE TABLE group_numbers (
 );
 CREATE INDEX group_numbers_number ON group_numbers USING btree (account_id, phone_number_id);
 
+CREATE TABLE group_users (
+  account_id uuid NOT NULL,
+  group_id uuid NOT NULL,
+  user_id uuid NOT NULL,
+  "position" integer NOT NULL,
+  mobile jsonb,
+  CONSTRAINT group_users_account_id_group_id_fkey FOREIGN KEY (account_id, group_id) REFERENCES groups(account_id, id) ON DELETE CASCADE,
+  CONSTRAINT group_users_account_id_user_id_fkey FOREIGN KEY (account_id, user_id) REFERENCES account_users(account_id, user_id) ON DELETE CASCADE,
+  CONSTRAINT group_users_pkey PRIMARY KEY (account_id, group_id, user_id)
+);
+CREATE INDEX group_users_member ON group_users USING btree (account_id, user_id);
+
 CREATE TABLE groups (
   account_id uuid NOT NULL,
   id uuid NOT NULL,
   name text NOT NULL,
   notifications jsonb NOT NULL DEFAULT '[]'::jsonb,
   tags jsonb NOT NULL DEFAULT '[]'::jsonb,
-  users jsonb NOT NULL DEFAULT '[]'::jsonb,
+  legacy_users jsonb NOT NULL DEFAULT '[]'::jsonb,
   office_hours jsonb,
   is_default boolean NOT NULL DEFAULT false,
   use_shared_pool boolean NOT NULL DEFAULT false,
@@ -970,6 +982,10 @@ CREATE TABLE user_invitations (
   created_by jsonb NOT NULL DEFAULT '{}'::jsonb,
   expires_at timestamp with time zone NOT NULL,
   accepted_at timestamp with time zone,
+  email_status text NOT NULL DEFAULT 'none'::text,
+  email_error text,
+  emailed_at timestamp with time zone,
+  CONSTRAINT user_invitations_email_status_check CHECK (email_status = ANY (ARRAY['none'::text, 'sending'::text, 'sent'::text, 'failed'::text])),
   CONSTRAINT user_invitations_kind_check CHECK (kind = ANY (ARRAY['invite'::text, 'reset'::text])),
   CONSTRAINT user_invitations_role_check CHECK (role = ANY (ARRAY['Administrator'::text, 'Member'::text, 'Viewer'::text])),
   CONSTRAINT user_invitations_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
