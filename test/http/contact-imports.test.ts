@@ -170,6 +170,34 @@ describe('POST/GET /v1/accounts/:accountId/contacts/imports', () => {
     assert.equal(done.errors[0].line, 2);
   });
 
+  it('fails an import whose chunk keeps failing, with the reason, and keeps the rows before it', async () => {
+    const a = await svc.newAccount();
+    // A database failure no row check foresees: contacts named Boom cannot be written.
+    await svc.db.query(`CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.first_name = 'Boom' THEN RAISE EXCEPTION 'boom'; END IF; RETURN NEW; END $$`);
+    await svc.db.query('CREATE TRIGGER boom BEFORE INSERT ON contacts FOR EACH ROW EXECUTE FUNCTION boom()');
+    try {
+      const rows = [...Array.from({ length: 4 }, (_, i) => `P${i},${nextMobile()}`), `Boom,${nextMobile()}`];
+      const res = await post(a, `firstName,mobile\n${rows.join('\n')}\n`);
+      const id = body(res).data.id;
+      assert.equal(await chunk(2), 1);
+      for (let attempt = 1; attempt <= 6; attempt++) {
+        await chunk(3);
+        // The backoff is not waited out here: the import is made due again at once.
+        await svc.db.query('UPDATE contact_imports SET retry_at = NULL WHERE id = $1', [id]);
+      }
+      const done = await get(a, id);
+      assert.equal(done.status, 'failed');
+      assert.equal(done.error.code, 'CONT-007');
+      assert.match(done.error.description, /after 5 failed attempts at rows after 2/);
+      assert.deepEqual(done.counts, { total: 5, processed: 2, created: 2, updated: 0, failed: 0 });
+      assert.ok(done.finishedAt);
+      assert.equal(await chunk(3), 0, 'a failed import is no longer worked');
+    } finally {
+      await svc.db.query('DROP TRIGGER boom ON contacts; DROP FUNCTION boom()');
+    }
+  });
+
   it('refuses a hostile file with a clear 4xx and stages nothing', async () => {
     const a = await svc.newAccount();
     const cases: [string, string | Buffer, number, string, RegExp][] = [
@@ -209,6 +237,21 @@ describe('POST/GET /v1/accounts/:accountId/contacts/imports', () => {
     });
     assert.equal(wrongField.statusCode, 400, wrongField.body);
     assert.equal(body(wrongField).error.code, 'CONT-004');
+    for (const name of ['a\u0000b.csv', `${'n'.repeat(5000)}.csv`]) {
+      const named = multipartBody('file', name, 'mobile\n+12025550100\n');
+      const res = await svc.api.inject({
+        method: 'POST',
+        url: base(a),
+        headers: { ...a.auth, ...named.headers },
+        payload: named.payload,
+      });
+      assert.ok(res.statusCode === 202 || res.statusCode === 400, `${name.slice(0, 9)}: ${res.body}`);
+      if (res.statusCode === 202) {
+        assert.ok(body(res).data.fileName.length <= 255);
+        assert.ok(!body(res).data.fileName.includes('\u0000'));
+        await svc.db.query('DELETE FROM contact_imports WHERE id = $1', [body(res).data.id]);
+      }
+    }
     const json = await call(svc.api, 'POST', base(a), { auth: a.auth, json: { mobile: '+12025550100' } });
     assert.equal(json.statusCode, 415, json.body);
     const badMerge = await post(a, 'mobile\n+12025550100\n', '?mergeStrategy=set');

@@ -47,7 +47,8 @@ export async function startContactImport(
       const id = newId();
       await insertContactImport(tx, accountId, {
         id,
-        fileName: opts.fileName?.slice(0, 255) || null,
+        // Control characters (a NUL included, which PostgreSQL text cannot hold) are dropped from the name.
+        fileName: printable(opts.fileName ?? '').slice(0, 255) || null,
         mergeStrategy: opts.mergeStrategy ?? null,
         header,
         by: opts.by,
@@ -68,4 +69,14 @@ export async function startContactImport(
   } finally {
     source.destroy();
   }
+}
+
+/** The text without its control characters (C0 and DEL). */
+function printable(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    const c = ch.charCodeAt(0);
+    if (c >= 0x20 && c !== 0x7f) out += ch;
+  }
+  return out;
 }
