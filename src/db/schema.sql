@@ -273,6 +273,46 @@ CREATE TABLE checkout_sessions (
 );
 CREATE UNIQUE INDEX checkout_sessions_provider_id ON checkout_sessions USING btree (account_id, provider, provider_session_id) WHERE (provider_session_id IS NOT NULL);
 
+CREATE TABLE contact_import_rows (
+  account_id uuid NOT NULL,
+  import_id uuid NOT NULL,
+  "row" integer NOT NULL,
+  line integer NOT NULL,
+  cells jsonb NOT NULL,
+  CONSTRAINT contact_import_rows_account_id_import_id_fkey FOREIGN KEY (account_id, import_id) REFERENCES contact_imports(account_id, id) ON DELETE CASCADE,
+  CONSTRAINT contact_import_rows_pkey PRIMARY KEY (account_id, import_id, "row")
+);
+
+CREATE TABLE contact_imports (
+  account_id uuid NOT NULL,
+  id uuid NOT NULL,
+  status text NOT NULL DEFAULT 'queued'::text,
+  file_name text,
+  merge_strategy text,
+  header jsonb NOT NULL,
+  total integer NOT NULL DEFAULT 0,
+  processed integer NOT NULL DEFAULT 0,
+  created integer NOT NULL DEFAULT 0,
+  updated integer NOT NULL DEFAULT 0,
+  failed integer NOT NULL DEFAULT 0,
+  row_errors jsonb NOT NULL DEFAULT '[]'::jsonb,
+  error jsonb,
+  cursor integer NOT NULL DEFAULT 0,
+  attempts integer NOT NULL DEFAULT 0,
+  retry_at timestamp with time zone,
+  created_at timestamp with time zone NOT NULL DEFAULT now(),
+  created_by jsonb NOT NULL DEFAULT '{}'::jsonb,
+  updated_at timestamp with time zone NOT NULL DEFAULT now(),
+  started_at timestamp with time zone,
+  finished_at timestamp with time zone,
+  CONSTRAINT contact_imports_merge_strategy_check CHECK (merge_strategy = ANY (ARRAY['append'::text, 'core'::text, 'remove'::text])),
+  CONSTRAINT contact_imports_status_check CHECK (status = ANY (ARRAY['queued'::text, 'running'::text, 'completed'::text, 'failed'::text])),
+  CONSTRAINT contact_imports_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
+  CONSTRAINT contact_imports_pkey PRIMARY KEY (account_id, id)
+);
+CREATE INDEX contact_imports_by_account ON contact_imports USING btree (account_id, created_at DESC);
+CREATE INDEX contact_imports_open ON contact_imports USING btree (created_at) WHERE (status = ANY (ARRAY['queued'::text, 'running'::text]));
+
 CREATE TABLE contacts (
   account_id uuid NOT NULL,
   id uuid NOT NULL,
