@@ -191,3 +191,27 @@ export async function contactsByIds(
   );
   return rows;
 }
+
+/**
+ * The sender one contact gets from a pool (docs/routing.md), the rule of the bulk insert
+ * (db/queries/message-bulk.ts) for a single text: the pool number of its most recent conversation
+ * (sticky), else sparrow_pick_sender over the numbers suitable for its country (`byCountry`, null
+ * when all suit), else over the whole pool. `poolIds` in the pool's stable order.
+ */
+export async function pickContactSender(
+  db: Queryable,
+  accountId: string,
+  contact: { id: string; country: string | null },
+  poolIds: string[],
+  byCountry: Record<string, string[]> | undefined,
+): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT coalesce(
+       (SELECT cv.phone_number_id FROM conversations cv
+        WHERE cv.account_id = $1 AND cv.contact_id = $2 AND cv.phone_number_id = ANY($3::uuid[])
+        ORDER BY cv.updated_at DESC LIMIT 1),
+       sparrow_pick_sender($2, $4, $3::uuid[], $5::jsonb)) AS id`,
+    [accountId, contact.id, poolIds, contact.country, byCountry ? JSON.stringify(byCountry) : null],
+  );
+  return rows[0].id;
+}

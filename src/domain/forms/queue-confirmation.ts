@@ -7,7 +7,7 @@ import { queueMessage } from '../../messaging/send/accept/queue-message.ts';
 import type { Actor } from '../actor.ts';
 import { renderForContact } from '../contacts/merge-values.ts';
 import { takeAnonymousTextBudget } from '../messages/anonymous-text-budget.ts';
-import { groupSenderPool, sendersInOrder } from '../numbers/group-sender-pool.ts';
+import { groupSenderPool, senderForContact } from '../numbers/group-sender-pool.ts';
 
 /** What became of a form's confirmation text: the queued message, or why there is none. */
 export interface ConfirmationOutcome {
@@ -38,7 +38,7 @@ export async function queueConfirmation(
   try {
     return await withSavepoint(tx, async () => {
       const pool = await groupSenderPool(tx, form.account_id);
-      const sender = sendersInOrder(pool)[0] ?? fail('GRP-003');
+      const sender = await senderForContact(tx, form.account_id, pool, contact);
       const body = renderForContact(template, contact);
       if (body.trim() === '') fail('MSG-003');
       const cap = { kind: 'form' as const, ownerId: form.id, perHour };

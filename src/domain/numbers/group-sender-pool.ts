@@ -1,7 +1,9 @@
 import type { Queryable } from '../../db/client.ts';
+import { pickContactSender } from '../../db/queries/conversations.ts';
 import { activeGroupNumbers, type GroupRow, getDefaultGroup, getGroup } from '../../db/queries/groups.ts';
 import { activeAccountNumbers } from '../../db/queries/phone-numbers.ts';
 import { fail } from '../../errors.ts';
+import { suitableSenders } from '../../messaging/send/rules/senders.ts';
 import { isId } from '../../util/ids.ts';
 
 /** A number a send can go out from, with its rate limit. */
@@ -71,4 +73,28 @@ export async function groupSenderPool(
 /** A pool's numbers in a stable order (by id): every choice of sender indexes into this order. */
 export function sendersInOrder(pool: SenderPool): PoolSender[] {
   return [...pool.numbers].sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+/**
+ * The number of a pool that texts one contact: the one rule of every send (sticky conversation,
+ * else a number suitable for the contact's country, else the pool, by a stable hash of the
+ * contact's id; see pickContactSender). GRP-003 when the pool has no number.
+ */
+export async function senderForContact(
+  db: Queryable,
+  accountId: string,
+  pool: SenderPool,
+  contact: { id: string; mobile_country: string | null },
+): Promise<PoolSender> {
+  const numbers = sendersInOrder(pool);
+  if (numbers.length === 0) fail('GRP-003');
+  if (numbers.length === 1) return numbers[0];
+  const id = await pickContactSender(
+    db,
+    accountId,
+    { id: contact.id, country: contact.mobile_country },
+    numbers.map((n) => n.id),
+    suitableSenders(numbers),
+  );
+  return numbers.find((n) => n.id === id) ?? numbers[0];
 }

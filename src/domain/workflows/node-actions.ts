@@ -10,7 +10,7 @@ import { checkAttributes, rethrowAttributeLimit } from '../contacts/attribute-li
 import { presentContacts } from '../contacts/get-contact.ts';
 import { renderForContact } from '../contacts/merge-values.ts';
 import { emitEvent } from '../events/emit.ts';
-import { groupSenderPool, sendersInOrder } from '../numbers/group-sender-pool.ts';
+import { groupSenderPool, senderForContact } from '../numbers/group-sender-pool.ts';
 
 /** What a node's action did: follow an edge (by value), end, or stop; plus what to record. */
 export type ActionOutcome =
@@ -37,10 +37,8 @@ async function sendMessage(
   if (!contact.mobile_number || !contact.mobile_valid) fail('CONT-001');
   const groupId = typeof node.config.id === 'string' ? node.config.id : undefined;
   const pool = await groupSenderPool(tx, contact.account_id, groupId);
-  const numbers = sendersInOrder(pool);
-  if (numbers.length === 0) fail('GRP-003');
-  // A stable pick per contact, so one contact's texts keep one conversation.
-  const sender = numbers[Number.parseInt(contact.id.slice(-6), 16) % numbers.length];
+  // The rule of every send: one contact keeps one conversation (docs/routing.md).
+  const sender = await senderForContact(tx, contact.account_id, pool, contact);
   const template = String(node.config.message);
   const media = Array.isArray(node.config.media) ? (node.config.media as { url: string }[]) : [];
   const body = renderForContact(template, contact);
