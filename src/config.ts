@@ -78,7 +78,8 @@ export interface Config {
   bulkChunkSize: number;
   tokenTtlSeconds: number;
   /** Twilio-compatible provider settings (used by numbers whose provider is `twilio`). */
-  twilio: { baseUrl: string; accountSid: string; authToken: string };
+  /** TWILIO_TIMEOUT_MS: how long a request to the provider may take before its fate counts as unknown. */
+  twilio: { baseUrl: string; accountSid: string; authToken: string; timeoutMs?: number };
   /** SMPP provider settings (used by numbers whose provider is `smpp`). */
   smpp: {
     url: string;
@@ -173,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       baseUrl: url(env, 'TWILIO_BASE_URL', 'https://api.twilio.com'),
       accountSid: env.TWILIO_ACCOUNT_SID || '',
       authToken: env.TWILIO_AUTH_TOKEN || '',
+      timeoutMs: int(env, 'TWILIO_TIMEOUT_MS', 10_000, 100, 120_000),
     },
     smpp: {
       url: env.SMPP_URL || '',

@@ -31,6 +31,7 @@ export function createProviders(config: Config, log: (msg: string) => void = () 
         baseUrl: config.twilio.baseUrl,
         accountSid: config.twilio.accountSid,
         authToken: config.twilio.authToken,
+        timeoutMs: config.twilio.timeoutMs,
         statusCallback: `${config.externalsUrl}/v1/providers/twilio/status`,
       }),
     );

@@ -29,7 +29,18 @@ export interface ProviderError {
 /** What a provider answered to a submission. */
 export type SendResult =
   | { ok: true; providerMessageId: string; status: 'sent' }
-  | { ok: false; status: 'failed'; error: ProviderError; retryable: boolean };
+  | {
+      ok: false;
+      status: 'failed';
+      error: ProviderError;
+      retryable: boolean;
+      /**
+       * The provider may have taken it all the same (no answer in time, the connection lost after
+       * the request left): its fate is unknown. The dispatcher asks the provider (lookup) before
+       * it retries.
+       */
+      uncertain?: boolean;
+    };
 
 /** A submission the provider holds that matches a message whose submission's fate was unknown. */
 export interface LookupMatch {

@@ -116,6 +116,8 @@ export class TwilioProvider implements Provider {
             : `Could not reach the provider: ${(err as Error).message}`,
         },
         retryable: true,
+        // The request may have arrived: Twilio may hold the message without our knowing its sid.
+        uncertain: true,
       };
     }
     const text = await res.text().catch(() => '');

@@ -9,6 +9,7 @@ import { refusedOutright } from '../rules/routing.ts';
 import { remainingValidity } from '../rules/validity.ts';
 import { type BatchLease, LeaseLost } from './lease.ts';
 import type { OutcomeRecorder } from './record.ts';
+import { settleUncertain } from './settle-uncertain.ts';
 
 /** Attempts before a retryable failure becomes final. */
 export const MAX_ATTEMPTS = 5;
@@ -61,13 +62,17 @@ export function outbound(
   };
 }
 
-/** An unexpected fault (connection lost, timeout, provider missing): retried like a retryable failure. */
+/**
+ * An unexpected fault (connection lost, timeout, provider missing): retried like a retryable
+ * failure, after asking the provider whether it holds the message (settleUncertain).
+ */
 function faultResult(err: unknown): SendResult {
   return {
     ok: false,
     status: 'failed',
     error: { code: 'MSG-010', description: `${ERRORS['MSG-010'].message} ${(err as Error).message}` },
     retryable: true,
+    uncertain: true,
   };
 }
 
@@ -224,12 +229,15 @@ export async function submitAll(
           inFlight.push(
             (async () => {
               let result: SendResult;
+              const startedAt = new Date();
               try {
                 if (!provider) throw new Error(`provider ${name} is not configured`);
                 result = await provider.send(outbound(claimed[i]));
               } catch (err) {
                 result = faultResult(err);
               }
+              if (provider)
+                result = await settleUncertain(ctx.db, provider, outbound(claimed[i]), result, startedAt);
               recorder.add(outcomeOf(claimed[i], result, provider), id, () => limiter.release());
             })(),
           );
