@@ -1325,7 +1325,7 @@ AS $function$
     greatest(coalesce(date_trunc('month', sparrow_uuidv7_time(oldest) AT TIME ZONE 'UTC'),
                       date_trunc('month', now() AT TIME ZONE 'UTC')),
              '2000-01-01'::timestamp),
-    date_trunc('month', now() AT TIME ZONE 'UTC') + interval '2 months', interval '1 month')::date
+    date_trunc('month', now() AT TIME ZONE 'UTC') + interval '3 months', interval '1 month')::date
 $function$;
 
 CREATE OR REPLACE FUNCTION sparrow_phone_number_ref(p_account uuid, p_number_id uuid)

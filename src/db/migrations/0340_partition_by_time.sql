@@ -62,13 +62,14 @@ CREATE FUNCTION sparrow_uuidv7_time(id uuid) RETURNS timestamptz LANGUAGE sql IM
 $$;
 
 -- The month partitions a table needs for its rows now: from its oldest row's month (not before
--- 2000: an id that is not a UUIDv7 stays in the default partition) to two months ahead.
+-- 2000: an id that is not a UUIDv7 stays in the default partition) to three months ahead
+-- (PARTITION_MONTHS_AHEAD's default, so that a worker's first maintenance round has nothing to do).
 CREATE FUNCTION sparrow_partition_months(oldest uuid) RETURNS SETOF date LANGUAGE sql STABLE AS $$
   SELECT generate_series(
     greatest(coalesce(date_trunc('month', sparrow_uuidv7_time(oldest) AT TIME ZONE 'UTC'),
                       date_trunc('month', now() AT TIME ZONE 'UTC')),
              '2000-01-01'::timestamp),
-    date_trunc('month', now() AT TIME ZONE 'UTC') + interval '2 months', interval '1 month')::date
+    date_trunc('month', now() AT TIME ZONE 'UTC') + interval '3 months', interval '1 month')::date
 $$;
 
 -- messages --------------------------------------------------------------------------------------
