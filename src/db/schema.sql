@@ -1224,7 +1224,10 @@ BEGIN
                    parent || '_default', cols) USING lo, hi;
     GET DIAGNOSTICS moved = ROW_COUNT;
   END IF;
-  EXECUTE format('CREATE TABLE %I PARTITION OF %I FOR VALUES FROM (%L) TO (%L)', part, parent, lo, hi);
+  -- A message's pages keep room for its next versions (claim, receipt) so they stay HOT (0031);
+  -- a partitioned table holds no storage options, so each partition takes them.
+  EXECUTE format('CREATE TABLE %I PARTITION OF %I FOR VALUES FROM (%L) TO (%L)%s', part, parent, lo, hi,
+                 CASE WHEN parent IN ('messages', 'messages_new') THEN ' WITH (fillfactor = 50)' ELSE '' END);
   IF moved > 0 THEN
     EXECUTE format('INSERT INTO %I (%s) SELECT %s FROM sparrow_moving', parent, cols, cols);
   END IF;

@@ -73,6 +73,12 @@ describe('time partitions of messages, events and webhook deliveries', () => {
       assert.ok(names.has(`${table}_default`), `${table}_default`);
       for (const ahead of [0, 1, 2, 3]) assert.ok(names.has(partName(table, monthsAgo(-ahead))));
     }
+    // Message pages keep room for a row's next versions (HOT updates), partition by partition.
+    const { rows: ff } = await svc.db.query<{ name: string; opts: string[] | null }>(
+      `SELECT c.relname AS name, c.reloptions AS opts FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+        WHERE i.inhparent = 'messages'::regclass`,
+    );
+    for (const r of ff) assert.deepEqual(r.opts, ['fillfactor=50'], r.name);
   });
 
   it('takes a write into a month with no partition in the default one; the next round gives it its month', async () => {

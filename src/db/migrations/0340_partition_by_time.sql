@@ -45,7 +45,10 @@ BEGIN
                    parent || '_default', cols) USING lo, hi;
     GET DIAGNOSTICS moved = ROW_COUNT;
   END IF;
-  EXECUTE format('CREATE TABLE %I PARTITION OF %I FOR VALUES FROM (%L) TO (%L)', part, parent, lo, hi);
+  -- A message's pages keep room for its next versions (claim, receipt) so they stay HOT (0031);
+  -- a partitioned table holds no storage options, so each partition takes them.
+  EXECUTE format('CREATE TABLE %I PARTITION OF %I FOR VALUES FROM (%L) TO (%L)%s', part, parent, lo, hi,
+                 CASE WHEN parent IN ('messages', 'messages_new') THEN ' WITH (fillfactor = 50)' ELSE '' END);
   IF moved > 0 THEN
     EXECUTE format('INSERT INTO %I (%s) SELECT %s FROM sparrow_moving', parent, cols, cols);
   END IF;
@@ -110,7 +113,7 @@ CREATE TABLE messages_new (
   provider_ref text,
   expires_at timestamp with time zone
 ) PARTITION BY RANGE (id);
-CREATE TABLE messages_default PARTITION OF messages_new DEFAULT;
+CREATE TABLE messages_default PARTITION OF messages_new DEFAULT WITH (fillfactor = 50);
 SELECT sparrow_create_partition('messages_new', m)
   FROM sparrow_partition_months((SELECT id FROM messages ORDER BY id LIMIT 1)) m;
 INSERT INTO messages_new (account_id, id, job_id, campaign_id, contact_id, conversation_id, phone_number_id,
