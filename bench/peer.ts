@@ -21,7 +21,7 @@
  * SMPP_WINDOW_SIZE, and the SMPP clients' window), RACES.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,6 +33,7 @@ import { createAccount } from '../src/domain/accounts/create-account.ts';
 import { SYSTEM } from '../src/domain/actor.ts';
 import { createClient } from '../src/domain/auth/create-client.ts';
 import { createSmppCredential } from '../src/domain/smpp/create-credential.ts';
+import { BEARERBOX, KANNEL_MISSING, kannelConfig, SMSBOX } from '../test/support/kannel-config.ts';
 import { type SmppSink, startSmppSink } from './smpp-sink.ts';
 import { benchDatabase, fmt } from './support.ts';
 
@@ -45,8 +46,6 @@ const RACES = (process.env.RACES ?? 'http,smpp').split(',').map((r) => r.trim())
 const TEXT = 'Your appointment is confirmed for Tuesday 10:30. Reply STOP to opt out.';
 const ROUND_TIMEOUT_MS = Number(process.env.ROUND_TIMEOUT_MS ?? 900_000);
 const TICK = 100; // getconf CLK_TCK on Linux
-const BEARERBOX = ['/usr/sbin/bearerbox', '/usr/bin/bearerbox'].find((p) => existsSync(p));
-const SMSBOX = ['/usr/sbin/smsbox', '/usr/bin/smsbox'].find((p) => existsSync(p));
 const BIN = path.resolve('bin/sparrow.js');
 
 const load = () =>
@@ -168,50 +167,21 @@ async function stopChild(child: ChildProcess) {
 }
 
 async function startKannel(sinkPort: number): Promise<Kannel> {
-  if (!BEARERBOX || !SMSBOX) throw new Error('Kannel is not installed (apt-get install kannel)');
+  if (!BEARERBOX || !SMSBOX) throw new Error(KANNEL_MISSING || 'Kannel is not installed');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sparrow-peer-kannel-'));
   const [adminPort, smsboxPort, sendsmsPort] = [await freePort(), await freePort(), await freePort()];
   const conf = path.join(dir, 'kannel.conf');
   writeFileSync(
     conf,
-    `group = core
-admin-port = ${adminPort}
-admin-password = adminpass
-admin-interface = 127.0.0.1
-smsbox-port = ${smsboxPort}
-smsbox-interface = 127.0.0.1
-box-allow-ip = 127.0.0.1
-dlr-storage = internal
-store-type = file
-store-location = ${path.join(dir, 'kannel.store')}
-log-level = 2
-
-group = smsc
-smsc = smpp
-smsc-id = sink
-host = 127.0.0.1
-port = ${sinkPort}
-transceiver-mode = true
-smsc-username = kannel
-smsc-password = kannel
-system-type = ""
-max-pending-submits = ${WINDOW}
-enquire-link-interval = 30
-reconnect-delay = 1
-
-group = smsbox
-bearerbox-host = 127.0.0.1
-bearerbox-port = ${smsboxPort}
-sendsms-port = ${sendsmsPort}
-sendsms-interface = 127.0.0.1
-log-level = 2
-
-group = sendsms-user
-username = bench
-password = benchpass
-max-messages = 10
-concatenation = true
-`,
+    kannelConfig({
+      adminPort,
+      smsboxPort,
+      sendsmsPort,
+      logLevel: 2,
+      storeLocation: path.join(dir, 'kannel.store'),
+      smsc: { id: 'sink', port: sinkPort, username: 'kannel', password: 'kannel', maxPendingSubmits: WINDOW },
+      sendsmsUser: { username: 'bench', password: 'benchpass' },
+    }),
   );
   const bearer = spawnLogged(BEARERBOX, ['-v', '2', conf], process.env, dir);
   const binds = async () => {

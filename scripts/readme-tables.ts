@@ -33,8 +33,8 @@ import { CreateDripBody } from '../src/http/schemas/drips.ts';
 import { StatsQuery } from '../src/http/schemas/links.ts';
 import { SendMessagesBody } from '../src/http/schemas/messages.ts';
 import { CreateTemplateBody } from '../src/http/schemas/templates.ts';
-import { DEFAULT_THROUGHPUT } from '../src/messaging/throughput.ts';
-import { MAX_ATTEMPTS } from '../src/workers/dispatch.ts';
+import { MAX_ATTEMPTS } from '../src/messaging/send/dispatch/submit.ts';
+import { DEFAULT_THROUGHPUT } from '../src/messaging/send/rules/throughput.ts';
 import { WEBHOOK_TIMEOUT_MS } from '../src/workers/webhook-delivery.ts';
 
 export const README = fileURLToPath(new URL('../README.md', import.meta.url));
@@ -265,7 +265,7 @@ export function limits(): Limit[] {
     {
       limit: 'provider attempts of a message (retryable failures back off; a final failure is refunded)',
       value: count(MAX_ATTEMPTS),
-      source: '`MAX_ATTEMPTS` (`src/workers/dispatch.ts`)',
+      source: '`MAX_ATTEMPTS` (`src/messaging/send/dispatch/submit.ts`)',
     },
     {
       limit:
@@ -273,7 +273,7 @@ export function limits(): Limit[] {
       value: `${Object.entries(DEFAULT_THROUGHPUT)
         .map(([type, mps]) => `${type} ${count(mps)}`)
         .join(', ')} messages/s`,
-      source: '`DEFAULT_THROUGHPUT` (`src/messaging/throughput.ts`)',
+      source: '`DEFAULT_THROUGHPUT` (`src/messaging/send/rules/throughput.ts`)',
     },
     {
       limit: 'webhook destination URL length',

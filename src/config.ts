@@ -1,8 +1,42 @@
-import { isIP } from 'node:net';
 import path from 'node:path';
-import { parseKey } from './crypto/secret-box.ts';
+import {
+  bool,
+  databaseUrl,
+  deliveryGuarantee,
+  int,
+  key32,
+  pooler,
+  prices,
+  trustProxy,
+  url,
+  uuid,
+} from './config/read.ts';
+import {
+  metricsConfig,
+  type PaymentsConfig,
+  type PublicRateLimits,
+  payments,
+  type S3Config,
+  type SharefileConfig,
+  type SmppServerConfig,
+  type SmtpConfig,
+  s3,
+  simulator,
+  smppServer,
+  smtp,
+} from './config/sections.ts';
 import { DB_TIMEOUTS, type DbTimeouts } from './db/client.ts';
-import { type PriceTable, parsePriceTable } from './messaging/pricing.ts';
+import type { PriceTable } from './messaging/send/rules/pricing.ts';
+
+export { ConfigError } from './config/read.ts';
+export type {
+  PaymentsConfig,
+  PublicRateLimits,
+  S3Config,
+  SharefileConfig,
+  SmppServerConfig,
+  SmtpConfig,
+} from './config/sections.ts';
 
 /** Typed service configuration, read from the environment once at start-up. */
 export interface Config {
@@ -100,263 +134,8 @@ export interface Config {
    * METRICS_TOKEN (GET /metrics on the API listener too; required by both when set). Off by default.
    */
   metrics: { port: number; token: string };
-}
-
-/** Limits of hosted files (docs/files.md). */
-export interface SharefileConfig {
-  /** Largest file accepted, in bytes (413 FILE-003 above). */
-  maxBytes: number;
-  /** How long a link serves its file. */
-  ttlHours: number;
-  /** Bytes of unexpired files one account may hold (413 FILE-006 above). */
-  quotaBytes: number;
-}
-
-/** An S3-compatible bucket (AWS S3, MinIO, Ceph, R2...) for hosted files. */
-export interface S3Config {
-  bucket: string;
-  region: string;
-  /** S3_ENDPOINT: the store's URL; unset, AWS's own for the region. */
-  endpoint?: string;
-  /** S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY; unset, the SDK's default credential chain. */
-  accessKeyId?: string;
-  secretAccessKey?: string;
-  /** S3_FORCE_PATH_STYLE: bucket in the path (MinIO and most self-hosted stores) rather than the host name. */
-  forcePathStyle: boolean;
-}
-
-/** SMPP_SERVER_*: the SMPP server's listener and limits. */
-export interface SmppServerConfig {
-  /** SMPP_SERVER_PORT: 0 (the default) leaves the server off. */
-  port: number;
-  /** SMPP_SERVER_TLS_CERT / SMPP_SERVER_TLS_KEY: PEM files; the listener speaks TLS when both are set. */
-  tlsCert?: string;
-  tlsKey?: string;
-  /** SMPP_SERVER_WINDOW: most submit_sm one bind may have unanswered. */
-  window: number;
-  /** SMPP_SERVER_THROUGHPUT: submit_sm a second of a new credential (when it is not given one). */
-  throughput: number;
-  /** SMPP_SERVER_KEEP_HOURS: receipts and inbound texts wait this long for a receiver bind. */
-  keepHours: number;
-}
-
-function smppServer(env: NodeJS.ProcessEnv): SmppServerConfig {
-  const tlsCert = env.SMPP_SERVER_TLS_CERT || undefined;
-  const tlsKey = env.SMPP_SERVER_TLS_KEY || undefined;
-  if (Boolean(tlsCert) !== Boolean(tlsKey)) {
-    throw new ConfigError('SMPP_SERVER_TLS_CERT and SMPP_SERVER_TLS_KEY go together: set both or neither');
-  }
-  return {
-    port: int(env, 'SMPP_SERVER_PORT', 0, 0, 65535),
-    tlsCert,
-    tlsKey,
-    window: int(env, 'SMPP_SERVER_WINDOW', 50, 1, 10_000),
-    throughput: int(env, 'SMPP_SERVER_THROUGHPUT', 100, 1, 100_000),
-    keepHours: int(env, 'SMPP_SERVER_KEEP_HOURS', 72, 1, 24 * 365),
-  };
-}
-
-/** Per-IP budgets (requests a minute) of the public listener's route families. */
-export interface PublicRateLimits {
-  forms: number;
-  bookings: number;
-  links: number;
-  callbacks: number;
-  simulator: number;
-  files: number;
-}
-
-export class ConfigError extends Error {}
-
-function int(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  fallback: number,
-  min = 0,
-  max = Number.MAX_SAFE_INTEGER,
-): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
-  }
-  return n;
-}
-
-function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.toLowerCase();
-  if (raw === undefined || raw === '') return fallback;
-  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
-  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
-  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
-}
-
-function url(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
-  const raw = env[name] || fallback;
-  try {
-    return new URL(raw).toString().replace(/\/$/, '');
-  } catch {
-    throw new ConfigError(`${name} must be an absolute URL, got "${raw}"`);
-  }
-}
-
-/** PAYMENTS_PROVIDER (`none` | `simulator` | `stripe`), STRIPE_API_BASE, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET. */
-export interface PaymentsConfig {
-  provider: 'none' | 'simulator' | 'stripe';
-  stripeApiBase: string;
-  stripeSecretKey: string;
-  stripeWebhookSecret: string;
-}
-
-function payments(env: NodeJS.ProcessEnv, production: boolean): PaymentsConfig {
-  // Simulated payments credit real balances: in production they must be chosen explicitly.
-  const provider = env.PAYMENTS_PROVIDER || (production ? 'none' : 'simulator');
-  if (provider !== 'none' && provider !== 'simulator' && provider !== 'stripe') {
-    throw new ConfigError(`PAYMENTS_PROVIDER must be none, simulator or stripe, got "${provider}"`);
-  }
-  const stripeSecretKey = env.STRIPE_SECRET_KEY || '';
-  const stripeWebhookSecret = env.STRIPE_WEBHOOK_SECRET || '';
-  if (provider === 'stripe' && (!stripeSecretKey || !stripeWebhookSecret)) {
-    throw new ConfigError('PAYMENTS_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
-  }
-  return {
-    provider,
-    stripeApiBase: url(env, 'STRIPE_API_BASE', 'https://api.stripe.com'),
-    stripeSecretKey,
-    stripeWebhookSecret,
-  };
-}
-
-function prices(env: NodeJS.ProcessEnv): PriceTable {
-  try {
-    return parsePriceTable(env.PRICE_TABLE);
-  } catch (err) {
-    throw new ConfigError((err as Error).message);
-  }
-}
-
-/** SIMULATOR_ENDPOINTS and SIMULATOR_SECRET: open in development, closed in production unless asked for. */
-function simulator(env: NodeJS.ProcessEnv, production: boolean) {
-  const simulatorEndpoints = bool(env, 'SIMULATOR_ENDPOINTS', !production);
-  const simulatorSecret = env.SIMULATOR_SECRET || '';
-  if (production && simulatorEndpoints && !simulatorSecret) {
-    throw new ConfigError(
-      'SIMULATOR_ENDPOINTS=true in production needs SIMULATOR_SECRET (callers send it in X-Simulator-Secret)',
-    );
-  }
-  return { simulatorEndpoints, simulatorSecret };
-}
-
-const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
-function trustProxy(env: NodeJS.ProcessEnv): boolean | string {
-  const raw = (env.TRUST_PROXY ?? '').trim();
-  if (raw === '') return false;
-  if (/^(true|false|yes|no|on|off)$/i.test(raw)) return bool(env, 'TRUST_PROXY', false);
-  for (const entry of raw.split(',').map((e) => e.trim())) {
-    const [address, bits, extra] = entry.split('/');
-    const valid =
-      PROXY_NAMES.has(entry) ||
-      (extra === undefined && isIP(address) !== 0 && (bits === undefined || /^\d{1,3}$/.test(bits)));
-    if (!valid) {
-      throw new ConfigError(
-        `TRUST_PROXY must be true, false or proxy addresses/CIDRs separated by commas, got "${raw}"`,
-      );
-    }
-  }
-  return raw;
-}
-
-/** DATABASE_URL, when set, must be a postgres:// (or postgresql://) URL. */
-function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
-  const raw = env.DATABASE_URL;
-  if (!raw) return undefined;
-  let ok = false;
-  try {
-    ok = ['postgres:', 'postgresql:'].includes(new URL(raw).protocol);
-  } catch {}
-  if (!ok) {
-    throw new ConfigError(
-      'DATABASE_URL must be a URL such as postgres://user:password@host:5432/database (got a value that is not one)',
-    );
-  }
-  return raw;
-}
-
-/** Account ids are UUIDs (the database column's type): an id of another shape is refused up front. */
-function uuid(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const raw = env[name];
-  if (!raw) return undefined;
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(raw)) {
-    throw new ConfigError(
-      `${name} must be a UUID such as 01937c1e-0000-7000-8000-000000000001 (account ids are UUIDs), got "${raw}"`,
-    );
-  }
-  return raw.toLowerCase();
-}
-
-function key32(env: NodeJS.ProcessEnv, name: string): Buffer | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return undefined;
-  const key = parseKey(raw);
-  if (!key) {
-    throw new ConfigError(
-      `${name} must be 32 bytes as 64 hex digits or base64 (e.g. \`openssl rand -base64 32\`), got ${raw.length} characters`,
-    );
-  }
-  return key;
-}
-
-function deliveryGuarantee(env: NodeJS.ProcessEnv): Config['deliveryGuarantee'] {
-  const raw = env.DELIVERY_GUARANTEE || 'at-least-once';
-  if (raw !== 'at-least-once' && raw !== 'at-most-once') {
-    throw new ConfigError(`DELIVERY_GUARANTEE must be at-least-once or at-most-once, got "${raw}"`);
-  }
-  return raw;
-}
-
-function s3(env: NodeJS.ProcessEnv): S3Config | undefined {
-  const bucket = env.S3_BUCKET || '';
-  const endpoint = env.S3_ENDPOINT ? url(env, 'S3_ENDPOINT', '') : undefined;
-  const accessKeyId = env.S3_ACCESS_KEY_ID || undefined;
-  const secretAccessKey = env.S3_SECRET_ACCESS_KEY || undefined;
-  if (!bucket) {
-    if (endpoint || accessKeyId || secretAccessKey)
-      throw new ConfigError(
-        'S3_ENDPOINT and S3_ACCESS_KEY_ID need S3_BUCKET (the bucket hosted files go to)',
-      );
-    return undefined;
-  }
-  if (!accessKeyId !== !secretAccessKey)
-    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both or neither');
-  return {
-    bucket,
-    region: env.S3_REGION || 'us-east-1',
-    endpoint,
-    accessKeyId,
-    secretAccessKey,
-    forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', endpoint !== undefined),
-  };
-}
-
-/** DATABASE_POOLER: `none`, or `transaction` when DATABASE_URL leads to a transaction-pooling PgBouncer. */
-function pooler(env: NodeJS.ProcessEnv): 'none' | 'transaction' {
-  const raw = env.DATABASE_POOLER || 'none';
-  if (raw !== 'none' && raw !== 'transaction') {
-    throw new ConfigError(`DATABASE_POOLER must be none or transaction, got "${raw}"`);
-  }
-  return raw;
-}
-
-function metricsConfig(env: NodeJS.ProcessEnv): Config['metrics'] {
-  const token = env.METRICS_TOKEN || '';
-  if (token && (token.length < 16 || /\s/.test(token))) {
-    throw new ConfigError(
-      'METRICS_TOKEN must be at least 16 characters without spaces (e.g. `openssl rand -hex 24`)',
-    );
-  }
-  return { port: int(env, 'METRICS_PORT', 0, 0, 65535), token };
+  /** SMTP_URL and SMTP_FROM: console invitations are e-mailed through this server; unset, the link is only shown. */
+  smtp?: SmtpConfig;
 }
 
 /** Reads and validates the configuration; throws ConfigError with a readable message. */
@@ -448,5 +227,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     s3: s3(env),
     metrics: metricsConfig(env),
+    smtp: smtp(env),
   };
 }

@@ -7,7 +7,8 @@ import { TokenService } from './domain/auth/tokens.ts';
 import { useShortLinkBase } from './domain/links/shorten-links.ts';
 import { createRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
 import { trustOwnFiles } from './messaging/media-url.ts';
-import { usePriceTable } from './messaging/pricing.ts';
+import { usePriceTable } from './messaging/send/rules/pricing.ts';
+import { createSmtpMailer, type Mailer } from './providers/mail/smtp.ts';
 import { createProviders, type Providers } from './providers/registry.ts';
 
 /** Everything a request handler or worker needs, built once per process. */
@@ -24,6 +25,8 @@ export interface AppContext {
   providers: Providers;
   /** Whether the database answers (a watchdog ping); requests answer 503 SYS-503 while it does not. */
   dbHealth: DbHealth;
+  /** E-mail through SMTP_URL (console invitations); undefined when no SMTP server is configured. */
+  mailer: Mailer | undefined;
   /** The process's log line writer (the service's logger; silent when none was given, as in tests). */
   log: (msg: string) => void;
   close: () => Promise<void>;
@@ -36,6 +39,7 @@ export function createContext(config: Config, db: Db, log?: (msg: string) => voi
   const tokens = new TokenService(db, config.publicUrl, config.tokenTtlSeconds, secrets);
   const rateLimiter = createRateLimiter(config.rateLimitPerMinute, config.redisUrl);
   const providers = createProviders(config);
+  const mailer = config.smtp ? createSmtpMailer(config.smtp) : undefined;
   const dbHealth = watchDatabase(db, { timeoutMs: Math.min(config.db.connectMs, 3_000), log });
   // The service's own hosted-file links are valid media URLs wherever EXTERNALS_URL points.
   trustOwnFiles(config.externalsUrl);
@@ -48,8 +52,10 @@ export function createContext(config: Config, db: Db, log?: (msg: string) => voi
     rateLimiter,
     providers,
     dbHealth,
+    mailer,
     log: log ?? (() => {}),
     close: async () => {
+      mailer?.close();
       await dbHealth.stop();
       await rateLimiter.close();
       await providers.close();

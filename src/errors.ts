@@ -64,6 +64,11 @@ export const ERRORS = {
   'CONT-003': { status: 409, message: 'A contact with this mobile number already exists.' },
   'CONT-004': { status: 400, message: 'The CSV upload is invalid.' },
   'CONT-005': { status: 400, message: "The contact's attributes are over a limit." },
+  'CONT-006': { status: 404, message: 'Contact import not found.' },
+  'CONT-007': {
+    status: 409,
+    message: 'The contact import stopped: its remaining rows could not be written.',
+  },
   'CONT-010': { status: 400, message: 'Contact has requested no further communication.' },
   'CONT-011': { status: 400, message: 'Contact is blocked.' },
 
@@ -279,4 +284,15 @@ export function fail(
   opts?: { details?: unknown; headers?: Record<string, string> },
 ): never {
   throw new AppError(code, message, opts);
+}
+
+/** An expected failure as a record (on a message, a run, an upload row): its code and text. */
+export interface RecordedError {
+  code: ErrorCode;
+  description: string;
+}
+
+/** The record of an expected failure: the code with its registered text unless another is given. */
+export function recordedError(code: ErrorCode, description: string = ERRORS[code].message): RecordedError {
+  return { code, description };
 }

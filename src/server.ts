@@ -158,7 +158,12 @@ export async function startService(role: Role, config: Config = loadConfig()) {
       for (const note of securityNotes(config)) log(note);
       lazySchemas.warm((err) => log(`a route schema does not compile: ${err.message}`));
       if (boot.clientSecret) {
-        log('created a development account; its credentials (shown once, also in the file below):');
+        log(
+          boot.firstAccount === 'bootstrap'
+            ? 'created the bootstrap account (the database held none; BOOTSTRAP_ACCOUNT_ID, BOOTSTRAP_CLIENT_ID ' +
+                'and BOOTSTRAP_CLIENT_SECRET name it instead); its credentials (shown once, also in the file below):'
+            : 'created a development account; its credentials (shown once, also in the file below):',
+        );
         process.stdout.write(
           `\n  SPARROW_ACCOUNT_ID=${boot.accountId}\n  SPARROW_CLIENT_ID=${boot.clientId}\n  SPARROW_CLIENT_SECRET=${boot.clientSecret}\n\n`,
         );

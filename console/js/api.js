@@ -155,6 +155,7 @@ async function renew(s) {
  * @property {unknown} [json] a JSON body
  * @property {string} [csv] a text/csv body
  * @property {Blob} [file] a body sent as its bytes, with its type
+ * @property {FormData} [form] a multipart/form-data body (the browser writes its boundary)
  * @property {boolean} [root] call `/v1{path}` instead of the account's path
  */
 
@@ -162,13 +163,13 @@ async function renew(s) {
  * Calls the account's part of the API: api('GET', '/contacts', {query}) → GET
  * /v1/accounts/{accountId}/contacts. Answers the envelope; throws ApiError on failure.
  * `json` sends a JSON body; `csv` sends text/csv; `file` (a File or Blob) sends its bytes with its
- * type. `root: true` calls `/v1{path}` instead (operations outside the account path, e.g. tools).
+ * type; `form` sends a FormData as multipart/form-data. `root: true` calls `/v1{path}` instead (operations outside the account path, e.g. tools).
  * @param {string} method
  * @param {string} path
  * @param {ApiOptions} [options]
  * @returns {Promise<any>} the envelope (`data`, `pagination`, …) as the API documents it
  */
-export async function api(method, path, { query, json, csv, file, root = false } = {}) {
+export async function api(method, path, { query, json, csv, file, form, root = false } = {}) {
   let s = session();
   if (!s) throw new ApiError(401, 'AUTH-001', 'Sign in first.');
   if (s.expiresAt - Date.now() < RENEW_MARGIN_MS) s = await renew(s);
@@ -194,6 +195,8 @@ export async function api(method, path, { query, json, csv, file, root = false }
     } else if (file !== undefined) {
       headers['content-type'] = file.type || 'application/octet-stream';
       body = file;
+    } else if (form !== undefined) {
+      body = form;
     }
     return fetch(url, { method, headers, body });
   };

@@ -31,6 +31,7 @@ import { messagePage, messagesPage } from './pages/messages.js';
 import { numbersPage } from './pages/numbers.js';
 import { overviewPage } from './pages/overview.js';
 import { reportPage } from './pages/reports.js';
+import { routesPage } from './pages/routes.js';
 import { templatesPage } from './pages/templates.js';
 import { usersPage } from './pages/users.js';
 import { webhookPage, webhooksPage } from './pages/webhooks.js';
@@ -81,6 +82,7 @@ const NAV = [
     entries: [
       ['/numbers', 'Numbers'],
       ['/groups', 'Groups'],
+      ['/routes', 'Routes'],
       ['/calls', 'Calls'],
     ],
   },
@@ -127,6 +129,7 @@ const ROUTES = [
   { path: '/numbers', page: numbersPage },
   { path: '/groups', page: groupsPage },
   { path: '/groups/:id', page: groupPage },
+  { path: '/routes', page: routesPage },
   { path: '/billing', page: billingPage },
   { path: '/calls', page: callsPage },
   { path: '/calls/:id', page: callPage },

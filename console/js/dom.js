@@ -201,3 +201,81 @@ export function whileShown(el, ms, fn) {
     else fn();
   }, ms);
 }
+
+/**
+ * A search box for a list's filter, its accessible name the placeholder unless given.
+ * @param {string} value
+ * @param {string} placeholder
+ * @param {Record<string, unknown>} [props] more attributes (`aria-label`, `name`, `maxlength`)
+ */
+export function searchInput(value, placeholder, props = {}) {
+  return h('input', { type: 'search', value, placeholder, 'aria-label': placeholder, ...props });
+}
+
+/**
+ * The inline form above a list: its controls and one submit button; submitting calls submit()
+ * (which usually navigates to the filtered list) instead of posting the form.
+ * @param {Child} controls
+ * @param {() => void} submit
+ * @param {string} [button]
+ * @param {Record<string, unknown>} [props] more attributes of the form (`role: 'search'`)
+ */
+export function filterForm(controls, submit, button = 'Filter', props = {}) {
+  return h(
+    'form',
+    {
+      class: 'inline',
+      ...props,
+      onsubmit: (/** @type {Event} */ e) => {
+        e.preventDefault();
+        submit();
+      },
+    },
+    controls,
+    h('button', { type: 'submit' }, button),
+  );
+}
+
+/**
+ * A select of `values` with a first option "any" (value ''), `selected` chosen; a change calls
+ * change(value).
+ * @param {string} name
+ * @param {string} any the first option's text
+ * @param {(string | [value: string, label: string])[]} values
+ * @param {string} selected
+ * @param {(value: string) => void} [change]
+ */
+export function choice(name, any, values, selected, change) {
+  const select = h(
+    'select',
+    { name, onchange: change ? () => change(select.value) : undefined },
+    h('option', { value: '' }, any),
+    values.map((v) => {
+      const [value, label] = typeof v === 'string' ? [v, v] : v;
+      return h('option', { value, selected: value === selected }, label);
+    }),
+  );
+  return select;
+}
+
+/**
+ * Shows what load() shows, and while it answers true (something shown may still change: a job
+ * running, a message on its way) loads again every ms, until el leaves the document. A failed
+ * reload leaves the last answer shown; the next one tries again. The first load's failure throws.
+ * @param {Element} el
+ * @param {() => Promise<boolean>} load
+ * @param {number} [ms]
+ */
+export async function refreshWhileMoving(el, load, ms = 2000) {
+  const refresh = async () => {
+    if (!el.isConnected) return;
+    let moving = true;
+    try {
+      moving = await load();
+    } catch {
+      // Keep the last answer; try again.
+    }
+    if (moving) setTimeout(refresh, ms);
+  };
+  if (await load()) setTimeout(refresh, ms);
+}

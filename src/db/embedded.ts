@@ -157,8 +157,14 @@ export async function startEmbedded(
     port,
     persistent: true,
     createPostgresUser: true,
-    // One syncfs() of the new cluster instead of an fsync per file: as durable, seconds faster on a busy disk.
-    initdbFlags: process.platform === 'linux' ? ['--sync-method=syncfs'] : [],
+    // UTF8 whatever the machine's locale (with LANG unset, initdb picks SQL_ASCII and migrations
+    // that convert text fail); the C locale sorts bytewise on every machine alike. One syncfs() of
+    // the new cluster instead of an fsync per file: as durable, seconds faster on a busy disk.
+    initdbFlags: [
+      '--encoding=UTF8',
+      '--locale=C',
+      ...(process.platform === 'linux' ? ['--sync-method=syncfs'] : []),
+    ],
     postgresFlags: ['-c', 'max_connections=200', '-c', 'unix_socket_directories='],
     onLog: (line) => {
       logLines.push(String(line));

@@ -273,6 +273,46 @@ CREATE TABLE checkout_sessions (
 );
 CREATE UNIQUE INDEX checkout_sessions_provider_id ON checkout_sessions USING btree (account_id, provider, provider_session_id) WHERE (provider_session_id IS NOT NULL);
 
+CREATE TABLE contact_import_rows (
+  account_id uuid NOT NULL,
+  import_id uuid NOT NULL,
+  "row" integer NOT NULL,
+  line integer NOT NULL,
+  cells jsonb NOT NULL,
+  CONSTRAINT contact_import_rows_account_id_import_id_fkey FOREIGN KEY (account_id, import_id) REFERENCES contact_imports(account_id, id) ON DELETE CASCADE,
+  CONSTRAINT contact_import_rows_pkey PRIMARY KEY (account_id, import_id, "row")
+);
+
+CREATE TABLE contact_imports (
+  account_id uuid NOT NULL,
+  id uuid NOT NULL,
+  status text NOT NULL DEFAULT 'queued'::text,
+  file_name text,
+  merge_strategy text,
+  header jsonb NOT NULL,
+  total integer NOT NULL DEFAULT 0,
+  processed integer NOT NULL DEFAULT 0,
+  created integer NOT NULL DEFAULT 0,
+  updated integer NOT NULL DEFAULT 0,
+  failed integer NOT NULL DEFAULT 0,
+  row_errors jsonb NOT NULL DEFAULT '[]'::jsonb,
+  error jsonb,
+  cursor integer NOT NULL DEFAULT 0,
+  attempts integer NOT NULL DEFAULT 0,
+  retry_at timestamp with time zone,
+  created_at timestamp with time zone NOT NULL DEFAULT now(),
+  created_by jsonb NOT NULL DEFAULT '{}'::jsonb,
+  updated_at timestamp with time zone NOT NULL DEFAULT now(),
+  started_at timestamp with time zone,
+  finished_at timestamp with time zone,
+  CONSTRAINT contact_imports_merge_strategy_check CHECK (merge_strategy = ANY (ARRAY['append'::text, 'core'::text, 'remove'::text])),
+  CONSTRAINT contact_imports_status_check CHECK (status = ANY (ARRAY['queued'::text, 'running'::text, 'completed'::text, 'failed'::text])),
+  CONSTRAINT contact_imports_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
+  CONSTRAINT contact_imports_pkey PRIMARY KEY (account_id, id)
+);
+CREATE INDEX contact_imports_by_account ON contact_imports USING btree (account_id, created_at DESC);
+CREATE INDEX contact_imports_open ON contact_imports USING btree (created_at) WHERE (status = ANY (ARRAY['queued'::text, 'running'::text]));
+
 CREATE TABLE contacts (
   account_id uuid NOT NULL,
   id uuid NOT NULL,
@@ -493,13 +533,25 @@ CREATE TABLE group_numbers (
 );
 CREATE INDEX group_numbers_number ON group_numbers USING btree (account_id, phone_number_id);
 
+CREATE TABLE group_users (
+  account_id uuid NOT NULL,
+  group_id uuid NOT NULL,
+  user_id uuid NOT NULL,
+  "position" integer NOT NULL,
+  mobile jsonb,
+  CONSTRAINT group_users_account_id_group_id_fkey FOREIGN KEY (account_id, group_id) REFERENCES groups(account_id, id) ON DELETE CASCADE,
+  CONSTRAINT group_users_account_id_user_id_fkey FOREIGN KEY (account_id, user_id) REFERENCES account_users(account_id, user_id) ON DELETE CASCADE,
+  CONSTRAINT group_users_pkey PRIMARY KEY (account_id, group_id, user_id)
+);
+CREATE INDEX group_users_member ON group_users USING btree (account_id, user_id);
+
 CREATE TABLE groups (
   account_id uuid NOT NULL,
   id uuid NOT NULL,
   name text NOT NULL,
   notifications jsonb NOT NULL DEFAULT '[]'::jsonb,
   tags jsonb NOT NULL DEFAULT '[]'::jsonb,
-  users jsonb NOT NULL DEFAULT '[]'::jsonb,
+  legacy_users jsonb NOT NULL DEFAULT '[]'::jsonb,
   office_hours jsonb,
   is_default boolean NOT NULL DEFAULT false,
   use_shared_pool boolean NOT NULL DEFAULT false,
@@ -970,6 +1022,10 @@ CREATE TABLE user_invitations (
   created_by jsonb NOT NULL DEFAULT '{}'::jsonb,
   expires_at timestamp with time zone NOT NULL,
   accepted_at timestamp with time zone,
+  email_status text NOT NULL DEFAULT 'none'::text,
+  email_error text,
+  emailed_at timestamp with time zone,
+  CONSTRAINT user_invitations_email_status_check CHECK (email_status = ANY (ARRAY['none'::text, 'sending'::text, 'sent'::text, 'failed'::text])),
   CONSTRAINT user_invitations_kind_check CHECK (kind = ANY (ARRAY['invite'::text, 'reset'::text])),
   CONSTRAINT user_invitations_role_check CHECK (role = ANY (ARRAY['Administrator'::text, 'Member'::text, 'Viewer'::text])),
   CONSTRAINT user_invitations_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
@@ -1341,6 +1397,25 @@ AS $function$
            'status', n.status, 'active', n.status = 'active'))
     FROM phone_numbers n
    WHERE n.account_id = p_account AND n.id = p_number_id
+$function$;
+
+CREATE OR REPLACE FUNCTION sparrow_pick_sender(contact uuid, country text, pool uuid[], by_country jsonb)
+ RETURNS uuid
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  SELECT coalesce(
+    ((by_country -> upper(country)) ->>
+       (abs(hashtext(contact::text)::bigint) % jsonb_array_length(by_country -> upper(country)))::int)::uuid,
+    pool[1 + (abs(hashtext(contact::text)::bigint) % cardinality(pool))])
+$function$;
+
+CREATE OR REPLACE FUNCTION sparrow_price(segments integer, country text, prices jsonb)
+ RETURNS numeric
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  SELECT round(segments * coalesce((prices ->> upper(country))::numeric, (prices ->> 'default')::numeric), 4)
 $function$;
 
 CREATE OR REPLACE FUNCTION sparrow_quiet_until(zones text[], fallback text, at timestamp with time zone)

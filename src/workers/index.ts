@@ -3,6 +3,7 @@ import { createProviderSink } from '../domain/messages/provider-sink.ts';
 import { autoTopup } from './auto-topup.ts';
 import { bulkContacts } from './bulk-contacts.ts';
 import { campaignScheduler } from './campaign-scheduler.ts';
+import { contactImports } from './contact-imports.ts';
 import { dispatch } from './dispatch.ts';
 import { idempotencyPurge } from './idempotency-purge.ts';
 import { type Loop, startLoop } from './loop.ts';
@@ -46,6 +47,7 @@ export const TASKS: WorkerTask[] = [
   scheduledSends,
   sharefilePurge,
   bulkContacts,
+  contactImports,
   smppOutboxExpiry,
   messageExpiry,
   partitionMaintenance,

@@ -1,4 +1,4 @@
-import { runScheduledSends } from '../domain/messages/run-scheduled-sends.ts';
+import { runScheduledSends } from '../messaging/send/accept/run-scheduled-sends.ts';
 import type { WorkerTask } from './index.ts';
 
 const BATCH = 20;

@@ -51,6 +51,7 @@ describe('sparrow start', () => {
       60_000,
       100,
     );
+    assert.match(out, /created a development account; its credentials/);
     const accountId = /SPARROW_ACCOUNT_ID=(\S+)/.exec(out)![1];
     const clientId = /SPARROW_CLIENT_ID=(\S+)/.exec(out)![1];
     const clientSecret = /SPARROW_CLIENT_SECRET=(\S+)/.exec(out)![1];
@@ -93,6 +94,33 @@ describe('sparrow start', () => {
     assert.doesNotMatch(second.output(), /SPARROW_CLIENT_SECRET|password:/);
     await token(port, clientId, clientSecret);
     assert.equal(await stop(second.child), 0);
+  });
+
+  it('under NODE_ENV=production, names the first account the bootstrap account, not a development one', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-start-'));
+    fs.chmodSync(dir, 0o755);
+    dirs.push(dir);
+    const { port, env: listeners } = await listenerEnv();
+    const svc = start({ DATA_DIR: dir, NODE_ENV: 'production', ...listeners });
+    const out = await eventually(
+      async () => (/^\s+password:\s+\S+$/m.test(svc.output()) ? svc.output() : undefined),
+      60_000,
+      100,
+    );
+    assert.match(out, /created the bootstrap account \(the database held none; BOOTSTRAP_ACCOUNT_ID/);
+    assert.doesNotMatch(out, /development account/);
+    const accountId = /SPARROW_ACCOUNT_ID=(\S+)/.exec(out)![1];
+    const t = await token(
+      port,
+      /SPARROW_CLIENT_ID=(\S+)/.exec(out)![1],
+      /SPARROW_CLIENT_SECRET=(\S+)/.exec(out)![1],
+    );
+    const acct = await fetch(`http://127.0.0.1:${port}/v1/accounts/${accountId}`, {
+      headers: { authorization: `Bearer ${t}` },
+    });
+    assert.equal(acct.status, 200);
+    assert.equal(((await acct.json()) as { data: { name: string } }).data.name, 'Bootstrap account');
+    assert.equal(await stop(svc.child), 0);
   });
 
   it('creates the BOOTSTRAP_* account and client on DATABASE_URL, idempotently', async () => {

@@ -4,14 +4,18 @@
  * measure sideways overflow, and routeSuite(): one half of the routes at one width. The routes are
  * checked in four files (accessibility.test.ts and accessibility-routes.test.ts at desktop width,
  * accessibility-narrow*.test.ts at 360 px), half the routes each, so that every file stays well
- * within the runner's 180 s per file on a busy two-core machine.
+ * within the runner's 180 s per file on a busy two-core machine. Every page the walk visits is
+ * saved as a full-page screenshot under test/console/screenshots/ (a CI artifact), named by route
+ * and width: `page-contacts-id-1280px.png`.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { body, call } from '../helpers.ts';
 import { axeViolations, describeViolations } from './axe.ts';
 import { type ConsoleSession, skipWithoutChromium, startConsole } from './browser.ts';
+import { routeScreenshot, routeScreenshotName, SCREENSHOTS } from './screenshot.ts';
 
 /** The hash routes of the console, in the order of app.js's ROUTES list. */
 const appSource = readFileSync(new URL('../../console/js/app.js', import.meta.url), 'utf8');
@@ -132,6 +136,15 @@ export async function startAccessibility() {
   });
   assert.equal(booked.statusCode, 200, booked.body);
   ids.set('/reports/:kind/:id', `jobs/${sent.jobId}`);
+  // A route, so the Routes page shows its table and not only its form.
+  await api('POST', '/routes', {
+    prefix: '4477',
+    providers: [
+      { provider: 'smpp', priority: 1, weight: 70 },
+      { provider: 'simulator', priority: 2 },
+    ],
+    description: 'UK mobiles',
+  });
   // Further states of the pages: a new record's form, an edit form, a prefilled compose form,
   // the closed conversations, an unknown route.
   further.push(
@@ -213,10 +226,13 @@ export function routesHalf(half: 1 | 2): string[] {
 /**
  * A suite that signs in and opens each route of `routes` at `width` px: no serious or critical
  * axe-core violation, and at a narrow width no sideways scroll; no script error or CSP violation.
+ * Each page is kept as a full-page screenshot named by its route and width (screenshot.ts).
  */
 export function routeSuite(title: string, routes: string[], width: number) {
   describe(title, { skip: skipWithoutChromium }, () => {
     let t: Awaited<ReturnType<typeof startAccessibility>>;
+    // The file system's clock may round: a second's margin, as no earlier run is that recent.
+    const started = Date.now() - 1000;
     before(async () => {
       t = await startAccessibility();
       await t.page.setViewportSize({ width, height: width < 640 ? 740 : 720 });
@@ -231,6 +247,7 @@ export function routeSuite(title: string, routes: string[], width: number) {
         assert.ok(target, `no record to open for #${route}`);
         await t.page.goto(`${t.c.base}/console/#${target}`);
         await t.settle();
+        await routeScreenshot(t.page, route, width);
         if (width < 640) assert.equal(await t.overflow(), null, `#${target} at ${width} px`);
         await t.check(`#${target} at ${width} px`);
       });
@@ -238,6 +255,13 @@ export function routeSuite(title: string, routes: string[], width: number) {
 
     it('reported no script error or CSP violation', () => {
       assert.deepEqual(t.c.problems, []);
+    });
+
+    it('kept a screenshot of every page it visited, written by this run', () => {
+      const stale = routes
+        .map((route) => path.join(SCREENSHOTS, `${routeScreenshotName(route, width)}.png`))
+        .filter((file) => !existsSync(file) || statSync(file).mtimeMs < started);
+      assert.deepEqual(stale, []);
     });
   });
 }

@@ -3,13 +3,15 @@
  * page, an invitation page, and every route of console/js/app.js (read from its ROUTES list, with a
  * record made first for every detail page, so none is skipped and tables are not empty). This
  * file checks the first half of the routes; accessibility-routes.test.ts the other half, and
- * accessibility-narrow*.test.ts every route at 360 px.
+ * accessibility-narrow*.test.ts every route at 360 px. Each page visited is saved as a full-page
+ * screenshot under test/console/screenshots/, named by route and width (screenshot.ts).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { NAV, ROUTES, routesHalf, startAccessibility } from './accessibility-support.ts';
 import { axeViolations, describeViolations } from './axe.ts';
 import { skipWithoutChromium } from './browser.ts';
+import { routeScreenshot } from './screenshot.ts';
 
 describe('the console’s accessibility (axe-core)', { skip: skipWithoutChromium }, () => {
   let t: Awaited<ReturnType<typeof startAccessibility>>;
@@ -33,9 +35,11 @@ describe('the console’s accessibility (axe-core)', { skip: skipWithoutChromium
   it('the sign-in page has no serious or critical violation', async () => {
     await page().goto(`${t.c.base}/console/`);
     await page().locator('input[name=email]').waitFor();
+    await routeScreenshot(page(), '/sign-in', 1280);
     await t.check('sign-in');
     await page().setViewportSize({ width: 360, height: 740 });
     try {
+      await routeScreenshot(page(), '/sign-in', 360);
       assert.equal(await t.overflow(), null, 'the sign-in page at 360 px');
       await t.check('sign-in at 360 px');
     } finally {
@@ -60,9 +64,11 @@ describe('the console’s accessibility (axe-core)', { skip: skipWithoutChromium
   it('an invitation page has no serious or critical violation', async () => {
     await page().goto(`${t.c.base}/console/#/accept/${t.inviteToken}`);
     await page().locator('h1', { hasText: 'Join Sparrow' }).waitFor();
+    await routeScreenshot(page(), '/accept/:token', 1280);
     await t.check('invitation');
     await page().setViewportSize({ width: 360, height: 740 });
     try {
+      await routeScreenshot(page(), '/accept/:token', 360);
       assert.equal(await t.overflow(), null, 'the invitation page at 360 px');
       await t.check('invitation at 360 px');
     } finally {
@@ -87,6 +93,7 @@ describe('the console’s accessibility (axe-core)', { skip: skipWithoutChromium
       assert.ok(target, `no record to open for #${route}`);
       await page().goto(`${t.c.base}/console/#${target}`);
       await t.settle();
+      await routeScreenshot(page(), route, 1280);
       await t.check(`#${target}`);
     });
   }
@@ -96,6 +103,7 @@ describe('the console’s accessibility (axe-core)', { skip: skipWithoutChromium
     for (const target of t.further) {
       await page().goto(`${t.c.base}/console/#${target}`);
       await t.settle();
+      await routeScreenshot(page(), target, 1280);
       const violations = await axeViolations(page());
       if (violations.length) found.push(describeViolations(`#${target}`, violations));
     }
@@ -108,6 +116,7 @@ describe('the console’s accessibility (axe-core)', { skip: skipWithoutChromium
     await page().fill('input[name=mobile]', '12');
     await page().locator('button', { hasText: 'Create contact' }).click();
     await page().locator('.flash-error').waitFor();
+    await routeScreenshot(page(), '/contacts/new-error', 1280);
     await t.check('a contact form with an error');
   });
 });

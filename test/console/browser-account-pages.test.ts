@@ -1,6 +1,6 @@
 /**
  * The account pages of the console in a real browser: Numbers (search, buy, throughput, release),
- * Groups (office hours per weekday), Billing (checkout paid by the simulator, auto top-up) and
+ * Groups (a user, office hours per weekday), Billing (checkout paid by the simulator, auto top-up) and
  * Calls (a call made through the simulator's call door, and its detail).
  */
 import assert from 'node:assert/strict';
@@ -66,14 +66,22 @@ describe('console account pages in a browser', { skip: skipWithoutChromium }, ()
     assert.deepEqual(c.problems, []);
   });
 
-  it('creates a group, gives it a number and office hours per weekday, which the API answers', async () => {
+  it('creates a group, gives it a number, a user and office hours per weekday, which the API answers', async () => {
     const ours = (await get('/phonenumbers'))[0];
+    await ensureUser(
+      svc.db,
+      a.accountId,
+      { email: 'lee@example.com', role: 'Viewer', firstName: 'Lee', lastName: 'Ray' },
+      { id: 'test' },
+    );
     await open('/groups', 'Groups');
     await page.fill('input[name=name]', 'Support desk');
     await page.locator('button', { hasText: 'Create group' }).click();
     await page.locator('h2', { hasText: 'Support desk' }).waitFor();
     const id = decodeURIComponent(new URL(page.url()).hash.split('/')[2]);
     await page.locator('label', { hasText: ours.number }).locator('input').check();
+    // Its users are the account's console users: Lee, a Viewer, is one of them.
+    await page.locator('label', { hasText: 'lee@example.com' }).locator('input').check();
     await page.check('input[name=officeHoursActive]');
     await page.fill('input[name=timezone]', 'Europe/Paris');
     await page.getByLabel('Add hours on Monday').click();
@@ -91,6 +99,14 @@ describe('console account pages in a browser', { skip: skipWithoutChromium }, ()
     assert.deepEqual(
       g.phoneNumbers.map((n: { id: string }) => n.id),
       [ours.id],
+    );
+    assert.deepEqual(
+      g.users.map((u: { email: string; firstName: string; role: string }) => [u.email, u.firstName, u.role]),
+      [['lee@example.com', 'Lee', 'Viewer']],
+    );
+    assert.equal(
+      await page.locator('label', { hasText: 'lee@example.com' }).locator('input').isChecked(),
+      true,
     );
     assert.equal(g.officeHours.active, true);
     assert.equal(g.officeHours.timezone, 'Europe/Paris');

@@ -1,5 +1,5 @@
 /**
- * The console's management pages in a real browser: CSV upload, lists, templates, campaigns
+ * The console's management pages in a real browser: CSV import with its progress bar, lists, templates, campaigns
  * (a quick campaign to a list) and webhooks (subscribe, rotate, deliveries).
  */
 import assert from 'node:assert/strict';
@@ -43,20 +43,43 @@ describe('the web console’s management pages in a browser', { skip: skipWithou
     receiver?.close();
   });
 
-  it('uploads a CSV file of contacts and reports the rows that failed', async () => {
+  it('imports a CSV file of contacts with a progress bar that reaches completion, and lists the rows that failed', async () => {
+    // Enough rows for more than one worker chunk (BULK_CHUNK_SIZE 1000).
+    const filler = Array.from(
+      { length: 1500 },
+      (_, i) => `F${i},Filler,+1415556${String(i).padStart(4, '0')},none`,
+    );
+    const csv = [
+      'firstName,lastName,mobile,plan',
+      'Grace,Hopper,+14155550161,gold',
+      'Alan,Turing,+14155550162,silver',
+      'Bad,Row,12,none',
+      ...filler,
+    ].join('\n');
     await page.click('a[href="#/contacts"]');
     await page.setInputFiles('input[name=csv]', {
       name: 'people.csv',
       mimeType: 'text/csv',
-      buffer: Buffer.from(
-        'firstName,lastName,mobile,plan\nGrace,Hopper,+14155550161,gold\nAlan,Turing,+14155550162,silver\nBad,Row,12,none\n',
-      ),
+      buffer: Buffer.from(`${csv}\n`),
     });
-    await page.locator('button', { hasText: 'Upload' }).click();
-    await page.locator('.flash-info', { hasText: '3 row(s), 2 inserted, 0 updated, 1 failed' }).waitFor();
-    assert.match((await page.locator('.result tr', { hasText: 'Bad' }).textContent()) ?? '', /CONT-001/);
+    await page.locator('button', { hasText: 'Import' }).click();
+    const bar = page.getByRole('progressbar', { name: /rows/ });
+    await bar.waitFor();
+    assert.equal(await bar.getAttribute('max'), '1503');
+    await page
+      .locator('label', { hasText: 'Import complete: 1503 of 1503 rows' })
+      .waitFor({ timeout: 60_000 });
+    assert.equal(await bar.evaluate((el) => (el as HTMLProgressElement).value), 1503);
+    await page
+      .locator('.flash-info', { hasText: '1503 row(s), 1502 created, 0 updated, 1 failed' })
+      .waitFor();
+    const bad = (await page.locator('.result tr', { hasText: 'CONT-001' }).textContent()) ?? '';
+    assert.match(bad, /^4\s*3\s*12/, 'the failed row with its line (4), row (3) and mobile');
     const list = body(await api('GET', '/contacts?q=Hopper'));
     assert.equal(list.data[0].attributes.plan, 'gold');
+    const imports = body(await api('GET', '/contacts/imports'));
+    assert.equal(imports.data[0].fileName, 'people.csv');
+    assert.equal(imports.data[0].status, 'completed');
   });
 
   it('creates a list, adds a contact to it, and runs a quick campaign to the list', async () => {

@@ -104,7 +104,16 @@ describe('groups', () => {
       );
     });
 
-    it('gives users an id and parses their mobile as contacts are', async () => {
+    it('links users (console users of the account) and parses their mobile as contacts are', async () => {
+      const invited = await call(svc.api, 'POST', `${base(a)}/users`, {
+        auth: a.auth,
+        json: { email: 'ann@example.com', role: 'Administrator' },
+      });
+      const token = body(invited).data.link.split('/accept/')[1];
+      const joined = await call(svc.api, 'POST', `/console/api/invitations/${token}/accept`, {
+        json: { password: 'a long enough password', firstName: 'Ann' },
+      });
+      assert.equal(joined.statusCode, 200, joined.body);
       const res = await create(a, {
         name: 'With users',
         users: [
@@ -118,7 +127,7 @@ describe('groups', () => {
       });
       assert.equal(res.statusCode, 201);
       const [u] = body(res).data.users;
-      assert.ok(u.id);
+      assert.equal(u.id, body(joined).data.user.id);
       assert.equal(u.email, 'ann@example.com');
       assert.equal(u.role, 'Administrator');
       assert.deepEqual(u.mobile, {
@@ -342,14 +351,14 @@ describe('groups', () => {
       assert.equal((await defaultOf(a)).id, def.id);
     });
 
-    it('sets useSharedPool and users', async () => {
+    it('sets useSharedPool and users (Ann joined the account in a test above)', async () => {
       const g = body(await create(a, { name: 'Pool' })).data;
       const res = await put(a, g.id, {
         useSharedPool: true,
-        users: [{ email: 'bo@example.com', firstName: 'Bo' }],
+        users: [{ email: 'ann@example.com' }],
       });
       assert.equal(body(res).data.useSharedPool, true);
-      assert.equal(body(res).data.users[0].firstName, 'Bo');
+      assert.equal(body(res).data.users[0].firstName, 'Ann');
     });
 
     it('rejects bad office hours and an empty name with 400', async () => {

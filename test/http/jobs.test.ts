@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { claimRangeBatch } from '../../src/messaging/send/dispatch/ranges.ts';
 import { dispatch } from '../../src/workers/dispatch.ts';
-import { claimRangeBatch } from '../../src/workers/dispatch-ranges.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 
 describe('jobs: GET /v1/accounts/:accountId/jobs, GET …/jobs/:jobId, PUT …/jobs/:jobId/cancel', () => {

@@ -6,7 +6,7 @@ import {
   providerOrder,
   type Route,
   refusedOutright,
-} from '../../src/messaging/routing.ts';
+} from '../../src/messaging/send/rules/routing.ts';
 
 const ACC = 'acc-1';
 const route = (over: Partial<Route>): Route => ({

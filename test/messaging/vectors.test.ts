@@ -4,7 +4,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { findContact } from '../../src/db/queries/contacts.ts';
 import { renderForContacts } from '../../src/db/queries/message-bulk.ts';
+import { mergeValues, renderForContact } from '../../src/domain/contacts/merge-values.ts';
 import {
   attributeText,
   parseTemplate,
@@ -133,6 +135,35 @@ describe('merge-field rendering on the shared vectors', () => {
       assert.equal(rows.length, 1);
       assert.equal(rows[0].body, c.rendered, c.template);
     }
+  });
+
+  it('the texts the service writes itself (mergeValues over the stored contacts row) give every case’s text', async () => {
+    for (const c of RENDER.cases) {
+      const row = await findContact(svc.db, a.accountId, created[c.contact].id);
+      assert.ok(row);
+      assert.equal(renderForContact(c.template, row), c.rendered, c.template);
+    }
+  });
+
+  it('mergeValues maps a stored contact to its merge fields, custom attributes as stored', async () => {
+    const row = await findContact(svc.db, a.accountId, created.unicode.id);
+    assert.ok(row);
+    assert.deepEqual(mergeValues(row), {
+      id: created.unicode.id,
+      firstName: '<b>&</b>',
+      lastName: 'Ünïcödé 😀',
+      email: null,
+      mobile: '+61412345678',
+      country: 'AU',
+      attributes: { name: '\u202egnp.exe' },
+    });
+    const ada = await findContact(svc.db, a.accountId, created.ada.id);
+    assert.ok(ada);
+    const values = mergeValues(ada);
+    assert.equal(values.firstName, 'Ada');
+    assert.equal(values.mobile, '+447400123456');
+    assert.equal(values.country, 'GB');
+    assert.deepEqual(values.attributes, RENDER.contacts.ada.attributes);
   });
 
   it('an attribute’s text is jsonb_each_text’s, which the SQL size limit counts (sparrow_limit_attributes)', async () => {

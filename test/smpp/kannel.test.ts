@@ -6,32 +6,21 @@
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { freePort } from '../../src/db/embedded.ts';
 import { activeAccountNumbers } from '../../src/db/queries/phone-numbers.ts';
 import { receiveMessage } from '../../src/domain/inbound/receive-message.ts';
 import { SmppServer } from '../../src/smpp/server.ts';
 import { newId } from '../../src/util/ids.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { BEARERBOX, KANNEL_MISSING, kannelConfig, SMSBOX } from '../support/kannel-config.ts';
 
-const BEARERBOX = ['/usr/sbin/bearerbox', '/usr/bin/bearerbox'].find((p) => existsSync(p));
-const SMSBOX = ['/usr/sbin/smsbox', '/usr/bin/smsbox'].find((p) => existsSync(p));
-const skip = !BEARERBOX || !SMSBOX ? 'Kannel is not installed (apt-get install kannel)' : false;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
+const skip = KANNEL_MISSING;
 
 describe('Kannel binds to the SMPP server as its SMSC', { skip }, () => {
   let svc: TestService;
@@ -79,47 +68,15 @@ describe('Kannel binds to the SMPP server as its SMSC', { skip }, () => {
     const conf = path.join(dir, 'kannel.conf');
     writeFileSync(
       conf,
-      `group = core
-admin-port = ${adminPort}
-admin-password = adminpass
-admin-interface = 127.0.0.1
-smsbox-port = ${smsboxPort}
-smsbox-interface = 127.0.0.1
-box-allow-ip = 127.0.0.1
-dlr-storage = internal
-log-level = 1
-
-group = smsc
-smsc = smpp
-smsc-id = sparrow
-host = 127.0.0.1
-port = ${smppPort}
-transceiver-mode = true
-smsc-username = ${cred.systemId}
-smsc-password = ${cred.password}
-system-type = ""
-enquire-link-interval = 30
-reconnect-delay = 1
-
-group = smsbox
-bearerbox-host = 127.0.0.1
-bearerbox-port = ${smsboxPort}
-sendsms-port = ${sendsmsPort}
-sendsms-interface = 127.0.0.1
-log-level = 1
-
-group = sendsms-user
-username = tester
-password = testpass
-concatenation = true
-max-messages = 10
-
-group = sms-service
-keyword = default
-get-url = "http://127.0.0.1:${hooksPort}/mo?from=%p&to=%P&text=%a"
-max-messages = 0
-catch-all = true
-`,
+      kannelConfig({
+        adminPort,
+        smsboxPort,
+        sendsmsPort,
+        logLevel: 1,
+        smsc: { id: 'sparrow', port: smppPort, username: cred.systemId, password: cred.password },
+        sendsmsUser: { username: 'tester', password: 'testpass' },
+        moUrl: `http://127.0.0.1:${hooksPort}/mo?from=%p&to=%P&text=%a`,
+      }),
     );
     spawnBox(BEARERBOX as string, conf);
     await eventually(async () => server.boundSessions.length > 0, 30_000);

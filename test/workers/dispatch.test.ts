@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { applyStatusUpdates } from '../../src/domain/messages/apply-status-updates.ts';
+import { dispatchBatch, MAX_ATTEMPTS } from '../../src/messaging/send/dispatch/dispatch-batch.ts';
+import { applyStatusUpdates } from '../../src/messaging/send/receipts/apply-status-updates.ts';
 import { SimulatorProvider } from '../../src/providers/simulator/provider.ts';
 import type { Provider, ProviderName, SendResult } from '../../src/providers/types.ts';
-import { dispatch, dispatchBatch, MAX_ATTEMPTS } from '../../src/workers/dispatch.ts';
+import { dispatch } from '../../src/workers/dispatch.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 
 const US_RATE = 0.0079;

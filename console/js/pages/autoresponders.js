@@ -1,7 +1,7 @@
 // Autoresponders: automatic replies to inbound texts by keyword or outside a group's office hours;
 // list (with stats), create, edit, turn on and off, delete.
 import { api } from '../api.js';
-import { badge, field, h, pager, table, when } from '../dom.js';
+import { badge, field, filterForm, h, pager, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
 import { go, link } from '../router.js';
 import { messageBox } from './compose.js';
@@ -72,18 +72,8 @@ export async function autorespondersPage(view, { query }) {
         'a group’s office hours. STOP, START and HELP always win; opted-out and blocked contacts get nothing; a ' +
         'contact is answered at most once per window. Replies are ordinary, charged messages.',
     ),
-    h(
-      'form',
-      {
-        class: 'inline',
-        onsubmit: (e) => {
-          e.preventDefault();
-          go('/autoresponders', { active: activeFilter.value, groupId: groupFilter.value });
-        },
-      },
-      activeFilter,
-      groupFilter,
-      h('button', { type: 'submit' }, 'Filter'),
+    filterForm([activeFilter, groupFilter], () =>
+      go('/autoresponders', { active: activeFilter.value, groupId: groupFilter.value }),
     ),
     table(
       [

@@ -1,7 +1,7 @@
 // Calls: voice calls to the account's numbers with direction, status and duration; one call's
 // detail with its recording.
 import { api } from '../api.js';
-import { badge, field, h, nameOf, pager, table, when } from '../dom.js';
+import { badge, choice, field, filterForm, h, nameOf, pager, table, when } from '../dom.js';
 import { go } from '../router.js';
 
 const STATUSES = [
@@ -21,30 +21,12 @@ export async function callsPage(view, { query }) {
   const direction = query.get('direction') ?? '';
   const status = query.get('status') ?? '';
   const res = await api('GET', '/calls', { query: { direction, status, offset, limit: 20 } });
-  const dir = h(
-    'select',
-    { name: 'direction' },
-    ['', 'inbound', 'outbound'].map((d) => h('option', { value: d, selected: d === direction }, d || 'any')),
-  );
-  const st = h(
-    'select',
-    { name: 'status' },
-    ['', ...STATUSES].map((s) => h('option', { value: s, selected: s === status }, s || 'any')),
-  );
+  const dir = choice('direction', 'any', ['inbound', 'outbound'], direction);
+  const st = choice('status', 'any', STATUSES, status);
   view.append(
     h('h2', {}, 'Calls'),
-    h(
-      'form',
-      {
-        class: 'inline',
-        onsubmit: (e) => {
-          e.preventDefault();
-          go('/calls', { direction: dir.value, status: st.value });
-        },
-      },
-      field('Direction', dir),
-      field('Status', st),
-      h('button', { type: 'submit' }, 'Filter'),
+    filterForm([field('Direction', dir), field('Status', st)], () =>
+      go('/calls', { direction: dir.value, status: st.value }),
     ),
     table(
       [

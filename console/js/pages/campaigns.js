@@ -1,7 +1,7 @@
 // Campaigns: list (with a name filter), create a campaign (a draft, or one run at a set time),
 // run a quick campaign (a list, a group, a text: now or at a time), pause, resume and delete.
 import { api } from '../api.js';
-import { badge, field, h, money, pager, table, when } from '../dom.js';
+import { badge, field, filterForm, h, money, pager, searchInput, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
 import { go, link } from '../router.js';
 import { messageBox } from './compose.js';
@@ -26,21 +26,10 @@ export async function campaignsPage(view, { query }) {
       showError(err);
     }
   };
-  const search = h('input', { type: 'search', value: nameFilter, placeholder: 'Name contains' });
+  const search = searchInput(nameFilter, 'Name contains');
   view.append(
     h('h2', {}, 'Campaigns'),
-    h(
-      'form',
-      {
-        class: 'inline',
-        onsubmit: (e) => {
-          e.preventDefault();
-          go('/campaigns', { name: search.value.trim() });
-        },
-      },
-      search,
-      h('button', { type: 'submit' }, 'Filter'),
-    ),
+    filterForm(search, () => go('/campaigns', { name: search.value.trim() })),
     table(
       [
         ['Name', (c) => c.name],

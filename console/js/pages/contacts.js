@@ -1,9 +1,10 @@
-// Contacts: search and page through them, create, edit, delete, and upload a CSV file.
+// Contacts: search and page through them, create, edit, delete, and import a CSV file (contacts-import.js).
 import { api } from '../api.js';
-import { field, h, nameOf, pager, table, when } from '../dom.js';
+import { field, filterForm, h, nameOf, pager, table, when } from '../dom.js';
 import { showAfterNavigation, showError, showInfo } from '../flash.js';
 import { go, link } from '../router.js';
 import { bulkPanel, selectCell } from './contacts-bulk.js';
+import { importForm } from './contacts-import.js';
 
 /** #/contacts?q=&offset= */
 export async function contactsPage(view, { query }) {
@@ -17,19 +18,7 @@ export async function contactsPage(view, { query }) {
       h('h2', {}, 'Contacts'),
       h('a', { class: 'button', href: '#/contacts/new' }, 'New contact'),
     ),
-    h(
-      'form',
-      {
-        class: 'inline',
-        role: 'search',
-        onsubmit: (e) => {
-          e.preventDefault();
-          go('/contacts', { q: search.value.trim() });
-        },
-      },
-      search,
-      h('button', { type: 'submit' }, 'Search'),
-    ),
+    filterForm(search, () => go('/contacts', { q: search.value.trim() }), 'Search', { role: 'search' }),
   );
   const res = await api('GET', '/contacts', { query: { q, offset, limit: 20 } });
   const rows = h('div', {});
@@ -56,71 +45,7 @@ export async function contactsPage(view, { query }) {
     ),
     pager(res.pagination, (o) => go('/contacts', { q, offset: o })),
   );
-  view.append(bulkPanel(rows, q), uploadForm());
-}
-
-function uploadForm() {
-  const file = h('input', { type: 'file', name: 'csv', accept: '.csv,text/csv', required: true });
-  const strategy = h(
-    'select',
-    { name: 'mergeStrategy' },
-    h('option', { value: '' }, 'Report duplicates as errors'),
-    h('option', { value: 'append' }, 'Merge into existing (append)'),
-    h('option', { value: 'core' }, 'Update core fields (core)'),
-    h('option', { value: 'remove' }, 'Replace existing (remove)'),
-  );
-  const result = h('div', { class: 'result' });
-  return h(
-    'form',
-    {
-      class: 'panel',
-      onsubmit: async (e) => {
-        e.preventDefault();
-        const chosen = file.files?.[0];
-        if (!chosen) return;
-        result.replaceChildren();
-        try {
-          const res = await api('POST', '/contacts', {
-            csv: await chosen.text(),
-            query: { mergeStrategy: strategy.value },
-          });
-          const r = res.data;
-          showInfo(
-            `Upload done: ${r.submitted} row(s), ${r.inserted} inserted, ${r.updated} updated, ${r.errors.length} failed.`,
-          );
-          result.append(
-            table(
-              [
-                ['Row', (x) => String(x.row)],
-                [
-                  'Input',
-                  (x) =>
-                    Object.entries(x.input)
-                      .map(([k, v]) => `${k}=${v}`)
-                      .join(', '),
-                ],
-                ['Error', (x) => `${x.error.description} (${x.error.code})`],
-              ],
-              r.errors,
-              'Every row was accepted.',
-            ),
-          );
-        } catch (err) {
-          showError(err);
-        }
-      },
-    },
-    h('h3', {}, 'Upload contacts (CSV)'),
-    h(
-      'p',
-      { class: 'muted' },
-      'A header row with a mobile column; firstName, lastName, email, country and tags (split on ;) are read, other columns become attributes.',
-    ),
-    field('File', file),
-    field('Duplicates', strategy),
-    h('button', { type: 'submit' }, 'Upload'),
-    result,
-  );
+  view.append(bulkPanel(rows, q), importForm());
 }
 
 /** #/contacts/new and #/contacts/:id */

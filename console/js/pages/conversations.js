@@ -1,7 +1,7 @@
 // Inbox: conversations (one per contact and our number) with unread counts; a thread with its
 // messages, a reply box and a close button. Opening a thread marks it read.
 import { api } from '../api.js';
-import { badge, field, h, nameOf, pager, table, when, whileShown } from '../dom.js';
+import { badge, field, filterForm, h, nameOf, pager, table, when, whileShown } from '../dom.js';
 import { showError, showInfo } from '../flash.js';
 import { go } from '../router.js';
 import { messageBox } from './compose.js';
@@ -40,19 +40,9 @@ export async function inboxPage(view, { query }) {
       ),
       h('button', { type: 'button', class: 'secondary', onclick: () => load().catch(showError) }, 'Refresh'),
     ),
-    h(
-      'form',
-      {
-        class: 'inline',
-        role: 'search',
-        onsubmit: (e) => {
-          e.preventDefault();
-          go('/inbox', { show: show[0], q: search.value.trim() });
-        },
-      },
-      search,
-      h('button', { type: 'submit' }, 'Search'),
-    ),
+    filterForm(search, () => go('/inbox', { show: show[0], q: search.value.trim() }), 'Search', {
+      role: 'search',
+    }),
     list,
   );
   async function load() {

@@ -1,7 +1,19 @@
 // Drip campaigns: a trigger, then messages in order, each a delay after the previous one. List with
 // status and stats; create / edit the sequence; activate / deactivate; delete; executions of one.
 import { api } from '../api.js';
-import { add, badge, field, h, isolate, nameOf, pager, table, when } from '../dom.js';
+import {
+  add,
+  badge,
+  field,
+  filterForm,
+  h,
+  isolate,
+  nameOf,
+  pager,
+  searchInput,
+  table,
+  when,
+} from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
 import { go, link } from '../router.js';
 import { reportLink } from './reports.js';
@@ -43,26 +55,10 @@ export async function dripsPage(view, { query }) {
     api('GET', '/lists', { query: { limit: 100 } }),
     editing ? api('GET', `/dripcampaigns/${encodeURIComponent(editing)}`).then((r) => r.data) : null,
   ]);
-  const search = h('input', {
-    type: 'search',
-    value: nameFilter,
-    placeholder: 'Name contains',
-    'aria-label': 'Name contains',
-  });
+  const search = searchInput(nameFilter, 'Name contains');
   add(view, [
     h('h2', {}, 'Drip campaigns'),
-    h(
-      'form',
-      {
-        class: 'inline',
-        onsubmit: (e) => {
-          e.preventDefault();
-          go('/drips', { name: search.value.trim() });
-        },
-      },
-      search,
-      h('button', { type: 'submit' }, 'Filter'),
-    ),
+    filterForm(search, () => go('/drips', { name: search.value.trim() })),
     table(
       [
         ['Name', (d) => h('a', { href: link(`/drips/${encodeURIComponent(d.id)}`) }, h('bdi', {}, d.name))],

@@ -5,9 +5,9 @@ import { barChart } from '../chart.js';
 import { copyBox } from '../copy.js';
 import { add, badge, field, h, isolate, pager, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
+import { listPager, listWithTemplates, nameFilter, templateCard, templateGallery } from '../gallery.js';
 import { go, link } from '../router.js';
 
-const TEMPLATES_PER_PAGE = 6;
 const DEFAULT_FIELDS = 'mobile | Mobile number | tel | required\nfirstName | First name | text';
 
 /** "name | Label | type | required" per line → the API's fields. */
@@ -35,42 +35,13 @@ function parseFields(text) {
 
 /** #/forms?name=&offset=&q=&toffset= */
 export async function formsPage(view, { query }) {
-  const nameFilter = query.get('name') ?? '';
-  const offset = Number(query.get('offset') ?? 0);
-  const q = query.get('q') ?? '';
-  const toffset = Number(query.get('toffset') ?? 0);
-  const state = { name: nameFilter, offset, q, toffset };
-  const [forms, templates, lists] = await Promise.all([
-    api('GET', '/forms', { query: { name: nameFilter, offset, limit: 20 } }),
-    api('GET', '/forms/templates', { query: { q, offset: toffset, limit: TEMPLATES_PER_PAGE } }),
+  const [{ state, list: forms, templates }, lists] = await Promise.all([
+    listWithTemplates(query, '/forms', '/forms/templates'),
     api('GET', '/lists', { query: { limit: 100 } }),
   ]);
-  const search = h('input', {
-    type: 'search',
-    value: nameFilter,
-    placeholder: 'Name contains',
-    'aria-label': 'Name contains',
-  });
-  const templateSearch = h('input', {
-    type: 'search',
-    value: q,
-    placeholder: 'Search templates',
-    'aria-label': 'Search form templates',
-  });
   add(view, [
     h('h2', {}, 'Lead forms'),
-    h(
-      'form',
-      {
-        class: 'inline',
-        onsubmit: (e) => {
-          e.preventDefault();
-          go('/forms', { ...state, name: search.value.trim(), offset: 0 });
-        },
-      },
-      search,
-      h('button', { type: 'submit' }, 'Filter'),
-    ),
+    nameFilter('/forms', state),
     table(
       [
         ['Name', (f) => h('a', { href: link(`/forms/${encodeURIComponent(f.id)}`) }, h('bdi', {}, f.name))],
@@ -83,29 +54,12 @@ export async function formsPage(view, { query }) {
       forms.data,
       'No lead forms yet.',
     ),
-    pager(forms.pagination, (o) => go('/forms', { ...state, offset: o })),
+    listPager('/forms', state, forms.pagination),
     blankForm(lists.data.filter((l) => !l.filter)),
-    h(
-      'section',
-      { class: 'panel', 'data-test': 'form-templates' },
-      h('h3', {}, 'Start from a template'),
-      h(
-        'form',
-        {
-          class: 'inline',
-          onsubmit: (e) => {
-            e.preventDefault();
-            go('/forms', { ...state, q: templateSearch.value.trim(), toffset: 0 });
-          },
-        },
-        templateSearch,
-        h('button', { type: 'submit' }, 'Search'),
-      ),
-      templates.data.length
-        ? h('div', { class: 'cards' }, templates.data.map(templateCard))
-        : h('p', { class: 'empty' }, 'No template matches.'),
-      pager(templates.pagination, (o) => go('/forms', { ...state, toffset: o })),
-    ),
+    templateGallery('/forms', state, templates, formTemplateCard, {
+      testId: 'form-templates',
+      label: 'Search form templates',
+    }),
   ]);
 }
 
@@ -162,31 +116,13 @@ function blankForm(lists) {
   );
 }
 
-function templateCard(t) {
-  const name = h('input', {
-    name: 'name',
-    required: true,
-    maxlength: 200,
-    value: t.name,
-    'aria-label': `Name of the form made from ${isolate(t.name)}`,
-  });
-  const button = h('button', { type: 'submit' }, 'Use this template');
-  return h(
-    'form',
-    {
-      class: 'card template-card',
-      'data-template': t.id,
-      onsubmit: (e) => {
-        e.preventDefault();
-        create({ templateId: t.id, name: name.value.trim() }, button);
-      },
-    },
-    h('h4', {}, h('bdi', {}, t.name)),
-    t.category ? h('span', { class: 'tag' }, t.category) : null,
-    t.description ? h('p', {}, t.description) : null,
+/** @param {any} t */
+function formTemplateCard(t) {
+  return templateCard(
+    t,
+    `Name of the form made from ${isolate(t.name)}`,
     h('p', { class: 'muted' }, `${t.fields.length} field(s): ${t.fields.map((f) => f.label).join(', ')}`),
-    name,
-    h('div', { class: 'actions' }, button),
+    (name, button) => create({ templateId: t.id, name }, button),
   );
 }
 

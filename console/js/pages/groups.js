@@ -1,5 +1,5 @@
-// Groups: the account's sender groups; create, rename, choose their numbers, office hours per
-// weekday, delete.
+// Groups: the account's sender groups; create, rename, choose their numbers and users (console
+// users of the account), office hours per weekday, delete.
 import { api } from '../api.js';
 import { field, h, isolate, pager, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
@@ -64,15 +64,23 @@ export async function groupsPage(view, { query }) {
 /** #/groups/:id */
 export async function groupPage(view, { params }) {
   const path = `/groups/${encodeURIComponent(params.id)}`;
-  const [{ data: g }, numbers] = await Promise.all([
+  const [{ data: g }, numbers, people] = await Promise.all([
     api('GET', path),
     api('GET', '/phonenumbers', { query: { limit: 100 } }),
+    api('GET', '/users', { query: { limit: 100 } }),
   ]);
   const name = h('input', { name: 'name', required: true, maxlength: 200, value: g.name });
   const inGroup = new Set(g.phoneNumbers.map((n) => n.id));
   const boxes = numbers.data.map((n) => ({
     n,
     box: h('input', { type: 'checkbox', name: 'number', value: n.id, checked: inGroup.has(n.id) }),
+  }));
+  // The group's users are console users of the account; a mobile given for the group is kept.
+  /** @type {Map<string, { mobile?: { number: string, country?: string } }>} */
+  const linked = new Map(g.users.map((u) => [u.id, u]));
+  const userBoxes = people.data.map((u) => ({
+    u,
+    box: h('input', { type: 'checkbox', name: 'user', value: u.id, checked: linked.has(u.id) }),
   }));
   const hours = g.officeHours ?? { active: false, timezone: 'UTC', times: {} };
   const active = h('input', { type: 'checkbox', name: 'officeHoursActive', checked: hours.active });
@@ -85,6 +93,14 @@ export async function groupPage(view, { params }) {
     const body = {
       name: name.value.trim(),
       phoneNumbers: boxes.filter((b) => b.box.checked).map((b) => ({ id: b.n.id })),
+      users: userBoxes
+        .filter((b) => b.box.checked)
+        .map((b) => {
+          const mobile = linked.get(b.u.id)?.mobile;
+          return mobile
+            ? { id: b.u.id, mobile: { number: mobile.number, country: mobile.country } }
+            : { id: b.u.id };
+        }),
       officeHours: { active: active.checked, timezone: timezone.value.trim(), times },
     };
     try {
@@ -126,6 +142,21 @@ export async function groupPage(view, { params }) {
               ),
             )
           : h('p', { class: 'empty' }, 'The account holds no numbers.'),
+      ),
+      h(
+        'fieldset',
+        {},
+        h('legend', {}, 'Users (console users of the account)'),
+        userBoxes.map(({ u, box }) =>
+          h(
+            'label',
+            { class: 'check' },
+            box,
+            h('bdi', {}, [u.firstName, u.lastName].filter(Boolean).join(' ') || u.email),
+            ` · ${u.role}`,
+            u.firstName || u.lastName ? [' · ', h('bdi', {}, u.email)] : null,
+          ),
+        ),
       ),
       h(
         'fieldset',

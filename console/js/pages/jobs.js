@@ -1,7 +1,7 @@
 // Jobs: every send and bulk contact operation, with its counts or progress; one job in detail,
 // with a cancel button while it can still be stopped.
 import { api } from '../api.js';
-import { badge, h, money, pager, table, when } from '../dom.js';
+import { badge, choice, h, money, pager, refreshWhileMoving, table, when } from '../dom.js';
 import { showError, showInfo } from '../flash.js';
 import { go } from '../router.js';
 import { reportLink } from './reports.js';
@@ -52,18 +52,13 @@ function howFar(j) {
 export async function jobsPage(view, { query }) {
   const filters = { kind: query.get('kind') ?? '', status: query.get('status') ?? '' };
   const offset = Number(query.get('offset') ?? 0);
-  const kind = h(
-    'select',
-    { name: 'kind', onchange: () => go('/jobs', { ...filters, kind: kind.value }) },
-    h('option', { value: '' }, 'Any kind'),
-    h('option', { value: 'send', selected: filters.kind === 'send' }, 'Sends'),
-    h('option', { value: 'contacts', selected: filters.kind === 'contacts' }, 'Contact operations'),
-  );
-  const status = h(
-    'select',
-    { name: 'status', onchange: () => go('/jobs', { ...filters, status: status.value }) },
-    h('option', { value: '' }, 'Any status'),
-    STATUSES.map((s) => h('option', { value: s, selected: s === filters.status }, s)),
+  const kinds = /** @type {[string, string][]} */ ([
+    ['send', 'Sends'],
+    ['contacts', 'Contact operations'],
+  ]);
+  const kind = choice('kind', 'Any kind', kinds, filters.kind, (v) => go('/jobs', { ...filters, kind: v }));
+  const status = choice('status', 'Any status', STATUSES, filters.status, (v) =>
+    go('/jobs', { ...filters, status: v }),
   );
   const list = h('div', {});
   view.append(
@@ -95,17 +90,7 @@ export async function jobsPage(view, { query }) {
     );
     return res.data.some((j) => MOVING.has(j.status));
   }
-  const refresh = async () => {
-    if (!list.isConnected) return;
-    let moving = true;
-    try {
-      moving = await load();
-    } catch {
-      // A failed refresh leaves the last answer shown; the next one tries again.
-    }
-    if (moving) setTimeout(refresh, 2000);
-  };
-  if (await load()) setTimeout(refresh, 2000);
+  await refreshWhileMoving(list, load);
 }
 
 /** #/jobs/:id */
@@ -187,15 +172,5 @@ export async function jobPage(view, { params }) {
     render(j);
     return MOVING.has(j.status);
   };
-  const refresh = async () => {
-    if (!body.isConnected) return;
-    let moving = true;
-    try {
-      moving = await load();
-    } catch {
-      // Keep the last answer; try again.
-    }
-    if (moving) setTimeout(refresh, 2000);
-  };
-  if (await load()) setTimeout(refresh, 2000);
+  await refreshWhileMoving(body, load);
 }

@@ -3,7 +3,7 @@
 import { api } from '../api.js';
 import { barChart } from '../chart.js';
 import { copyBox } from '../copy.js';
-import { add, field, h, isolate, pager, table, when } from '../dom.js';
+import { add, field, filterForm, h, isolate, pager, searchInput, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
 import { go, link } from '../router.js';
 
@@ -12,12 +12,7 @@ export async function linksPage(view, { query }) {
   const nameFilter = query.get('name') ?? '';
   const offset = Number(query.get('offset') ?? 0);
   const res = await api('GET', '/links', { query: { name: nameFilter, offset, limit: 20 } });
-  const search = h('input', {
-    type: 'search',
-    value: nameFilter,
-    placeholder: 'Name or URL contains',
-    'aria-label': 'Name or URL contains',
-  });
+  const search = searchInput(nameFilter, 'Name or URL contains');
   const name = h('input', { name: 'name', maxlength: 200 });
   const url = h('input', {
     name: 'url',
@@ -30,18 +25,7 @@ export async function linksPage(view, { query }) {
   const created = h('div', { 'data-test': 'created-link' });
   add(view, [
     h('h2', {}, 'Tracked links'),
-    h(
-      'form',
-      {
-        class: 'inline',
-        onsubmit: (e) => {
-          e.preventDefault();
-          go('/links', { name: search.value.trim() });
-        },
-      },
-      search,
-      h('button', { type: 'submit' }, 'Filter'),
-    ),
+    filterForm(search, () => go('/links', { name: search.value.trim() })),
     table(
       [
         ['Name', (l) => h('a', { href: link(`/links/${encodeURIComponent(l.id)}`) }, h('bdi', {}, l.name))],

@@ -1,7 +1,7 @@
 // Messages: the account's messages, newest first, filtered by status (and by job or contact when
 // reached from a send or a contact), and one message in detail.
 import { api } from '../api.js';
-import { badge, h, money, nameOf, pager, table, when } from '../dom.js';
+import { badge, choice, h, money, nameOf, pager, refreshWhileMoving, table, when } from '../dom.js';
 import { showError } from '../flash.js';
 import { go } from '../router.js';
 
@@ -18,11 +18,8 @@ export async function messagesPage(view, { query }) {
     conversationId: query.get('conversationId') ?? '',
   };
   const offset = Number(query.get('offset') ?? 0);
-  const status = h(
-    'select',
-    { name: 'status', onchange: () => go('/messages', { ...filters, status: status.value }) },
-    h('option', { value: '' }, 'Any status'),
-    STATUSES.map((s) => h('option', { value: s, selected: s === filters.status }, s)),
+  const status = choice('status', 'Any status', STATUSES, filters.status, (v) =>
+    go('/messages', { ...filters, status: v }),
   );
   const narrowed = [
     filters.jobId && 'one send',
@@ -69,17 +66,7 @@ export async function messagesPage(view, { query }) {
     return res.data.some((m) => MOVING.has(m.status));
   }
   // While a shown message may still change status, look again every 2 s (until the page is left).
-  const refresh = async () => {
-    if (!list.isConnected) return;
-    let moving = true;
-    try {
-      moving = await load();
-    } catch {
-      // A failed refresh leaves the last answer shown; the next one tries again.
-    }
-    if (moving) setTimeout(refresh, 2000);
-  };
-  if (await load()) setTimeout(refresh, 2000);
+  await refreshWhileMoving(list, load);
 }
 
 /** #/messages/:id */

@@ -1,7 +1,7 @@
 // Numbers: search the inventory and take a number; the account's numbers with provider and
 // throughput; rename, change throughput, release.
 import { api } from '../api.js';
-import { badge, field, h, isolate, money, pager, table } from '../dom.js';
+import { badge, field, filterForm, h, isolate, money, pager, table } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
 import { go } from '../router.js';
 
@@ -140,23 +140,19 @@ function searchForm(search, available) {
     'div',
     { class: 'panel' },
     h('h3', {}, 'Find a number'),
-    h(
-      'form',
-      {
-        class: 'inline',
-        onsubmit: (e) => {
-          e.preventDefault();
-          go('/numbers', {
-            country: country.value.trim().toUpperCase(),
-            areaCode: areaCode.value.trim(),
-            contains: contains.value.trim(),
-          });
-        },
-      },
-      field('Country', country),
-      field('Area code', areaCode),
-      field('Contains', contains, '* matches any one digit'),
-      h('button', { type: 'submit' }, 'Search'),
+    filterForm(
+      [
+        field('Country', country),
+        field('Area code', areaCode),
+        field('Contains', contains, '* matches any one digit'),
+      ],
+      () =>
+        go('/numbers', {
+          country: country.value.trim().toUpperCase(),
+          areaCode: areaCode.value.trim(),
+          contains: contains.value.trim(),
+        }),
+      'Search',
     ),
     available
       ? table(

@@ -1,6 +1,6 @@
 // Templates: saved message texts with merge fields; list, create, edit and delete.
 import { api } from '../api.js';
-import { field, h, pager, table, when } from '../dom.js';
+import { field, filterForm, h, pager, searchInput, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
 import { go, link } from '../router.js';
 import { messageBox } from './compose.js';
@@ -12,21 +12,10 @@ export async function templatesPage(view, { query }) {
   const editing = query.get('edit');
   const res = await api('GET', '/templates', { query: { name: nameFilter, offset, limit: 20 } });
   const current = editing ? (await api('GET', `/templates/${encodeURIComponent(editing)}`)).data : null;
-  const search = h('input', { type: 'search', value: nameFilter, placeholder: 'Name contains' });
+  const search = searchInput(nameFilter, 'Name contains');
   view.append(
     h('h2', {}, 'Templates'),
-    h(
-      'form',
-      {
-        class: 'inline',
-        onsubmit: (e) => {
-          e.preventDefault();
-          go('/templates', { name: search.value.trim() });
-        },
-      },
-      search,
-      h('button', { type: 'submit' }, 'Filter'),
-    ),
+    filterForm(search, () => go('/templates', { name: search.value.trim() })),
     table(
       [
         ['Name', (t) => h('a', { href: link('/templates', { edit: t.id }) }, t.name)],

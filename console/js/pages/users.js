@@ -89,18 +89,29 @@ function inviteForm() {
             'aria-label': 'Invitation link',
             class: 'wide',
           });
+          const sent = data.emailStatus === 'sent';
           out.replaceChildren(
             h(
               'p',
               {},
-              'Send this link to ',
+              sent ? 'The link was e-mailed to ' : 'Send this link to ',
               h('bdi', {}, data.email),
-              ` (valid until ${when(data.expires)}; shown once):`,
+              ` (valid until ${when(data.expires)}; shown once)`,
+              sent ? '. It is here too:' : ':',
             ),
+            ...(data.emailStatus === 'failed'
+              ? [
+                  h(
+                    'p',
+                    { class: 'flash-error' },
+                    `The e-mail was not sent: ${data.emailError ?? 'unknown reason'}.`,
+                  ),
+                ]
+              : []),
             linkBox,
           );
           linkBox.select();
-          showInfo('Invitation created.');
+          showInfo(sent ? `Invitation e-mailed to ${data.email}.` : 'Invitation created.');
           email.value = '';
         } catch (err) {
           showError(err);

@@ -2,12 +2,11 @@
 // view of one workflow (its versions, nodes and edges) with activation. The visual graph editor
 // is pages/workflow-editor.js (#/workflows/:id/editor).
 import { api } from '../api.js';
-import { add, badge, h, pager, table, when } from '../dom.js';
+import { add, badge, h, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
+import { listPager, listWithTemplates, nameFilter, templateCard, templateGallery } from '../gallery.js';
 import { go, link } from '../router.js';
 import { reportLink } from './reports.js';
-
-const TEMPLATES_PER_PAGE = 6;
 
 /** The version contacts enter (the active one), else the newest. */
 function currentVersion(wf) {
@@ -24,22 +23,11 @@ function triggerOf(definition) {
 
 /** #/workflows?name=&offset=&q=&toffset= */
 export async function workflowsPage(view, { query }) {
-  const nameFilter = query.get('name') ?? '';
-  const offset = Number(query.get('offset') ?? 0);
-  const q = query.get('q') ?? '';
-  const toffset = Number(query.get('toffset') ?? 0);
-  const state = { name: nameFilter, offset, q, toffset };
-  const [workflows, templates] = await Promise.all([
-    api('GET', '/workflows', { query: { name: nameFilter, offset, limit: 20 } }),
-    api('GET', '/workflowtemplates', { query: { q, offset: toffset, limit: TEMPLATES_PER_PAGE } }),
-  ]);
-  const search = h('input', { type: 'search', value: nameFilter, placeholder: 'Name contains' });
-  const templateSearch = h('input', {
-    type: 'search',
-    value: q,
-    placeholder: 'Search templates',
-    'aria-label': 'Search templates',
-  });
+  const {
+    state,
+    list: workflows,
+    templates,
+  } = await listWithTemplates(query, '/workflows', '/workflowtemplates');
   // add(): skips the null of a missing pager or note and flattens lists (append() would print them).
   add(view, [
     h(
@@ -48,18 +36,7 @@ export async function workflowsPage(view, { query }) {
       h('h2', {}, 'Workflows'),
       h('a', { class: 'button', href: '#/workflows/new/editor' }, 'New workflow'),
     ),
-    h(
-      'form',
-      {
-        class: 'inline',
-        onsubmit: (e) => {
-          e.preventDefault();
-          go('/workflows', { ...state, name: search.value.trim(), offset: 0 });
-        },
-      },
-      search,
-      h('button', { type: 'submit' }, 'Filter'),
-    ),
+    nameFilter('/workflows', state),
     table(
       [
         ['Name', (w) => h('a', { href: link(`/workflows/${encodeURIComponent(w.id)}`) }, w.name)],
@@ -71,68 +48,32 @@ export async function workflowsPage(view, { query }) {
       workflows.data,
       'No workflows yet: start from a template below.',
     ),
-    pager(workflows.pagination, (o) => go('/workflows', { ...state, offset: o })),
-    h(
-      'section',
-      { class: 'panel', 'data-test': 'template-gallery' },
-      h('h3', {}, 'Start from a template'),
-      h(
-        'form',
-        {
-          class: 'inline',
-          onsubmit: (e) => {
-            e.preventDefault();
-            go('/workflows', { ...state, q: templateSearch.value.trim(), toffset: 0 });
-          },
-        },
-        templateSearch,
-        h('button', { type: 'submit' }, 'Search'),
-      ),
-      templates.data.length
-        ? h('div', { class: 'cards' }, templates.data.map(templateCard))
-        : h('p', { class: 'empty' }, 'No template matches.'),
-      pager(templates.pagination, (o) => go('/workflows', { ...state, toffset: o })),
-    ),
+    listPager('/workflows', state, workflows.pagination),
+    templateGallery('/workflows', state, templates, workflowTemplateCard, {
+      testId: 'template-gallery',
+      label: 'Search templates',
+    }),
   ]);
 }
 
-function templateCard(t) {
-  const name = h('input', {
-    name: 'name',
-    required: true,
-    maxlength: 200,
-    value: t.name,
-    'aria-label': `Name of the workflow made from ${t.name}`,
-  });
-  const button = h('button', { type: 'submit' }, 'Use this template');
+/** @param {any} t */
+function workflowTemplateCard(t) {
   const definition = t.versions[0].definition;
   const steps = definition.nodes.filter((n) => n.type.type !== 'trigger' && n.type.id !== 'action.end');
-  return h(
-    'form',
-    {
-      class: 'card template-card',
-      'data-template': t.id,
-      onsubmit: async (e) => {
-        e.preventDefault();
-        button.disabled = true;
-        try {
-          const res = await api('POST', '/workflows', {
-            json: { templateId: t.id, name: name.value.trim() },
-          });
-          showAfterNavigation(`Workflow “${res.data.name}” created from the template “${t.name}”.`);
-          go(`/workflows/${encodeURIComponent(res.data.id)}`);
-        } catch (err) {
-          showError(err);
-          button.disabled = false;
-        }
-      },
-    },
-    h('h4', {}, t.name),
-    h('span', { class: 'tag' }, t.category),
-    h('p', {}, t.description),
+  return templateCard(
+    t,
+    `Name of the workflow made from ${t.name}`,
     h('p', { class: 'muted' }, `${triggerOf(definition)} · ${steps.length} step(s)`),
-    name,
-    h('div', { class: 'actions' }, button),
+    async (name, button) => {
+      try {
+        const res = await api('POST', '/workflows', { json: { templateId: t.id, name } });
+        showAfterNavigation(`Workflow “${res.data.name}” created from the template “${t.name}”.`);
+        go(`/workflows/${encodeURIComponent(res.data.id)}`);
+      } catch (err) {
+        showError(err);
+        button.disabled = false;
+      }
+    },
   );
 }
 

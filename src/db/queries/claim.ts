@@ -2,7 +2,7 @@ import type { Queryable } from '../client.ts';
 
 /**
  * The one way a worker takes items off a queue table (every `FOR UPDATE SKIP LOCKED` of the
- * service is written here). A queue is a table whose due rows workers share:
+ * service is written here, but the dispatcher's: docs/architecture.md says why). A queue is a table whose due rows workers share:
  *
  * - **locked** queues (no `lease`): the row lock of the caller's transaction is the claim; the
  *   item's work commits with it or not at all (bulk contact chunks, meeting reminders, purges,
@@ -12,7 +12,7 @@ import type { Queryable } from '../client.ts';
  *   the item; a worker that dies leaves the lease to run out and the item comes back.
  *
  * A failed attempt of a leased item is retried after an exponential backoff (`retryClaim`) and,
- * with `attempts`, given up after a maximum (the worker helper in `workers/claim.ts` decides).
+ * with `attempts`, given up after a maximum (the worker helper in `domain/claim.ts` decides).
  * Table, column and condition strings are the code's own, never input.
  */
 export interface QueueSpec {

@@ -85,6 +85,15 @@ export interface ExpiredInflight {
   ranged: boolean;
 }
 
+/** Whether any group's lease passed (a cheap test before reconciling, every dispatch round). */
+export async function anyExpiredInflight(db: Queryable): Promise<boolean> {
+  const { rows } = await db.query<{ due: boolean }>({
+    name: 'dispatch-inflight-due',
+    text: 'SELECT EXISTS (SELECT 1 FROM dispatch_inflight WHERE claimed_until < now()) AS due',
+  });
+  return rows[0].due;
+}
+
 /**
  * Locks one group whose lease passed, of a provider this process has (a worker without it could
  * not ask it), skipping groups another worker is reconciling.

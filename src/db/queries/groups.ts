@@ -8,7 +8,6 @@ export interface GroupRow {
   name: string;
   notifications: unknown[];
   tags: string[];
-  users: unknown[];
   office_hours: Record<string, unknown> | null;
   is_default: boolean;
   use_shared_pool: boolean;
@@ -28,15 +27,14 @@ export async function insertGroup(
     useSharedPool?: boolean;
     notifications?: unknown[];
     tags?: string[];
-    users?: unknown[];
     officeHours?: object | null;
     by: object;
   },
 ): Promise<GroupRow> {
   const { rows } = await db.query<GroupRow>(
-    `INSERT INTO groups (account_id, id, name, is_default, use_shared_pool, notifications, tags, users,
+    `INSERT INTO groups (account_id, id, name, is_default, use_shared_pool, notifications, tags,
                          office_hours, created_by, updated_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING *`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING *`,
     [
       accountId,
       g.id,
@@ -45,7 +43,6 @@ export async function insertGroup(
       g.useSharedPool ?? false,
       JSON.stringify(g.notifications ?? []),
       JSON.stringify(g.tags ?? []),
-      JSON.stringify(g.users ?? []),
       g.officeHours ? JSON.stringify(g.officeHours) : null,
       g.by,
     ],
@@ -151,15 +148,14 @@ export async function updateGroup(
     useSharedPool: boolean;
     notifications: unknown[];
     tags: string[];
-    users: unknown[];
     officeHours: object | null;
     by: object;
   },
 ): Promise<GroupRow | undefined> {
   const { rows } = await db.query<GroupRow>(
     `UPDATE groups
-        SET name = $3, is_default = $4, use_shared_pool = $5, notifications = $6, tags = $7, users = $8,
-            office_hours = $9, updated_at = now(), updated_by = $10
+        SET name = $3, is_default = $4, use_shared_pool = $5, notifications = $6, tags = $7,
+            office_hours = $8, updated_at = now(), updated_by = $9
       WHERE account_id = $1 AND id = $2 RETURNING *`,
     [
       accountId,
@@ -169,7 +165,6 @@ export async function updateGroup(
       g.useSharedPool,
       JSON.stringify(g.notifications),
       JSON.stringify(g.tags),
-      JSON.stringify(g.users),
       g.officeHours ? JSON.stringify(g.officeHours) : null,
       g.by,
     ],

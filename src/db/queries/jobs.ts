@@ -3,6 +3,7 @@
  * operations (kind `contacts`), listed and counted; cancelling a running send; a bulk contact
  * job's selection and its progress.
  */
+import { recordedError } from '../../errors.ts';
 import type { Queryable } from '../client.ts';
 import { lockDue, type QueueSpec } from './claim.ts';
 import { MESSAGE_STATUS_SQL } from './messages.ts';
@@ -196,11 +197,11 @@ export async function recordUnselectedIds(
   const { rows } = await db.query<{ invalid: unknown[] }>(
     `UPDATE send_jobs SET invalid = (
        SELECT coalesce(jsonb_agg(jsonb_build_object('id', w.id,
-                'error', jsonb_build_object('code', 'CONT-002', 'description', 'Contact not found.')) ORDER BY w.o), '[]')
+                'error', $4::jsonb) ORDER BY w.o), '[]')
        FROM unnest($3::uuid[]) WITH ORDINALITY AS w(id, o)
        WHERE NOT EXISTS (SELECT 1 FROM bulk_job_contacts b WHERE b.account_id = $1 AND b.job_id = $2 AND b.contact_id = w.id))
      WHERE account_id = $1 AND id = $2 RETURNING invalid`,
-    [accountId, jobId, ids],
+    [accountId, jobId, ids, JSON.stringify(recordedError('CONT-002'))],
   );
   return rows[0]?.invalid ?? [];
 }

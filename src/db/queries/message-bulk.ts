@@ -3,6 +3,7 @@
 import { ERRORS } from '../../errors.ts';
 import type { TemplatePart } from '../../messaging/render.ts';
 import { countSegments } from '../../messaging/segments.ts';
+import { suitableSenders } from '../../messaging/send/rules/senders.ts';
 import { textErrorSql } from '../../messaging/text-rules.ts';
 import type { Queryable } from '../client.ts';
 import { contactFilterSql } from './contacts.ts';
@@ -249,14 +250,11 @@ export async function insertJobMessages(
        ) sticky ON true`
       : 'LEFT JOIN (SELECT NULL::uuid AS phone_number_id) sticky ON true';
 
-  // A sender suitable for the destination (docs/routing.md): among the pool's numbers of the
-  // recipient's country, or that list it among their destinations, hashed the same way; a
-  // recipient with none falls back to the whole pool. Looked up only when the pool mixes countries.
+  // Else a sender suitable for the destination (docs/routing.md): among the pool's numbers of the
+  // recipient's country, or that list it among their destinations; a recipient with none falls back
+  // to the whole pool (sparrow_pick_sender). The countries are looked up only when the pool mixes them.
   const suitable = suitableSenders(spec.pool);
-  const local = suitable
-    ? `((${add(JSON.stringify(suitable))}::jsonb -> upper(c.mobile_country)) ->>
-         (abs(hashtext(c.id::text)::bigint) % jsonb_array_length(${`$${params.length}`}::jsonb -> upper(c.mobile_country)))::int)::uuid,`
-    : '';
+  const byCountry = suitable ? `${add(JSON.stringify(suitable))}::jsonb` : 'NULL::jsonb';
 
   // Quiet hours: each recipient's zones (by number prefix), and one hold per distinct set of zones
   // (a handful per send), joined back to the recipients.
@@ -282,8 +280,8 @@ export async function insertJobMessages(
        SELECT ${perRow ? 'r.row_id' : 'sparrow_uuidv7()'} AS id, c.id AS contact_id, c.mobile_number, c.mobile_country,
               CASE WHEN c.mobile_number IS NULL OR NOT c.mobile_valid THEN ${invalid}::jsonb
                    WHEN c.opted_out_at IS NOT NULL OR c.blocked_at IS NOT NULL THEN ${optedOut}::jsonb END AS contact_error,
-              coalesce(r.forced_number_id, sticky.phone_number_id, ${local}
-                       (${poolIds}::uuid[])[1 + (abs(hashtext(c.id::text)::bigint) % cardinality(${poolIds}::uuid[]))]) AS number_id,
+              coalesce(r.forced_number_id, sticky.phone_number_id,
+                       sparrow_pick_sender(c.id, c.mobile_country, ${poolIds}::uuid[], ${byCountry})) AS number_id,
               ${body} AS body${spec.fixed ? '' : `, ${fields} AS fields`}${quiet.zones}
        FROM r
        JOIN contacts c ON c.account_id = $1 AND c.id = r.contact_id
@@ -316,8 +314,7 @@ export async function insertJobMessages(
               -- The source text and the author are the job's (send_jobs.template, created_by).
               y.mobile_number, true, y.body, ${perRow ? 'y.body' : 'NULL'}, ${media}::jsonb, y.encoding, y.segments,
               CASE WHEN y.error IS NULL
-                   THEN round(y.segments * coalesce((${prices}::jsonb ->> upper(y.mobile_country))::numeric,
-                                                    (${prices}::jsonb ->> 'default')::numeric), 4)
+                   THEN sparrow_price(y.segments, y.mobile_country, ${prices}::jsonb)
                    ELSE 0 END,
               CASE WHEN y.error IS NULL THEN 'queued' ELSE 'failed' END, y.error, NULL,
               -- The number's provider, recorded now so the claim does not change an indexed column.
@@ -356,27 +353,6 @@ export async function insertJobMessages(
     params,
   );
   return rows[0];
-}
-
-/**
- * For each destination country, the pool's numbers suitable for it (of that country, or listing it
- * among their destinations) in pool order; undefined when the choice would be the whole pool for
- * every country (one number, or every number suitable for the same countries).
- */
-export function suitableSenders(pool: JobMessagesSpec['pool']): Record<string, string[]> | undefined {
-  if (pool.length < 2) return undefined;
-  const byCountry: Record<string, string[]> = {};
-  for (const p of pool) {
-    for (const c of new Set([p.country, ...(p.destinations ?? [])])) {
-      if (!c) continue;
-      const key = c.toUpperCase();
-      if (!byCountry[key]) byCountry[key] = [];
-      byCountry[key].push(p.id);
-    }
-  }
-  const lists = Object.values(byCountry);
-  if (lists.length === 0 || lists.every((ids) => ids.length === pool.length)) return undefined;
-  return byCountry;
 }
 
 /** Records messages to numbers that are not valid (no contact): failed with CONT-001, unpriced. */

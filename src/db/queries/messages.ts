@@ -136,8 +136,7 @@ export async function insertOutboundMessage(
                            job_id, campaign_id, created_by, provider, not_before, expires_at)
      SELECT $1, $2, c.id, $4::uuid, $5::uuid, $6::text, $7::text, true, $8::text, $9::text, $10::jsonb, $11::text, $12::int,
             CASE WHEN c.stopped OR $13 THEN 0
-                 ELSE round($12::int * coalesce(($14::jsonb ->> upper(c.mobile_country))::numeric,
-                                           ($14::jsonb ->> 'default')::numeric), 4) END,
+                 ELSE sparrow_price($12::int, c.mobile_country, $14::jsonb) END,
             CASE WHEN c.stopped THEN 'failed' ELSE 'queued' END,
             c.stop_error,
             $13, $16::uuid, $17::uuid, $18::jsonb,

@@ -35,7 +35,13 @@ export interface InvitationRow {
   created_by: Record<string, unknown>;
   expires_at: Date;
   accepted_at: Date | null;
+  email_status: InvitationEmailStatus;
+  email_error: string | null;
+  emailed_at: Date | null;
 }
+
+/** What became of an invitation's e-mail (migration 0352). */
+export type InvitationEmailStatus = 'none' | 'sending' | 'sent' | 'failed';
 
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
   const { rows } = await db.query<UserRow>('SELECT * FROM users WHERE email = $1', [email]);
@@ -211,14 +217,31 @@ export async function insertInvitation(
     kind: 'invite' | 'reset';
     hours: number;
     by: object;
+    /** `sending` when it is to be e-mailed, else `none` (the default). */
+    emailStatus?: 'none' | 'sending';
   },
 ): Promise<InvitationRow> {
   const { rows } = await db.query<InvitationRow>(
-    `INSERT INTO user_invitations (id, account_id, email, role, kind, created_by, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(hours => $7)) RETURNING *`,
-    [i.id, i.accountId, i.email, i.role, i.kind, JSON.stringify(i.by), i.hours],
+    `INSERT INTO user_invitations (id, account_id, email, role, kind, created_by, expires_at, email_status)
+     VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(hours => $7), $8) RETURNING *`,
+    [i.id, i.accountId, i.email, i.role, i.kind, JSON.stringify(i.by), i.hours, i.emailStatus ?? 'none'],
   );
   return rows[0];
+}
+
+/** Records what the SMTP server made of an invitation's e-mail. */
+export async function setInvitationEmailed(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  outcome: { status: 'sent' | 'failed'; error?: string },
+): Promise<void> {
+  await db.query(
+    `UPDATE user_invitations SET email_status = $3, email_error = $4,
+            emailed_at = CASE WHEN $3 = 'sent' THEN now() END
+      WHERE account_id = $1 AND id = $2`,
+    [accountId, id, outcome.status, outcome.error ?? null],
+  );
 }
 
 /** Takes an open invitation (row-locked, so it is accepted once). */

@@ -17,6 +17,11 @@ export interface BootstrapResult {
   clientSecret?: string;
   credentialsFile?: string;
   created: boolean;
+  /**
+   * What the first start on an empty database made without BOOTSTRAP_*: a development account, or
+   * under NODE_ENV=production the bootstrap account (the same, named for what it is there).
+   */
+  firstAccount?: 'development' | 'bootstrap';
   /** The console administrator made now (its password is shown once when generated here). */
   admin?: { email: string; password?: string; created: boolean };
 }
@@ -52,8 +57,9 @@ async function bootstrapAdmin(db: Db, config: Config, accountId: string): Promis
 
 /**
  * BOOTSTRAP_* create that account and client if absent (idempotent). Without them, the first
- * start on an empty database creates a development account and client and writes the three
- * values to DATA_DIR/credentials.json (mode 0600).
+ * start on an empty database creates an account and client (the development account; in
+ * production, the bootstrap account) and writes the three values to DATA_DIR/credentials.json
+ * (mode 0600).
  */
 export async function bootstrap(db: Db, config: Config): Promise<BootstrapResult> {
   const { accountId, clientId, clientSecret } = config.bootstrap;
@@ -83,8 +89,10 @@ export async function bootstrap(db: Db, config: Config): Promise<BootstrapResult
     );
     return { created: false, admin: await bootstrapAdmin(db, config, rows[0].id) };
   }
-  const { account } = await createAccount(db, { name: 'Development account' });
-  const client = await createClient(db, account.id, { name: 'Development client' });
+  const firstAccount = config.production ? 'bootstrap' : 'development';
+  const named = config.production ? 'Bootstrap' : 'Development';
+  const { account } = await createAccount(db, { name: `${named} account` });
+  const client = await createClient(db, account.id, { name: `${named} client` });
   // The console's first administrator: BOOTSTRAP_ADMIN_* when set, else a generated development one.
   let admin = await bootstrapAdmin(db, config, account.id);
   if (!admin) {
@@ -113,6 +121,7 @@ export async function bootstrap(db: Db, config: Config): Promise<BootstrapResult
     clientSecret: client.secret,
     credentialsFile: file,
     created: true,
+    firstAccount,
     admin,
   };
 }

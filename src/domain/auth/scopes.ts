@@ -49,7 +49,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'account:write': "the account's sending settings (smart encoding, default validity period)",
   'billing:write': 'checkout sessions and auto top-up (turning it on, changing or disabling it)',
   'contacts:read': 'contacts',
-  'contacts:write': 'creating, changing and deleting contacts; CSV uploads',
+  'contacts:write': 'creating, changing and deleting contacts; CSV uploads and imports',
   'lists:read': 'lists and their members',
   'lists:write': 'creating, changing and deleting lists; adding and removing members',
   'numbers:read': "available numbers, the account's phone numbers, phone-number groups",

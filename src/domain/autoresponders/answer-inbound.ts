@@ -11,9 +11,9 @@ import type { PhoneNumberRow } from '../../db/queries/phone-numbers.ts';
 import { AppError } from '../../errors.ts';
 import { keywordMatcher, wordsOf } from '../../messaging/keywords.ts';
 import { type StoredOfficeHours, withinOfficeHours } from '../../messaging/office-hours.ts';
-import { renderTemplate } from '../../messaging/render.ts';
+import { queueMessage } from '../../messaging/send/accept/queue-message.ts';
 import type { Actor } from '../actor.ts';
-import { queueMessage } from '../messages/queue-message.ts';
+import { renderForContact } from '../contacts/merge-values.ts';
 
 /** Words that, anywhere in a text, read as a request to stop: such a text is never auto-answered. */
 const STOP_WORDS = ['STOP', 'STOPALL', 'UNSUBSCRIBE'];
@@ -78,15 +78,7 @@ export async function answerInbound(
       if (!(await takeReplyMark(tx, accountId, winner.id, contact.id, windowMinutes))) {
         return { autoresponderId: winner.id, reason: 'window' as const };
       }
-      const body = renderTemplate(winner.message, {
-        id: contact.id,
-        firstName: contact.first_name,
-        lastName: contact.last_name,
-        email: contact.email,
-        mobile: contact.mobile_number,
-        country: contact.mobile_country,
-        attributes: contact.attributes,
-      });
+      const body = renderForContact(winner.message, contact);
       const row = await queueMessage(
         tx,
         accountId,

@@ -37,23 +37,51 @@ class ColumnGuard extends Transform {
   }
 }
 
-/** A CSV parser over the stream: records as arrays of strings, at most MAX_CSV_COLUMNS cells each. */
-export function csvRecords(source: Readable): AsyncIterable<string[]> {
-  const parser = parse({
-    bom: true,
-    skip_empty_lines: true,
-    relax_column_count: true,
-    trim: false,
-    max_record_size: MAX_CSV_RECORD_CHARS,
-  });
+const PARSE_OPTIONS = {
+  bom: true,
+  skip_empty_lines: true,
+  relax_column_count: true,
+  trim: false,
+  max_record_size: MAX_CSV_RECORD_CHARS,
+} as const;
+
+function guarded<T>(source: Readable, parser: Transform): AsyncIterable<T> {
   const guard = new ColumnGuard();
   source.on('error', (err) => guard.destroy(err));
   guard.on('error', (err) => parser.destroy(err));
   return source.pipe(guard).pipe(parser);
 }
 
+/** A CSV parser over the stream: records as arrays of strings, at most MAX_CSV_COLUMNS cells each. */
+export function csvRecords(source: Readable): AsyncIterable<string[]> {
+  return guarded(source, parse(PARSE_OPTIONS));
+}
+
+/** A record with the file line it starts on (1: the first line). */
+export interface LinedRecord {
+  cells: string[];
+  line: number;
+}
+
+/** csvRecords with each record's first line (blank lines and quoted line breaks counted). */
+export async function* csvLinedRecords(source: Readable): AsyncGenerator<LinedRecord> {
+  const records = guarded<{ record: string[]; info: { lines: number; empty_lines: number } }>(
+    source,
+    parse({ ...PARSE_OPTIONS, info: true }),
+  );
+  let lastEnd = 0;
+  let lastEmpty = 0;
+  for await (const { record, info } of records) {
+    // csv-parse reports the line a record ends on; it starts after the previous one and the blank lines between.
+    const line = lastEnd + 1 + (info.empty_lines - lastEmpty);
+    lastEnd = info.lines;
+    lastEmpty = info.empty_lines;
+    yield { cells: record, line };
+  }
+}
+
 /** Reads the next record, turning the parser's complaints into CONT-004. */
-export async function nextRecord(records: AsyncIterator<string[]>): Promise<string[] | undefined> {
+export async function nextRecord<T = string[]>(records: AsyncIterator<T>): Promise<T | undefined> {
   try {
     const r = await records.next();
     return r.done ? undefined : r.value;

@@ -2,11 +2,11 @@ import type { Queryable } from '../../db/client.ts';
 import { withSavepoint } from '../../db/client.ts';
 import type { ContactRow } from '../../db/queries/contacts.ts';
 import type { FormRow } from '../../db/queries/forms.ts';
-import { AppError, fail } from '../../errors.ts';
-import { renderTemplate } from '../../messaging/render.ts';
+import { AppError, ERRORS, fail, recordedError } from '../../errors.ts';
+import { queueMessage } from '../../messaging/send/accept/queue-message.ts';
 import type { Actor } from '../actor.ts';
+import { renderForContact } from '../contacts/merge-values.ts';
 import { takeAnonymousTextBudget } from '../messages/anonymous-text-budget.ts';
-import { queueMessage } from '../messages/queue-message.ts';
 import { groupSenderPool, sendersInOrder } from '../numbers/group-sender-pool.ts';
 
 /** What became of a form's confirmation text: the queued message, or why there is none. */
@@ -32,24 +32,14 @@ export async function queueConfirmation(
   const template = form.confirmation_message;
   if (!template?.trim()) return { messageId: null, error: null };
   if (contact.opted_out_at || contact.blocked_at) {
-    const description = contact.blocked_at
-      ? 'Contact is blocked.'
-      : 'Contact has requested no further communication.';
-    return { messageId: null, error: { code: 'CONT-010', description } };
+    const description = ERRORS[contact.blocked_at ? 'CONT-011' : 'CONT-010'].message;
+    return { messageId: null, error: recordedError('CONT-010', description) };
   }
   try {
     return await withSavepoint(tx, async () => {
       const pool = await groupSenderPool(tx, form.account_id);
       const sender = sendersInOrder(pool)[0] ?? fail('GRP-003');
-      const body = renderTemplate(template, {
-        id: contact.id,
-        firstName: contact.first_name,
-        lastName: contact.last_name,
-        email: contact.email,
-        mobile: contact.mobile_number,
-        country: contact.mobile_country,
-        attributes: contact.attributes,
-      });
+      const body = renderForContact(template, contact);
       if (body.trim() === '') fail('MSG-003');
       const cap = { kind: 'form' as const, ownerId: form.id, perHour };
       if (Number.isFinite(perHour) && !(await takeAnonymousTextBudget(tx, form.account_id, cap, 1))) {
@@ -74,8 +64,7 @@ export async function queueConfirmation(
       return { messageId: message.id, error: null };
     });
   } catch (err) {
-    if (err instanceof AppError)
-      return { messageId: null, error: { code: err.code, description: err.message } };
+    if (err instanceof AppError) return { messageId: null, error: recordedError(err.code, err.message) };
     throw err;
   }
 }

@@ -4,11 +4,14 @@ import { insertContactJob, recordUnselectedIds } from '../../db/queries/jobs.ts'
 import { isSmartList, type ListRow } from '../../db/queries/lists.ts';
 import { recipientsSql } from '../../db/queries/message-bulk.ts';
 import { fail } from '../../errors.ts';
+import {
+  type RecipientConditions,
+  recipientSelection,
+} from '../../messaging/send/accept/recipient-filter.ts';
 import { isId, newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import { normaliseTags } from '../contacts/contact-input.ts';
 import { requireList } from '../lists/get-list.ts';
-import { type RecipientConditions, recipientSelection } from '../messages/recipient-filter.ts';
 import { presentOneJob } from './get-job.ts';
 import type { JobResource } from './present-job.ts';
 

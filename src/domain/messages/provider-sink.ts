@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
+import { applyStatusUpdates } from '../../messaging/send/receipts/apply-status-updates.ts';
 import type { ProviderSink } from '../../providers/types.ts';
 import { receiveMessage } from '../inbound/receive-message.ts';
-import { applyStatusUpdates } from './apply-status-updates.ts';
 
 /**
  * Where providers deliver what they receive on their own: delivery receipts go to

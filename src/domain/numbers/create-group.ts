@@ -1,4 +1,5 @@
 import { type Db, withTx } from '../../db/client.ts';
+import { replaceGroupUsers } from '../../db/queries/group-users.ts';
 import {
   clearDefaultGroup,
   insertGroup,
@@ -10,8 +11,8 @@ import type { Actor } from '../actor.ts';
 import {
   checkOfficeHours,
   type GroupInput,
-  normaliseUsers,
   numberRefs,
+  resolveGroupUsers,
   resolveNumberRefs,
 } from './group-input.ts';
 import { presentGroup } from './present.ts';
@@ -24,11 +25,11 @@ export async function createGroup(
   by: Actor,
 ) {
   checkOfficeHours(input.officeHours);
-  const users = normaliseUsers(input.users ?? []);
   return withTx(db, async (tx) => {
     await lockAccountGroups(tx, accountId);
     const refs = numberRefs(input);
     const numberIds = refs ? await resolveNumberRefs(tx, accountId, refs) : [];
+    const users = await resolveGroupUsers(tx, accountId, input.users ?? []);
     const id = newId();
     if (input.isDefault) await clearDefaultGroup(tx, accountId, id);
     const group = await insertGroup(tx, accountId, {
@@ -38,11 +39,11 @@ export async function createGroup(
       useSharedPool: input.useSharedPool ?? false,
       notifications: input.notifications ?? [],
       tags: input.tags ?? [],
-      users,
       officeHours: input.officeHours ?? null,
       by,
     });
     if (numberIds.length > 0) await replaceGroupNumbers(tx, accountId, group.id, numberIds);
+    if (users.length > 0) await replaceGroupUsers(tx, accountId, group.id, users);
     return presentGroup(tx, accountId, group);
   });
 }

@@ -1,8 +1,9 @@
 import type { Queryable } from '../../db/client.ts';
+import { findMembersByIdOrEmail } from '../../db/queries/group-users.ts';
 import { findHeldNumbers } from '../../db/queries/phone-numbers.ts';
 import { fail } from '../../errors.ts';
 import { parseMobile } from '../../messaging/phone.ts';
-import { isId, newId } from '../../util/ids.ts';
+import { isId } from '../../util/ids.ts';
 
 /** A number named in a group request: `{id}`, `{number}` or an E.164 string. */
 export type NumberRef = string | { id?: string; number?: string };
@@ -21,7 +22,7 @@ export interface OfficeHours {
   >;
 }
 
-/** A group user as a request gives it. */
+/** A group user as a request gives it: a console user of the account, by id or e-mail. */
 export interface UserInput {
   id?: string;
   email?: string;
@@ -62,18 +63,56 @@ export function checkOfficeHours(h: OfficeHours | null | undefined): void {
   }
 }
 
-/** Users with an id each and their mobile parsed as contacts' are (an invalid mobile is CONT-001). */
-export function normaliseUsers(users: UserInput[]) {
-  return users.map((u) => {
-    const { mobile, ...rest } = u;
-    const out: Record<string, unknown> = { ...rest, id: u.id ?? newId() };
-    if (mobile) {
-      const p = parseMobile(mobile.number, mobile.country);
-      if (!p) fail('CONT-001', `Invalid mobile number for user ${u.email ?? out.id}.`);
-      out.mobile = { country: p.country, number: p.number, valid: p.valid, lineType: p.lineType };
+/**
+ * The console users a group request names, as links: each entry names a member of the account by
+ * `id` (the console user's) or `email` (USER-005 naming it when the account has no such member;
+ * VAL-001 when it names neither, or an id and an e-mail of two people); its mobile is parsed as
+ * contacts' are (CONT-001). Name, role and terms come from the console user, not the request. A
+ * person named twice is linked once, where first named.
+ */
+export async function resolveGroupUsers(
+  db: Queryable,
+  accountId: string,
+  users: UserInput[],
+): Promise<{ userId: string; mobile: object | null }[]> {
+  const wanted = users.map((u) => {
+    const id = u.id?.toLowerCase();
+    const email = u.email?.trim().toLowerCase();
+    if (!id && !email)
+      fail('VAL-001', 'Each group user must name a console user of the account by id or email.');
+    if (id !== undefined && !isId(id)) fail('USER-005', `The account has no console user with id "${u.id}".`);
+    let mobile: object | null = null;
+    if (u.mobile) {
+      const p = parseMobile(u.mobile.number, u.mobile.country);
+      if (!p) fail('CONT-001', `Invalid mobile number for user ${u.email ?? u.id}.`);
+      mobile = { country: p.country, number: p.number, valid: p.valid, lineType: p.lineType };
     }
-    return out;
+    return { id, email, mobile };
   });
+  const found = await findMembersByIdOrEmail(
+    db,
+    accountId,
+    wanted.flatMap((w) => (w.id ? [w.id] : [])),
+    wanted.flatMap((w) => (w.email ? [w.email] : [])),
+  );
+  const byId = new Map(found.map((f) => [f.user_id, f]));
+  const byEmail = new Map(found.map((f) => [f.email, f]));
+  const links = new Map<string, { userId: string; mobile: object | null }>();
+  for (const w of wanted) {
+    const member = w.id ? byId.get(w.id) : byEmail.get(w.email as string);
+    if (!member) {
+      fail(
+        'USER-005',
+        w.id
+          ? `The account has no console user with id "${w.id}".`
+          : `${w.email} is not a console user of this account: invite them first (POST …/users).`,
+      );
+    }
+    if (w.id && w.email && member.email !== w.email)
+      fail('VAL-001', `Group user ${w.id} has the e-mail ${member.email}, not ${w.email}.`);
+    if (!links.has(member.user_id)) links.set(member.user_id, { userId: member.user_id, mobile: w.mobile });
+  }
+  return [...links.values()];
 }
 
 /** The request's number list, under either spelling; undefined when absent. */

@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { Queryable } from '../../db/client.ts';
+import { type GroupUserRow, usersOfGroups } from '../../db/queries/group-users.ts';
 import { type GroupRow, groupsOfNumbers, numbersOfGroups } from '../../db/queries/groups.ts';
 import type { PhoneNumberRow } from '../../db/queries/phone-numbers.ts';
 import type { Group, Notification, OfficeHours, User } from '../../http/schemas/groups.ts';
@@ -61,14 +62,27 @@ export async function presentPhoneNumbers(db: Queryable, accountId: string, rows
   return rows.map((r) => presentPhoneNumber(r, groups.get(r.id) ?? []));
 }
 
-function presentGroupRow(g: GroupRow, numbers: PhoneNumberView[]) {
+/** A console user linked to a group, in the interface's User shape (unset fields left out). */
+function presentGroupUser(u: GroupUserRow) {
+  return omitNullsAs<Static<typeof User>>({
+    id: u.user_id,
+    email: u.email,
+    firstName: u.first_name,
+    lastName: u.last_name,
+    role: u.role,
+    mobile: u.mobile as Static<typeof User>['mobile'] | null,
+    tacAccepted: u.tac_accepted_at?.toISOString() ?? null,
+  });
+}
+
+function presentGroupRow(g: GroupRow, numbers: PhoneNumberView[], users: GroupUserRow[]) {
   return omitNullsAs<Static<typeof Group>>({
     id: g.id,
     name: g.name,
     phoneNumbers: numbers,
     notifications: g.notifications as Static<typeof Notification>[],
     tags: g.tags,
-    users: g.users as Static<typeof User>[],
+    users: users.map(presentGroupUser),
     // One Sender per number: the sending identities the group owns.
     senders: numbers.map((n) => ({
       id: n.id,
@@ -89,7 +103,10 @@ function presentGroupRow(g: GroupRow, numbers: PhoneNumberView[]) {
   });
 }
 
-/** The Group shape of the API, for each given group row (numbers, senders and their groups loaded). */
+/**
+ * The Group shape of the API, for each given group row (numbers, senders and their groups, and its
+ * console users as they are now, with their role in the account, loaded).
+ */
 export async function presentGroups(db: Queryable, accountId: string, groups: GroupRow[]) {
   const members = await numbersOfGroups(
     db,
@@ -97,10 +114,16 @@ export async function presentGroups(db: Queryable, accountId: string, groups: Gr
     groups.map((g) => g.id),
   );
   const refs = await groupRefsByNumber(db, accountId, [...new Set(members.map((m) => m.id))]);
+  const users = await usersOfGroups(
+    db,
+    accountId,
+    groups.map((g) => g.id),
+  );
   return groups.map((g) =>
     presentGroupRow(
       g,
       members.filter((m) => m.group_id === g.id).map((m) => presentPhoneNumber(m, refs.get(m.id) ?? [])),
+      users.filter((u) => u.group_id === g.id),
     ),
   );
 }

@@ -1,4 +1,5 @@
 import { type Db, withTx } from '../../db/client.ts';
+import { replaceGroupUsers } from '../../db/queries/group-users.ts';
 import {
   clearDefaultGroup,
   getGroup,
@@ -12,21 +13,20 @@ import type { Actor } from '../actor.ts';
 import {
   checkOfficeHours,
   type GroupInput,
-  normaliseUsers,
   numberRefs,
+  resolveGroupUsers,
   resolveNumberRefs,
 } from './group-input.ts';
 import { presentGroup } from './present.ts';
 
 /**
- * Updates a group; absent fields stay. `phoneNumbers` replaces the group's numbers. isDefault true
+ * Updates a group; absent fields stay. `phoneNumbers` replaces the group's numbers, `users` its users. isDefault true
  * moves the default here (the others lose it in the same transaction); the default group cannot
  * simply stop being the default (GRP-005).
  */
 export async function updateGroup(db: Db, accountId: string, id: string, input: GroupInput, by: Actor) {
   if (!isId(id)) fail('GRP-001');
   checkOfficeHours(input.officeHours);
-  const users = input.users ? normaliseUsers(input.users) : undefined;
   return withTx(db, async (tx) => {
     await lockAccountGroups(tx, accountId);
     const current = await getGroup(tx, accountId, id);
@@ -34,6 +34,7 @@ export async function updateGroup(db: Db, accountId: string, id: string, input: 
     if (current.is_default && input.isDefault === false) fail('GRP-005');
     const refs = numberRefs(input);
     const numberIds = refs ? await resolveNumberRefs(tx, accountId, refs) : undefined;
+    const users = input.users ? await resolveGroupUsers(tx, accountId, input.users) : undefined;
     if (input.isDefault && !current.is_default) await clearDefaultGroup(tx, accountId, id);
     const group = await saveGroup(tx, accountId, id, {
       name: input.name ?? current.name,
@@ -41,12 +42,12 @@ export async function updateGroup(db: Db, accountId: string, id: string, input: 
       useSharedPool: input.useSharedPool ?? current.use_shared_pool,
       notifications: input.notifications ?? current.notifications,
       tags: input.tags ?? current.tags,
-      users: users ?? current.users,
       officeHours: input.officeHours === undefined ? current.office_hours : input.officeHours,
       by,
     });
     if (!group) fail('GRP-001');
     if (numberIds) await replaceGroupNumbers(tx, accountId, id, numberIds);
+    if (users) await replaceGroupUsers(tx, accountId, id, users);
     return presentGroup(tx, accountId, group);
   });
 }

@@ -24,7 +24,8 @@ export function invitationLink(config: Config, token: string): string {
 /**
  * Invites a person to an account with a role: answers a link, shown once (the token is stored only
  * as its hash) and valid for CONSOLE_INVITATION_HOURS. `kind: 'reset'` makes a link that sets a new
- * password for an existing user (the CLI's reset-password).
+ * password for an existing user (the CLI's reset-password). `email: true` records that its link is
+ * about to be e-mailed (emailInvitation, once this has committed).
  */
 export async function createInvitation(
   db: Db,
@@ -32,6 +33,7 @@ export async function createInvitation(
   accountId: string,
   input: { email: string; role: Role; kind?: 'invite' | 'reset' },
   by: Actor,
+  opts: { email?: boolean } = {},
 ) {
   const token = `inv_${randomToken(32)}`;
   const row = await insertInvitation(db, {
@@ -42,8 +44,10 @@ export async function createInvitation(
     kind: input.kind ?? 'invite',
     hours: config.console.invitationHours,
     by,
+    emailStatus: opts.email ? 'sending' : 'none',
   });
   return {
+    id: row.id,
     link: invitationLink(config, token),
     token,
     email: row.email,

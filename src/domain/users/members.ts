@@ -12,9 +12,11 @@ import {
   upsertUser,
 } from '../../db/queries/users.ts';
 import { fail } from '../../errors.ts';
+import type { Mailer } from '../../providers/mail/smtp.ts';
 import { isId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import type { Page } from '../page.ts';
+import { type EmailOutcome, emailInvitation } from './email-invitation.ts';
 import { createInvitation } from './invitations.ts';
 import { hashPassword } from './passwords.ts';
 import { presentUser } from './present-user.ts';
@@ -37,17 +39,24 @@ export async function getUser(db: Db, accountId: string, userId: string) {
 }
 
 /**
- * Invites a person by e-mail: answers the invitation (its link is shown once; the service does not
- * send e-mail). An e-mail already a member only changes nothing until the link is accepted.
+ * Invites a person by e-mail: answers the invitation (its link is shown once) and what became of
+ * its e-mail. With a mailer (SMTP_URL) the link is e-mailed once the invitation has committed; a
+ * failure to send is answered as `failed`, never thrown. An e-mail already a member changes nothing
+ * until the link is accepted.
  */
 export async function inviteUser(
   db: Db,
-  config: Config,
+  deps: { config: Config; mailer: Mailer | undefined; log: (msg: string) => void },
   accountId: string,
   input: { email: string; role: Role },
   by: Actor,
 ) {
-  return createInvitation(db, config, accountId, input, by);
+  const { mailer } = deps;
+  const inv = await createInvitation(db, deps.config, accountId, input, by, { email: Boolean(mailer) });
+  const email: EmailOutcome = mailer
+    ? await emailInvitation(db, { mailer, log: deps.log }, { ...inv, accountId })
+    : { status: 'none' };
+  return { ...inv, emailOutcome: email };
 }
 
 /** Changes a member's role; the last administrator cannot be demoted (USER-007). */

@@ -10,6 +10,7 @@ import {
   type TriggerQueueRow,
   wakeReplyWaiters,
 } from '../../db/queries/workflows-runs.ts';
+import { recordedError } from '../../errors.ts';
 import { classifyKeyword } from '../../messaging/keywords.ts';
 import { type Backoff, backoffMs, eachItem, type Log } from '../claim.ts';
 import { normaliseKeyword } from '../drips/drip-input.ts';
@@ -46,13 +47,7 @@ function matching(versions: EngineVersion[], q: TriggerQueueRow): EngineVersion[
  */
 async function handle(tx: Parameters<typeof enroll>[0], q: TriggerQueueRow, versions: EngineVersion[]) {
   if (q.kind === 'contact-opt-out') {
-    await stopRuns(
-      tx,
-      q.account_id,
-      { contactId: q.contact_id },
-      { code: 'CONT-010', description: 'Contact has requested no further communication.' },
-      'opted-out',
-    );
+    await stopRuns(tx, q.account_id, { contactId: q.contact_id }, recordedError('CONT-010'), 'opted-out');
     return;
   }
   const starts = matching(versions, q);

@@ -3,13 +3,13 @@ import { type ContactRow, updateContact } from '../../db/queries/contacts.ts';
 import { addListMembers, findList, isSmartList, removeListMember } from '../../db/queries/lists.ts';
 import type { StoredNode } from '../../db/queries/workflows.ts';
 import { fail } from '../../errors.ts';
-import { renderTemplate } from '../../messaging/render.ts';
+import { queueMessage } from '../../messaging/send/accept/queue-message.ts';
 import { isId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import { checkAttributes, rethrowAttributeLimit } from '../contacts/attribute-limits.ts';
 import { presentContacts } from '../contacts/get-contact.ts';
+import { renderForContact } from '../contacts/merge-values.ts';
 import { emitEvent } from '../events/emit.ts';
-import { queueMessage } from '../messages/queue-message.ts';
 import { groupSenderPool, sendersInOrder } from '../numbers/group-sender-pool.ts';
 
 /** What a node's action did: follow an edge (by value), end, or stop; plus what to record. */
@@ -43,15 +43,7 @@ async function sendMessage(
   const sender = numbers[Number.parseInt(contact.id.slice(-6), 16) % numbers.length];
   const template = String(node.config.message);
   const media = Array.isArray(node.config.media) ? (node.config.media as { url: string }[]) : [];
-  const body = renderTemplate(template, {
-    id: contact.id,
-    firstName: contact.first_name,
-    lastName: contact.last_name,
-    email: contact.email,
-    mobile: contact.mobile_number,
-    country: contact.mobile_country,
-    attributes: contact.attributes,
-  });
+  const body = renderForContact(template, contact);
   const row = await queueMessage(
     tx,
     contact.account_id,

@@ -8,7 +8,7 @@ import {
   type RunUpdate,
   repliedSince,
 } from '../../db/queries/workflows-runs.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, recordedError } from '../../errors.ts';
 import type { Actor } from '../actor.ts';
 import { type Delay, delaySeconds, nextEdge } from './definition.ts';
 import { type ActionOutcome, runAction } from './node-actions.ts';
@@ -117,7 +117,7 @@ async function act(
     return { next: 'false' };
   }
   const contact = await findContact(tx, run.account_id, run.contact_id);
-  if (!contact) return { stop: { code: 'CONT-002', description: 'Contact not found.' } };
+  if (!contact) return { stop: recordedError('CONT-002') };
   // The action's writes (a queued message, a charge) roll back alone if it fails expectedly.
   try {
     return await withSavepoint(tx, () => runAction(tx, contact, node, by, { quietHours: opts.quietHours }));

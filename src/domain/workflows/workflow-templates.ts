@@ -1,4 +1,18 @@
-import type { DefinitionInput, Delay, EdgeInput, NodeInput } from './definition.ts';
+import type { DefinitionInput } from './definition.ts';
+import {
+  branch,
+  check,
+  contactCreated,
+  end,
+  keyword,
+  manual,
+  path,
+  replied,
+  STOP,
+  send,
+  setAttribute,
+  wait,
+} from './template-nodes.ts';
 
 /**
  * A ready-made workflow in the built-in catalog (GET …/workflowtemplates; POST …/workflows with
@@ -17,34 +31,6 @@ export interface WorkflowTemplate {
 
 // Templates name no list or sender group: those are an account's own (add them after creating).
 // Attributes they read or set (appointmentDate, paymentStatus, …) are ordinary contact attributes.
-
-const node = (id: string, typeId: string, config?: object): NodeInput => ({
-  id,
-  type: { id: typeId },
-  ...(config ? { config } : {}),
-});
-const manual = () => node('start', 'trigger.manual');
-const keyword = (word: string) => node('start', 'trigger.keyword', { keyword: word });
-const contactCreated = () => node('start', 'trigger.contact-created');
-const send = (id: string, message: string) => node(id, 'action.send-message', { message });
-const wait = (id: string, delay: Delay) => node(id, 'action.wait', { delay });
-const replied = (id: string, delay: Delay) => node(id, 'condition.replied', { delay });
-const check = (id: string, attribute: string, value: string) =>
-  node(id, 'condition.attribute', { attribute, comparator: '=', value });
-const setAttribute = (id: string, attribute: string, value: string) =>
-  node(id, 'action.update-attribute', { attribute, value });
-const end = () => node('end', 'action.end');
-
-/** Edges along a path of node ids: a → b → c. */
-const path = (...ids: string[]): EdgeInput[] =>
-  ids.slice(1).map((target, i) => ({ id: `${ids[i]}-${target}`, source: ids[i], target }));
-/** The `true` / `false` edges of a condition. */
-const branch = (source: string, ifTrue: string, ifFalse: string): EdgeInput[] => [
-  { id: `${source}-true`, source, target: ifTrue, value: 'true' },
-  { id: `${source}-false`, source, target: ifFalse, value: 'false' },
-];
-
-const STOP = 'Reply STOP to opt out.';
 
 /** The catalog, in the order templates were added. */
 export const WORKFLOW_TEMPLATES: readonly WorkflowTemplate[] = [

@@ -7,6 +7,7 @@ import { campaignRoutes } from './campaigns.ts';
 import { simulatorCheckoutRoutes, stripeWebhookRoutes } from './checkout-pages.ts';
 import { consoleRoutes } from './console.ts';
 import { consoleSessionRoutes } from './console-session.ts';
+import { contactImportRoutes } from './contact-imports.ts';
 import { contactRoutes } from './contacts.ts';
 import { conversationRoutes } from './conversations.ts';
 import { dripRoutes } from './drips.ts';
@@ -44,6 +45,7 @@ export const apiRoutes: RoutePlugin[] = [
   numberRoutes,
   groupRoutes,
   contactRoutes,
+  contactImportRoutes,
   listRoutes,
   webhookRoutes,
   conversationRoutes,

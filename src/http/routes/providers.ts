@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { receiveMessage } from '../../domain/inbound/receive-message.ts';
-import { applyStatusUpdates } from '../../domain/messages/apply-status-updates.ts';
 import { fail } from '../../errors.ts';
+import { applyStatusUpdates } from '../../messaging/send/receipts/apply-status-updates.ts';
 import { parseTwilioInbound, parseTwilioStatus } from '../../providers/twilio/webhooks.ts';
 import { newId } from '../../util/ids.ts';
 import { noContent, ok } from '../respond.ts';

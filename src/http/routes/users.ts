@@ -53,18 +53,27 @@ export async function userRoutes(app: App) {
         summary: 'Invite a person to the console',
         description:
           'Answers an invitation link, shown once and valid for `CONSOLE_INVITATION_HOURS`: the person opens it, sets a ' +
-          'password (a person who already has one keeps it) and joins the account with `role`. The service does not ' +
-          'send e-mail: pass the link on.',
+          'password (a person who already has one keeps it) and joins the account with `role`. With an SMTP server ' +
+          'configured (`SMTP_URL`) the link is also e-mailed to `email` once the invitation is stored, and `emailStatus` ' +
+          'says whether the server took it (`sent`) or not (`failed`, with `emailError`; the invitation stands: pass ' +
+          'the link on); without one `emailStatus` is `none`: pass the link on.',
         params: IdParam('accountId'),
         body: InviteUserBody,
         response: { 201: Envelope(Invitation), ...errorResponses() },
       },
     },
     async (req, reply) => {
-      const inv = await inviteUser(app.ctx.db, app.ctx.config, req.params.accountId, req.body, req.actor);
-      return reply
-        .code(201)
-        .send(ok({ email: inv.email, role: inv.role, link: inv.link, expires: inv.expires }));
+      const inv = await inviteUser(app.ctx.db, app.ctx, req.params.accountId, req.body, req.actor);
+      return reply.code(201).send(
+        ok({
+          email: inv.email,
+          role: inv.role,
+          link: inv.link,
+          expires: inv.expires,
+          emailStatus: inv.emailOutcome.status,
+          ...(inv.emailOutcome.error ? { emailError: inv.emailOutcome.error } : {}),
+        }),
+      );
     },
   );
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { MAX_VALIDITY_SECONDS, MIN_VALIDITY_SECONDS } from '../../messaging/validity.ts';
+import { MAX_VALIDITY_SECONDS, MIN_VALIDITY_SECONDS } from '../../messaging/send/rules/validity.ts';
 import { AuditStamp } from './common.ts';
 
 const SMART_ENCODING =

@@ -141,6 +141,7 @@ export const PATH_ID_NOT_FOUND = {
   userId: 'USER-005',
   credentialId: 'SMPP-001',
   routeId: 'ROUTE-001',
+  importId: 'CONT-006',
 } as const satisfies Record<string, ErrorCode>;
 
 /** Path parameters: the ids of PATH_ID_NOT_FOUND as UUIDs, any other as a non-empty string. */

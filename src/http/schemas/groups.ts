@@ -36,31 +36,52 @@ const Mobile = Type.Object({
   lineType: Type.Optional(Type.String()),
 });
 
-/** A person of the group (notified of its conversations). */
-export const User = Type.Object({
-  id: Type.String(),
-  email: Type.Optional(Type.String()),
-  firstName: Type.Optional(Type.String()),
-  lastName: Type.Optional(Type.String()),
-  role: Type.Optional(Type.String()),
-  mobile: Type.Optional(Mobile),
-  tacAccepted: Type.Optional(Type.String({ format: 'date-time' })),
-});
+/**
+ * A console user of the account in the group: e-mail, name and terms as the person has them now,
+ * `role` their role in the account; `mobile` as given for this group.
+ */
+export const User = Type.Object(
+  {
+    id: Type.String(),
+    email: Type.Optional(Type.String()),
+    firstName: Type.Optional(Type.String()),
+    lastName: Type.Optional(Type.String()),
+    role: Type.Optional(Type.String()),
+    mobile: Type.Optional(Mobile),
+    tacAccepted: Type.Optional(Type.String({ format: 'date-time' })),
+  },
+  {
+    description:
+      'A console user of the account (`GET …/users`): `id` is theirs, `role` their role in the account.',
+  },
+);
 
-export const UserInput = Type.Object({
-  id: Type.Optional(Type.String({ maxLength: 64 })),
-  email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
-  firstName: Type.Optional(Type.String({ maxLength: 200 })),
-  lastName: Type.Optional(Type.String({ maxLength: 200 })),
-  role: Type.Optional(Type.String({ maxLength: 100 })),
-  mobile: Type.Optional(
-    Type.Object({
-      number: Type.String({ minLength: 1, maxLength: 32 }),
-      country: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$' })),
-    }),
-  ),
-  tacAccepted: Type.Optional(Type.String({ format: 'date-time' })),
-});
+/**
+ * A console user named in a group request, by `id` or `email`; the other fields are the person's
+ * own and are not changed here (`mobile` is kept for the group).
+ */
+export const UserInput = Type.Object(
+  {
+    id: Type.Optional(Type.String({ maxLength: 64 })),
+    email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
+    firstName: Type.Optional(Type.String({ maxLength: 200 })),
+    lastName: Type.Optional(Type.String({ maxLength: 200 })),
+    role: Type.Optional(Type.String({ maxLength: 100 })),
+    mobile: Type.Optional(
+      Type.Object({
+        number: Type.String({ minLength: 1, maxLength: 32 }),
+        country: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$' })),
+      }),
+    ),
+    tacAccepted: Type.Optional(Type.String({ format: 'date-time' })),
+  },
+  {
+    description:
+      'A console user of the account, named by `id` or `email` (404 USER-005 when the account has no such user: ' +
+      'invite them first). `firstName`, `lastName`, `role` and `tacAccepted` are the person’s own and are ignored ' +
+      'here; `mobile` is kept for this group.',
+  },
+);
 
 const Ref = Type.Object({ id: Type.Optional(Type.String()), name: Type.Optional(Type.String()) });
 

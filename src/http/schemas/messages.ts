@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
+import { MAX_VALIDITY_SECONDS, MIN_VALIDITY_SECONDS } from '../../messaging/send/rules/validity.ts';
 import { MAX_TEXT_LENGTH } from '../../messaging/text-rules.ts';
-import { MAX_VALIDITY_SECONDS, MIN_VALIDITY_SECONDS } from '../../messaging/validity.ts';
 import { ValiditySeconds } from './accounts.ts';
 import { AttributeFilter, AuditStamp, ErrorObject, LiteralUnion, MediaItem, PageQuery } from './common.ts';
 import { MessageContactMobile } from './contacts.ts';

@@ -1,13 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import { SCOPES } from '../../domain/auth/scopes.ts';
 import { ROLES } from '../../domain/users/roles.ts';
+import { PLAIN_EMAIL } from '../../util/email.ts';
 import { AuditStamp, IdParam, LiteralUnion } from './common.ts';
 
 export const Role = LiteralUnion(ROLES, {
   description: 'Administrator: everything; Member: no API credentials, billing or users; Viewer: reads only.',
 });
 
-const Email = Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' });
+/** One mailbox (PLAIN_EMAIL): nothing an e-mail address parser could read as a name or a second address. */
+const Email = Type.String({ minLength: 3, maxLength: 320, pattern: PLAIN_EMAIL.source });
 
 /** A console user as a member of an account (the interface's User shape, plus `active`). */
 export const User = Type.Object({
@@ -33,6 +35,12 @@ export const Invitation = Type.Object({
   role: Type.String(),
   link: Type.String({ description: 'Shown once: the person opens it to set a password and join.' }),
   expires: Type.String({ format: 'date-time' }),
+  emailStatus: LiteralUnion(['none', 'sent', 'failed'] as const, {
+    description:
+      '`sent`: the SMTP server (`SMTP_URL`) took the e-mail with the link; `failed`: it did not (`emailError`); ' +
+      '`none`: no SMTP server is configured. In every case the link above works: pass it on when not `sent`.',
+  }),
+  emailError: Type.Optional(Type.String({ description: 'Why the e-mail was not sent (`failed`).' })),
 });
 
 export const ChangeRoleBody = Type.Object({ role: Role }, { additionalProperties: false });

@@ -1,10 +1,10 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import type { AppContext } from '../context.ts';
-import { routesForAccounts } from '../db/queries/routes.ts';
-import { chooseProvider, matchRoute, providerOrder, type Route } from '../messaging/routing.ts';
-import { RecentMap } from '../providers/submission-memo.ts';
-import type { ProviderName } from '../providers/types.ts';
-import type { Claimed } from './dispatch-submit.ts';
+import type { AppContext } from '../../../context.ts';
+import { routesForAccounts } from '../../../db/queries/routes.ts';
+import { RecentMap } from '../../../providers/submission-memo.ts';
+import type { ProviderName } from '../../../providers/types.ts';
+import { chooseProvider, matchRoute, providerOrder, type Route } from '../rules/routing.ts';
+import type { Claimed } from './submit.ts';
 
 /**
  * The country of a destination, remembered by its first six digits (the calling code and enough of
@@ -26,7 +26,7 @@ function countryOf(to: string): string | undefined {
  * Sets the provider of each claimed message by its route (docs/routing.md), before anything is
  * marked in flight: the account's routes, else the default table (account NULL); a message no
  * route matches keeps its number's provider. A retried message moves to the next provider of its
- * route only when its previous attempt was refused outright or never left (messaging/routing.ts);
+ * route only when its previous attempt was refused outright or never left (messaging/send/rules/routing.ts);
  * after an attempt of unknown fate it stays where it went. `failover` tells the recorder a refusal
  * may go to the next provider at once.
  */

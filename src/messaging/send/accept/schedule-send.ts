@@ -1,8 +1,8 @@
-import type { Db } from '../../db/client.ts';
-import { insertScheduledJob } from '../../db/queries/send-jobs.ts';
-import { fail } from '../../errors.ts';
-import { newId } from '../../util/ids.ts';
-import type { Actor } from '../actor.ts';
+import type { Db } from '../../../db/client.ts';
+import { insertScheduledJob } from '../../../db/queries/send-jobs.ts';
+import type { Actor } from '../../../domain/actor.ts';
+import { fail } from '../../../errors.ts';
+import { newId } from '../../../util/ids.ts';
 import {
   jobInvalid,
   type SendMessagesInput,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../context.ts';
-import { preferIndexLookups, withTx } from '../db/client.ts';
+import type { AppContext } from '../../../context.ts';
+import { preferIndexLookups, withTx } from '../../../db/client.ts';
 import {
   claimRange,
   closeJobDispatch,
@@ -14,13 +14,13 @@ import {
   rangeMessages,
   rangeNumbers,
   renewRange,
-} from '../db/queries/dispatch-ranges.ts';
-import type { ClaimedMessage } from '../db/queries/message-dispatch.ts';
-import { failCandidates } from '../db/queries/message-dispatch.ts';
-import { OPTED_OUT_ERROR } from '../db/queries/messages.ts';
-import { grantSends } from '../db/queries/senders.ts';
-import { EXPIRED_ERROR } from '../messaging/validity.ts';
-import { numberBlocker } from './dispatch-checks.ts';
+} from '../../../db/queries/dispatch-ranges.ts';
+import type { ClaimedMessage } from '../../../db/queries/message-dispatch.ts';
+import { failCandidates } from '../../../db/queries/message-dispatch.ts';
+import { OPTED_OUT_ERROR } from '../../../db/queries/messages.ts';
+import { grantSends } from '../../../db/queries/senders.ts';
+import { EXPIRED_ERROR } from '../rules/validity.ts';
+import { numberBlocker } from './checks.ts';
 
 /** What a range claim hands to the dispatcher. */
 export interface RangeClaim {
@@ -102,7 +102,7 @@ export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<R
         wants.set(id, w);
       }
     }
-    // Granted on another connection, in a statement of its own (see claimBatch in dispatch.ts).
+    // Granted on another connection, in a statement of its own (see claimBatch in dispatch-batch.ts).
     const { granted, second } = await grantSends(
       ctx.db,
       [...wants].map(([phoneNumberId, w]) => ({ phoneNumberId, ...w })),

@@ -1,5 +1,5 @@
-import type { AttributeCondition } from '../../db/queries/lists.ts';
-import { fail } from '../../errors.ts';
+import type { AttributeCondition } from '../../../db/queries/lists.ts';
+import { fail } from '../../../errors.ts';
 
 /**
  * The conditions of a recipient selector (a send's or a campaign's `filters`): contacts carrying

@@ -5,7 +5,7 @@
  * `ValidityPeriod`), so that the carrier does not keep trying after the sender stopped caring.
  */
 
-import { ERRORS } from '../errors.ts';
+import { ERRORS } from '../../../errors.ts';
 
 /** The shortest validity a send or an account may ask for, in seconds. */
 export const MIN_VALIDITY_SECONDS = 1;

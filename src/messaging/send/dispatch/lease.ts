@@ -1,6 +1,6 @@
-import type { AppContext } from '../context.ts';
-import { renewBatch } from '../db/queries/dispatch-inflight.ts';
-import type { RangeRef } from '../db/queries/dispatch-ranges.ts';
+import type { AppContext } from '../../../context.ts';
+import { renewBatch } from '../../../db/queries/dispatch-inflight.ts';
+import type { RangeRef } from '../../../db/queries/dispatch-ranges.ts';
 
 /** Thrown when a batch could not renew its lease in time: it hands nothing more to its provider. */
 export class LeaseLost extends Error {

@@ -1,13 +1,14 @@
-import type { AppContext } from '../context.ts';
-import { dropInflight, markInflight } from '../db/queries/dispatch-inflight.ts';
-import type { RangeRef } from '../db/queries/dispatch-ranges.ts';
-import type { ClaimedMessage, SubmissionOutcome } from '../db/queries/message-dispatch.ts';
-import { ERRORS } from '../errors.ts';
-import { refusedOutright } from '../messaging/routing.ts';
-import { remainingValidity } from '../messaging/validity.ts';
-import type { OutboundMessage, Provider, ProviderName, SendResult } from '../providers/types.ts';
-import { type BatchLease, LeaseLost } from './dispatch-lease.ts';
-import type { OutcomeRecorder } from './dispatch-record.ts';
+import type { AppContext } from '../../../context.ts';
+import { dropInflight, markInflight } from '../../../db/queries/dispatch-inflight.ts';
+import type { RangeRef } from '../../../db/queries/dispatch-ranges.ts';
+import type { ClaimedMessage, SubmissionOutcome } from '../../../db/queries/message-dispatch.ts';
+import { type Backoff, backoffMs } from '../../../domain/claim.ts';
+import { ERRORS } from '../../../errors.ts';
+import type { OutboundMessage, Provider, ProviderName, SendResult } from '../../../providers/types.ts';
+import { refusedOutright } from '../rules/routing.ts';
+import { remainingValidity } from '../rules/validity.ts';
+import { type BatchLease, LeaseLost } from './lease.ts';
+import type { OutcomeRecorder } from './record.ts';
 
 /** Attempts before a retryable failure becomes final. */
 export const MAX_ATTEMPTS = 5;
@@ -19,9 +20,16 @@ export const SEND_CONCURRENCY = 256;
 /** Messages marked in flight by one write before they are handed to a provider one by one. */
 export const GROUP_SIZE = 64;
 
-/** Backoff before retry n (1-based): 2 s, 4 s, 8 s, 16 s … capped at 5 minutes. */
+/**
+ * The dispatcher's backoff, in the claim helper's terms (domain/claim.ts): 2 s, 4 s, 8 s, 16 s …
+ * capped at 5 minutes, given up after MAX_ATTEMPTS (a retry is recorded set-based per batch, not
+ * through retryClaim: see docs/architecture.md, "Workers and their queues").
+ */
+export const RETRY_BACKOFF: Backoff = { baseMs: 2000, factor: 2, maxMs: 300_000, maxAttempts: MAX_ATTEMPTS };
+
+/** Backoff before retry n (1-based), in seconds (RETRY_BACKOFF). */
 export function retryDelaySeconds(attempt: number): number {
-  return Math.min(300, 2 ** attempt);
+  return backoffMs(RETRY_BACKOFF, attempt) / 1000;
 }
 
 /** A message ready to submit, from either kind of claim. */
@@ -30,7 +38,7 @@ export interface Claimed extends ClaimedMessage {
   ranged: boolean;
   /** The second (Unix) the rate window counted a ranged claim in. */
   submittedSecond: number | null;
-  /** Its route has a provider after this one (dispatch-route.ts): a refusal moves it there at once. */
+  /** Its route has a provider after this one (route.ts): a refusal moves it there at once. */
   failover?: boolean;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Routing and failover (docs/routing.md), without I/O: which route serves a destination, the
  * order in which a message tries the route's providers, and whether a failed attempt may move to
- * the next provider. The dispatcher calls it through workers/dispatch-route.ts.
+ * the next provider. The dispatcher calls it through messaging/send/dispatch/route.ts.
  */
 
 /** One provider of a route: lower priorities are tried first; weights split a priority's traffic. */

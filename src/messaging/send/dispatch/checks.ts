@@ -1,8 +1,8 @@
-import type { AppContext } from '../context.ts';
-import { OPTED_OUT_ERROR } from '../db/queries/messages.ts';
-import { ERRORS } from '../errors.ts';
-import { EXPIRED_ERROR } from '../messaging/validity.ts';
-import type { ProviderName } from '../providers/types.ts';
+import type { AppContext } from '../../../context.ts';
+import { OPTED_OUT_ERROR } from '../../../db/queries/messages.ts';
+import { ERRORS } from '../../../errors.ts';
+import type { ProviderName } from '../../../providers/types.ts';
+import { EXPIRED_ERROR } from '../rules/validity.ts';
 
 const NUMBER_GONE = { code: 'NUM-001', description: 'The sending phone number is no longer active.' };
 const NO_PROVIDER = { code: 'MSG-011', description: ERRORS['MSG-011'].message };

@@ -1,14 +1,14 @@
-import type { Queryable } from '../../db/client.ts';
-import { adjustBalance, sendingSettings } from '../../db/queries/accounts.ts';
-import { setLastMessage } from '../../db/queries/conversations.ts';
-import { emitMessageEvents, insertOutboundMessage, type MessageRow } from '../../db/queries/messages.ts';
-import { fail } from '../../errors.ts';
-import { priceTable } from '../../messaging/pricing.ts';
-import { countSegments, encodeText } from '../../messaging/segments.ts';
-import { textError } from '../../messaging/text-rules.ts';
-import { newId } from '../../util/ids.ts';
-import type { Actor } from '../actor.ts';
-import { openConversation } from '../conversations/open-conversation.ts';
+import type { Queryable } from '../../../db/client.ts';
+import { adjustBalance, sendingSettings } from '../../../db/queries/accounts.ts';
+import { setLastMessage } from '../../../db/queries/conversations.ts';
+import { emitMessageEvents, insertOutboundMessage, type MessageRow } from '../../../db/queries/messages.ts';
+import type { Actor } from '../../../domain/actor.ts';
+import { openConversation } from '../../../domain/conversations/open-conversation.ts';
+import { fail } from '../../../errors.ts';
+import { newId } from '../../../util/ids.ts';
+import { countSegments, encodeText } from '../../segments.ts';
+import { textError } from '../../text-rules.ts';
+import { priceTable } from '../rules/pricing.ts';
 
 /** One outbound message to queue (a reply, an auto-reply, a one-off send). */
 export interface QueueMessageInput {

@@ -1,16 +1,17 @@
-import type { AppContext } from '../context.ts';
-import { preferIndexLookups, withTx } from '../db/client.ts';
+import type { AppContext } from '../../../context.ts';
+import { preferIndexLookups, withTx } from '../../../db/client.ts';
 import {
+  anyExpiredInflight,
   dropInflight,
   knownProviderRefs,
   lockExpiredInflight,
   type UncertainMessage,
   uncertainMessages,
-} from '../db/queries/dispatch-inflight.ts';
-import { recordSubmissions, type SubmissionOutcome } from '../db/queries/message-dispatch.ts';
-import { ERRORS } from '../errors.ts';
-import type { LookupMatch, ProviderName } from '../providers/types.ts';
-import { outbound } from './dispatch-submit.ts';
+} from '../../../db/queries/dispatch-inflight.ts';
+import { recordSubmissions, type SubmissionOutcome } from '../../../db/queries/message-dispatch.ts';
+import { ERRORS } from '../../../errors.ts';
+import type { LookupMatch, ProviderName } from '../../../providers/types.ts';
+import { outbound } from './submit.ts';
 
 /** Lookups in flight at once while reconciling one group. */
 const LOOKUP_CONCURRENCY = 8;
@@ -33,11 +34,7 @@ export async function reconcileInflight(
   ctx: AppContext,
   log: (msg: string) => void = ctx.log,
 ): Promise<number> {
-  const { rows } = await ctx.db.query<{ due: boolean }>({
-    name: 'dispatch-inflight-due',
-    text: 'SELECT EXISTS (SELECT 1 FROM dispatch_inflight WHERE claimed_until < now()) AS due',
-  });
-  if (!rows[0].due) return 0;
+  if (!(await anyExpiredInflight(ctx.db))) return 0;
   let settled = 0;
   for (; settled < GROUPS_PER_ROUND; settled++) {
     const more = await withTx(ctx.db, async (tx) => {

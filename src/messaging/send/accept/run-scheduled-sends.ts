@@ -1,13 +1,13 @@
-import type { Db } from '../../db/client.ts';
+import type { Db } from '../../../db/client.ts';
 import {
   endScheduledJob,
   SCHEDULED_CLAIM_RETURNING,
   SCHEDULED_QUEUE,
   type ScheduledJob,
-} from '../../db/queries/send-jobs.ts';
-import { AppError } from '../../errors.ts';
-import type { Actor } from '../actor.ts';
-import { type LeasedQueue, type Log, runLeased } from '../claim.ts';
+} from '../../../db/queries/send-jobs.ts';
+import type { Actor } from '../../../domain/actor.ts';
+import { type LeasedQueue, type Log, runLeased } from '../../../domain/claim.ts';
+import { AppError } from '../../../errors.ts';
 import { type SendMessagesInput, sendMessages } from './send-messages.ts';
 
 /** The scheduled sends as the worker runs them: an unexpected failure is tried again after 1 s, 2 s … 5 min. */

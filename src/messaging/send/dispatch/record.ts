@@ -1,9 +1,9 @@
-import type { AppContext } from '../context.ts';
-import { preferIndexLookups, withTx } from '../db/client.ts';
-import { dropInflight } from '../db/queries/dispatch-inflight.ts';
-import { recordSubmissions, type SubmissionOutcome } from '../db/queries/message-dispatch.ts';
-import { metrics } from '../metrics/metrics.ts';
-import type { BatchLease } from './dispatch-lease.ts';
+import type { AppContext } from '../../../context.ts';
+import { preferIndexLookups, withTx } from '../../../db/client.ts';
+import { dropInflight } from '../../../db/queries/dispatch-inflight.ts';
+import { recordSubmissions, type SubmissionOutcome } from '../../../db/queries/message-dispatch.ts';
+import { metrics } from '../../../metrics/metrics.ts';
+import type { BatchLease } from './lease.ts';
 
 /** Acknowledgements recorded together at most (a flush starts as soon as this many wait). */
 export const FLUSH_ACKS = 64;

@@ -1,8 +1,8 @@
-import type { AppContext } from '../../context.ts';
-import { preferIndexLookups, withTx } from '../../db/client.ts';
-import { applyReceipts, type ReceiptInput } from '../../db/queries/message-dispatch.ts';
-import { metrics } from '../../metrics/metrics.ts';
-import type { StatusUpdate } from '../../providers/types.ts';
+import type { AppContext } from '../../../context.ts';
+import { preferIndexLookups, withTx } from '../../../db/client.ts';
+import { applyReceipts, type ReceiptInput } from '../../../db/queries/message-dispatch.ts';
+import { metrics } from '../../../metrics/metrics.ts';
+import type { StatusUpdate } from '../../../providers/types.ts';
 
 const RANK: Record<StatusUpdate['status'], number> = { sent: 2, delivered: 3, undelivered: 3, failed: 3 };
 const CHUNK = 5000;

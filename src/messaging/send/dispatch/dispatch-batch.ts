@@ -1,0 +1,187 @@
+import type { AppContext } from '../../../context.ts';
+import { preferIndexLookups, withTx } from '../../../db/client.ts';
+import { finishRange } from '../../../db/queries/dispatch-ranges.ts';
+import {
+  applyReceipts,
+  type ClaimedMessage,
+  claimMessages,
+  failCandidates,
+  lockDispatchCandidates,
+  takeEarlyReceipts,
+} from '../../../db/queries/message-dispatch.ts';
+import { exhaustedSenders, grantSends } from '../../../db/queries/senders.ts';
+import { metrics } from '../../../metrics/metrics.ts';
+import { dispatchBlocker } from './checks.ts';
+import { BatchLease, LeaseLost } from './lease.ts';
+import { claimRangeBatch } from './ranges.ts';
+import { reconcileInflight } from './reconcile.ts';
+import { OutcomeRecorder } from './record.ts';
+import { routeClaims } from './route.ts';
+import { type Claimed, submitAll } from './submit.ts';
+
+export { MAX_ATTEMPTS, retryDelaySeconds } from './submit.ts';
+
+/** Messages claimed per batch. */
+export const BATCH_SIZE = 2000;
+/** Batches in flight at once in one process (one claims while another sends or writes back). */
+const LANES = 4;
+/** Poll interval when the queue is empty. */
+const IDLE_MS = 100;
+
+/** The result of one dispatch batch. */
+export interface BatchResult {
+  claimed: number;
+  /** Some number's one-second window was used up: there is more work at the next second. */
+  throttled: boolean;
+  /** The batch was full: there is probably more work right now. */
+  full: boolean;
+}
+
+/**
+ * Claims one batch, in one transaction: locks due messages (FOR UPDATE SKIP LOCKED), fails those
+ * whose contact stopped or whose number is gone, asks each number's rate window for slots, and
+ * marks the granted ones `sending`. Rows that got no slot are released untouched.
+ */
+async function claimBatch(
+  ctx: AppContext,
+  limit: number,
+): Promise<{ claimed: ClaimedMessage[]; throttled: boolean; full: boolean }> {
+  return withTx(ctx.db, async (tx) => {
+    await preferIndexLookups(tx);
+    const exhausted = await exhaustedSenders(tx);
+    const candidates = await lockDispatchCandidates(tx, limit, exhausted);
+    const failures: Parameters<typeof failCandidates>[1] = [];
+    const byNumber = new Map<string, { accountId: string; mps: number; provider: string; ids: string[] }>();
+    for (const c of candidates) {
+      const error = dispatchBlocker(ctx, c);
+      if (error) {
+        failures.push({ accountId: c.account_id, id: c.id, error });
+        continue;
+      }
+      // Past dispatchBlocker the number, its provider and its rate are known.
+      const numberId = c.phone_number_id as string;
+      let n = byNumber.get(numberId);
+      if (!n) {
+        n = {
+          accountId: c.account_id,
+          mps: c.throughput_mps as number,
+          provider: c.provider as string,
+          ids: [],
+        };
+        byNumber.set(numberId, n);
+      }
+      n.ids.push(c.id);
+    }
+    await failCandidates(tx, failures);
+    // The rate windows are granted in a statement of their own (autocommit, on another connection):
+    // the window row's lock is held for that statement only, not for the whole claim, so concurrent
+    // claims do not queue behind each other. A claim that then fails leaves its slots unused: the
+    // window can only be under-used, never exceeded.
+    const { granted: grants, second } = await grantSends(
+      ctx.db,
+      [...byNumber].map(([phoneNumberId, n]) => ({
+        accountId: n.accountId,
+        phoneNumberId,
+        mps: n.mps,
+        wanted: n.ids.length,
+      })),
+    );
+    const claims: { accountId: string; id: string; provider: string }[] = [];
+    let throttled = exhausted.length > 0;
+    for (const [phoneNumberId, n] of byNumber) {
+      const granted = grants.get(phoneNumberId) ?? 0;
+      if (granted < n.ids.length) throttled = true;
+      for (const id of n.ids.slice(0, granted))
+        claims.push({ accountId: n.accountId, id, provider: n.provider });
+    }
+    const claimed = await claimMessages(tx, claims, ctx.config.dispatchLeaseSeconds, second);
+    return { claimed, throttled, full: candidates.length >= limit };
+  });
+}
+
+/**
+ * Dispatches one batch: claims one-off messages and retries one by one, fills the rest of the
+ * batch with a range of a bulk send, submits concurrently, records the outcomes set-based, then
+ * ends the range. A worker killed between claim and record loses nothing: the claim expires and
+ * another worker takes it over.
+ */
+export async function dispatchBatch(ctx: AppContext, limit = BATCH_SIZE): Promise<BatchResult> {
+  const single = await claimBatch(ctx, limit);
+  const range =
+    single.claimed.length < limit ? await claimRangeBatch(ctx, limit - single.claimed.length) : undefined;
+  const claimed: Claimed[] = single.claimed.map((m) => ({ ...m, ranged: false, submittedSecond: null }));
+  if (range) claimed.push(...range.claimed);
+  await routeClaims(ctx, claimed);
+  if (claimed.length > 0) {
+    const lease = new BatchLease(
+      ctx,
+      range?.range,
+      single.claimed.map((m) => ({ accountId: m.account_id, id: m.id, attempt: m.attempts })),
+    );
+    const recorder = new OutcomeRecorder(ctx, lease);
+    try {
+      try {
+        await submitAll(ctx, claimed, recorder, lease, range?.range);
+      } catch (err) {
+        // Record what was acknowledged; the rest stays claimed (its marks, if any, are reconciled).
+        await recorder.finish().catch(() => {});
+        throw err;
+      }
+      // The last outcomes and the end of the range in one commit: a range never outlives its
+      // recorded outcomes.
+      const done = range?.range;
+      await recorder.finish(done ? (tx) => finishRange(tx, done, range.complete) : undefined);
+    } finally {
+      await lease.stop();
+    }
+  } else if (range?.range) {
+    await finishRange(ctx.db, range.range, range.complete);
+  }
+  return {
+    claimed: claimed.length,
+    throttled: single.throttled || (range?.throttled ?? false),
+    full: single.full || (range?.full ?? false),
+  };
+}
+
+/** Applies receipts that arrived before their submission was recorded. */
+async function applyEarlyReceipts(ctx: AppContext): Promise<void> {
+  await withTx(ctx.db, async (tx) => {
+    await preferIndexLookups(tx);
+    const early = await takeEarlyReceipts(tx);
+    if (early.length > 0) await applyReceipts(tx, early);
+  });
+}
+
+function msToNextSecond(): number {
+  return 1000 - (Date.now() % 1000) + 5;
+}
+
+/**
+ * One round of the dispatcher (messages are the queue): runs LANES batches side by side until the
+ * queue is drained or every remaining message waits for its number's next second. Answers the
+ * delay to the next round.
+ */
+export async function dispatchRound(ctx: AppContext, signal: AbortSignal): Promise<number> {
+  let throttled = false;
+  const lane = async () => {
+    while (!signal.aborted) {
+      const r = await dispatchBatch(ctx).catch((err: unknown) => {
+        metrics.claimFailure(err instanceof LeaseLost ? 'lease-lost' : 'error');
+        throw err;
+      });
+      if (r.throttled) throttled = true;
+      if (!r.full || r.claimed === 0) return;
+    }
+  };
+  // A provider that cannot be asked right now holds back only the messages it may have: the
+  // lanes still run, and the failure is thrown (and logged) after them.
+  let unsettled: unknown;
+  await reconcileInflight(ctx, ctx.log).catch((err: unknown) => {
+    unsettled = err;
+  });
+  await Promise.all(Array.from({ length: LANES }, lane));
+  await applyEarlyReceipts(ctx);
+  if (unsettled) throw unsettled;
+  return throttled ? msToNextSecond() : IDLE_MS;
+}
