@@ -8,7 +8,9 @@
  * Then the way integrations send (NAMED=mobiles,ids): the N recipients named in calls of BATCH
  * (2,000), CONCURRENCY (4) at once, as new mobiles and as the seeded contacts' ids; each mode's
  * accept rate is printed beside the filter's, with its end-to-end rate.
- * Env: N (default 100000), NAMED, BATCH, CONCURRENCY, DATABASE_URL (else embedded PostgreSQL).
+ * With OLD=M, the account first holds M old messages (final, spread over the past twelve months, in
+ * their month partitions), as a database that has been sending for a year does (`bench:growth`).
+ * Env: N (default 100000), NAMED, BATCH, CONCURRENCY, OLD, DATABASE_URL (else embedded PostgreSQL).
  */
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../src/config.ts';
@@ -26,6 +28,7 @@ const N = Number(process.env.N ?? 100_000);
 const NAMED = (process.env.NAMED ?? 'mobiles,ids').split(',').filter((k) => k === 'mobiles' || k === 'ids');
 const BATCH = Number(process.env.BATCH ?? 2000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 4);
+const OLD = Number(process.env.OLD ?? 0);
 const THROUGHPUT = 1_000_000;
 const TEMPLATE = 'Hi {{{firstName}}}, your {{{plan}}} offer ends Sunday. Reply STOP to opt out.';
 
@@ -120,6 +123,31 @@ try {
   );
   await bulk('ANALYZE contacts', []);
   console.log(`seeded ${fmt(N)} contacts in ${fmt(performance.now() - t)} ms`);
+  if (OLD > 0) {
+    t = performance.now();
+    // Each past month has had its partition since it was the current one.
+    await bulk(
+      `SELECT sparrow_create_partition('messages', (now() - make_interval(months => m))::date) FROM generate_series(0, 12) m`,
+      [],
+    );
+    // UUIDv7 ids of past moments (the timestamp bits, then random ones), oldest first.
+    await bulk(
+      `INSERT INTO messages (account_id, id, contact_id, phone_number_id, from_number, to_number, outgoing, body,
+                             encoding, segments, price, status, provider, attempts, created_at, updated_at, sent_at, delivered_at)
+       SELECT $1, (substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-7' || substr(gen_random_uuid()::text, 16))::uuid,
+              NULL, NULL, '+14155550100', '+1201' || lpad((i % 1000000)::text, 7, '0'), true, 'An old message, delivered long ago.',
+              'GSM-7', 1, 0.0079, 'delivered', 'simulator', 1, at, at, at, at
+         FROM generate_series(1, $2) i
+        CROSS JOIN LATERAL (SELECT now() - interval '365 days' + (i::float8 / $2) * interval '360 days' AS at) a
+        CROSS JOIN LATERAL (SELECT lpad(to_hex((extract(epoch FROM a.at) * 1000)::bigint), 12, '0') AS h) x`,
+      [account.id, OLD],
+    );
+    await bulk('ANALYZE messages', []);
+    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM messages_default');
+    console.log(
+      `seeded ${fmt(OLD)} old messages in ${fmt(performance.now() - t)} ms (${fmt(rows[0].n)} in the default partition)`,
+    );
+  }
   await db.query('UPDATE phone_numbers SET throughput_mps = $2 WHERE account_id = $1', [
     account.id,
     THROUGHPUT,
@@ -163,7 +191,8 @@ try {
   // How many message updates stayed on their page without touching an index (statistics lag a little).
   await new Promise((r) => setTimeout(r, 700));
   const { rows: hot } = await db.query<{ upd: number; hot: number }>(
-    `SELECT n_tup_upd::int AS upd, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables WHERE relname = 'messages'`,
+    `SELECT sum(n_tup_upd)::int AS upd, sum(n_tup_hot_upd)::int AS hot FROM pg_stat_user_tables
+      WHERE relid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = 'messages'::regclass)`,
   );
 
   // The raw ceiling: the same number of message-shaped rows, inserted and updated set-based by PostgreSQL alone.

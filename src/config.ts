@@ -76,6 +76,12 @@ export interface Config {
   messageExpirySweepSeconds: number;
   /** Contacts a bulk contact operation changes per transaction (BULK_CHUNK_SIZE). */
   bulkChunkSize: number;
+  /**
+   * Time partitions of messages, events and webhook deliveries (docs/scaling.md): months created
+   * ahead (PARTITION_MONTHS_AHEAD) and whole months dropped once they ended more than
+   * MESSAGE_RETENTION_DAYS ago (0: kept for ever).
+   */
+  partitions: { monthsAhead: number; retentionDays: number };
   tokenTtlSeconds: number;
   /** Twilio-compatible provider settings (used by numbers whose provider is `twilio`). */
   /** TWILIO_TIMEOUT_MS: how long a request to the provider may take before its fate counts as unknown. */
@@ -169,6 +175,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dispatchLeaseSeconds: int(env, 'DISPATCH_LEASE_SECONDS', 30, 1, 3600),
     messageExpirySweepSeconds: int(env, 'MESSAGE_EXPIRY_SWEEP_SECONDS', 5, 1, 3600),
     bulkChunkSize: int(env, 'BULK_CHUNK_SIZE', 1000, 1, 10_000),
+    partitions: {
+      monthsAhead: int(env, 'PARTITION_MONTHS_AHEAD', 3, 1, 24),
+      retentionDays: int(env, 'MESSAGE_RETENTION_DAYS', 0, 0, 36_500),
+    },
     tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 3600, 60, 86400),
     twilio: {
       baseUrl: url(env, 'TWILIO_BASE_URL', 'https://api.twilio.com'),

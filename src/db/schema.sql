@@ -461,7 +461,7 @@ CREATE TABLE events (
   data jsonb NOT NULL,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
   CONSTRAINT events_pkey PRIMARY KEY (id)
-);
+) PARTITION BY RANGE (id);
 
 CREATE TABLE form_conversions (
   account_id uuid NOT NULL,
@@ -768,14 +768,14 @@ CREATE TABLE messages (
   provider_ref text,
   expires_at timestamp with time zone,
   CONSTRAINT messages_pkey PRIMARY KEY (account_id, id)
-);
-CREATE INDEX messages_charged_single ON messages USING btree (account_id, created_at DESC) WHERE ((job_id IS NULL) AND outgoing AND (price > (0)::numeric));
-CREATE INDEX messages_contact ON messages USING btree (account_id, contact_id, id);
-CREATE INDEX messages_dispatch ON messages USING btree (id) WHERE queued;
-CREATE INDEX messages_expiry ON messages USING btree (expires_at) WHERE ((status = 'queued'::text) AND (expires_at IS NOT NULL));
-CREATE UNIQUE INDEX messages_inbound_provider_id ON messages USING btree (account_id, provider, provider_message_id) WHERE ((NOT outgoing) AND (provider_message_id IS NOT NULL));
-CREATE INDEX messages_job_id ON messages USING btree (account_id, job_id, id);
-CREATE INDEX messages_unread ON messages USING btree (account_id, conversation_id, created_at) WHERE ((NOT outgoing) AND (NOT read));
+) PARTITION BY RANGE (id);
+CREATE INDEX messages_charged_single ON ONLY messages USING btree (account_id, created_at DESC) WHERE ((job_id IS NULL) AND outgoing AND (price > (0)::numeric));
+CREATE INDEX messages_contact ON ONLY messages USING btree (account_id, contact_id, id);
+CREATE INDEX messages_dispatch ON ONLY messages USING btree (id) WHERE queued;
+CREATE INDEX messages_expiry ON ONLY messages USING btree (expires_at) WHERE ((status = 'queued'::text) AND (expires_at IS NOT NULL));
+CREATE INDEX messages_inbound_provider_id ON ONLY messages USING btree (account_id, provider, provider_message_id) WHERE ((NOT outgoing) AND (provider_message_id IS NOT NULL));
+CREATE INDEX messages_job_id ON ONLY messages USING btree (account_id, job_id, id);
+CREATE INDEX messages_unread ON ONLY messages USING btree (account_id, conversation_id, created_at) WHERE ((NOT outgoing) AND (NOT read));
 
 CREATE TABLE phone_numbers (
   account_id uuid NOT NULL,
@@ -1079,11 +1079,10 @@ CREATE TABLE webhook_deliveries (
   completed_at timestamp with time zone,
   CONSTRAINT webhook_deliveries_status_check CHECK (status = ANY (ARRAY['pending'::text, 'succeeded'::text, 'failed'::text])),
   CONSTRAINT webhook_deliveries_account_id_webhook_id_fkey FOREIGN KEY (account_id, webhook_id) REFERENCES webhooks(account_id, id) ON DELETE CASCADE,
-  CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (account_id, id),
-  CONSTRAINT webhook_deliveries_account_id_webhook_id_event_id_key UNIQUE (account_id, webhook_id, event_id)
-);
-CREATE INDEX webhook_deliveries_list ON webhook_deliveries USING btree (account_id, webhook_id, created_at DESC, id DESC);
-CREATE INDEX webhook_deliveries_webhook_due ON webhook_deliveries USING btree (webhook_id, next_attempt_at) WHERE (status = 'pending'::text);
+  CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (account_id, id)
+) PARTITION BY RANGE (id);
+CREATE INDEX webhook_deliveries_list ON ONLY webhook_deliveries USING btree (account_id, webhook_id, created_at DESC, id DESC);
+CREATE INDEX webhook_deliveries_webhook_due ON ONLY webhook_deliveries USING btree (webhook_id, next_attempt_at) WHERE (status = 'pending'::text);
 
 CREATE TABLE webhook_event_queue (
   event_id uuid NOT NULL,
@@ -1258,6 +1257,43 @@ AS $function$
     CASE WHEN p_number IS NOT NULL THEN jsonb_build_object('number', p_number) END)
 $function$;
 
+CREATE OR REPLACE FUNCTION sparrow_create_partition(parent text, month date)
+ RETURNS boolean
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  m date := date_trunc('month', month)::date;
+  part text := parent || '_p' || to_char(m, 'YYYY_MM');
+  lo uuid := sparrow_uuidv7_floor(m::timestamp AT TIME ZONE 'UTC');
+  hi uuid := sparrow_uuidv7_floor((m + interval '1 month')::timestamp AT TIME ZONE 'UTC');
+  cols text;
+  moved bigint := 0;
+BEGIN
+  IF to_regclass(part) IS NOT NULL THEN
+    RETURN false;
+  END IF;
+  SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) INTO cols
+    FROM pg_attribute WHERE attrelid = parent::regclass AND attnum > 0 AND NOT attisdropped AND attgenerated = '';
+  IF to_regclass(parent || '_default') IS NOT NULL THEN
+    EXECUTE format('CREATE TEMP TABLE sparrow_moving ON COMMIT DROP AS SELECT %s FROM %I WHERE false', cols, parent || '_default');
+    EXECUTE format('WITH d AS (DELETE FROM %I WHERE id >= $1 AND id < $2 RETURNING %s) INSERT INTO sparrow_moving SELECT * FROM d',
+                   parent || '_default', cols) USING lo, hi;
+    GET DIAGNOSTICS moved = ROW_COUNT;
+  END IF;
+  -- A message's pages keep room for its next versions (claim, receipt) so they stay HOT (0031);
+  -- a partitioned table holds no storage options, so each partition takes them.
+  EXECUTE format('CREATE TABLE %I PARTITION OF %I FOR VALUES FROM (%L) TO (%L)%s', part, parent, lo, hi,
+                 CASE WHEN parent IN ('messages', 'messages_new') THEN ' WITH (fillfactor = 50)' ELSE '' END);
+  IF moved > 0 THEN
+    EXECUTE format('INSERT INTO %I (%s) SELECT %s FROM sparrow_moving', parent, cols, cols);
+  END IF;
+  IF to_regclass('pg_temp.sparrow_moving') IS NOT NULL THEN
+    DROP TABLE pg_temp.sparrow_moving;
+  END IF;
+  RETURN true;
+END;
+$function$;
+
 CREATE OR REPLACE FUNCTION sparrow_encoding(t text)
  RETURNS text
  LANGUAGE sql
@@ -1295,7 +1331,9 @@ AS $function$
         'status', x -> 'status',
         'error', x -> 'error'))
       FROM messages m, LATERAL (SELECT e.data -> 'message' AS x) d
-      WHERE m.account_id = e.account_id AND m.id = (e.data -> 'message' ->> 'id')::uuid
+      WHERE m.account_id = e.account_id
+        AND m.id = CASE WHEN e.data -> 'message' ->> 'id' ~ '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$'
+                        THEN (e.data -> 'message' ->> 'id')::uuid END
     ), e.data - 'hydrate') END
 $function$;
 
@@ -1335,6 +1373,18 @@ CREATE OR REPLACE FUNCTION sparrow_omit_nulls(o jsonb)
  IMMUTABLE
 AS $function$
   SELECT coalesce(jsonb_object_agg(k, v), '{}'::jsonb) FROM jsonb_each(o) x(k, v) WHERE jsonb_typeof(v) <> 'null'
+$function$;
+
+CREATE OR REPLACE FUNCTION sparrow_partition_months(oldest uuid)
+ RETURNS SETOF date
+ LANGUAGE sql
+ STABLE
+AS $function$
+  SELECT generate_series(
+    greatest(coalesce(date_trunc('month', sparrow_uuidv7_time(oldest) AT TIME ZONE 'UTC'),
+                      date_trunc('month', now() AT TIME ZONE 'UTC')),
+             '2000-01-01'::timestamp),
+    date_trunc('month', now() AT TIME ZONE 'UTC') + interval '3 months', interval '1 month')::date
 $function$;
 
 CREATE OR REPLACE FUNCTION sparrow_phone_number_ref(p_account uuid, p_number_id uuid)
@@ -1434,6 +1484,23 @@ CREATE OR REPLACE FUNCTION sparrow_uuidv7()
  LANGUAGE sql
  PARALLEL SAFE
 AS $function$ SELECT uuidv7() $function$;
+
+CREATE OR REPLACE FUNCTION sparrow_uuidv7_floor(at timestamp with time zone)
+ RETURNS uuid
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  SELECT (substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-0000-0000-000000000000')::uuid
+    FROM (SELECT lpad(to_hex((extract(epoch FROM at) * 1000)::bigint), 12, '0') AS h) x
+$function$;
+
+CREATE OR REPLACE FUNCTION sparrow_uuidv7_time(id uuid)
+ RETURNS timestamp with time zone
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  SELECT to_timestamp(('x' || substr(replace(id::text, '-', ''), 1, 12))::bit(48)::bigint / 1000.0)
+$function$;
 
 CREATE OR REPLACE FUNCTION sparrow_window_start(zones text[], at timestamp with time zone)
  RETURNS timestamp with time zone

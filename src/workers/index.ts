@@ -9,6 +9,7 @@ import { idempotencyPurge } from './idempotency-purge.ts';
 import { type Loop, startLoop } from './loop.ts';
 import { meetingReminders } from './meeting-reminders.ts';
 import { messageExpiry } from './message-expiry.ts';
+import { partitionMaintenance } from './partition-maintenance.ts';
 import { scheduledSends } from './scheduled-sends.ts';
 import { sharefilePurge } from './sharefile-purge.ts';
 import { smppOutboxExpiry } from './smpp-outbox-expiry.ts';
@@ -49,6 +50,7 @@ export const TASKS: WorkerTask[] = [
   contactImports,
   smppOutboxExpiry,
   messageExpiry,
+  partitionMaintenance,
 ];
 
 /**
