@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { dispatch } from '../../src/workers/dispatch.ts';
-import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 import { closeServer, listenLoopback, readBody, replyJson, twilioBasic } from '../support/fake-twilio.ts';
 
 const SID = `AC${randomBytes(16).toString('hex')}`;
