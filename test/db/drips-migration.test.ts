@@ -1,9 +1,5 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
 import { createPool, type Db } from '../../src/db/client.ts';
 import { createAccount } from '../../src/domain/accounts/create-account.ts';
 import { getDrip } from '../../src/domain/drips/get-drip.ts';
@@ -11,30 +7,11 @@ import { getExecution } from '../../src/domain/drips/get-execution.ts';
 import { handleTriggers } from '../../src/domain/workflows/handle-triggers.ts';
 import { runDueWorkflows } from '../../src/domain/workflows/run-due-workflows.ts';
 import { newId } from '../../src/util/ids.ts';
-import { PACKAGE_ROOT } from '../../src/util/package-root.ts';
+import { applyMigrations, createScratchDatabase, type ScratchDatabase } from '../support/migration-db.ts';
 
-const ADMIN_URL = process.env.SPARROW_TEST_ADMIN_URL;
-const PREFIX = process.env.SPARROW_TEST_PREFIX ?? 'sparrow_t_x_';
-const DIR = path.join(PACKAGE_ROOT, 'src', 'db', 'migrations');
 const CONVERSION = '0270_drips_on_workflows.sql';
 /** A step of the engine that fails fails the test (the runner logs per-run failures and goes on). */
 const fail = (msg: string) => assert.fail(msg);
-
-/** Applies the migration files for which `pick` holds, in order, each in its own transaction. */
-async function apply(url: string, pick: (file: string) => boolean): Promise<void> {
-  const files = (await fs.readdir(DIR)).filter((f) => /^\d{4}_.+\.sql$/.test(f) && pick(f)).sort();
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    for (const f of files) {
-      await client.query('BEGIN');
-      await client.query(await fs.readFile(path.join(DIR, f), 'utf8'));
-      await client.query('COMMIT');
-    }
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * Migration 0270 on a database that ran drips on their own engine: drips with running and ended
@@ -42,8 +19,7 @@ async function apply(url: string, pick: (file: string) => boolean): Promise<void
  * on without losing or repeating a step.
  */
 describe('migration 0270: drips and their in-flight executions move onto the workflow engine', () => {
-  const name = `${PREFIX}mig_${randomBytes(4).toString('hex')}`;
-  let url: string;
+  let scratch: ScratchDatabase | undefined;
   let db: Db;
   let accountId: string;
   const dripId = newId();
@@ -53,15 +29,9 @@ describe('migration 0270: drips and their in-flight executions move onto the wor
   const [midway, replyWindow, engaged, errored] = [newId(), newId(), newId(), newId()];
 
   before(async () => {
-    if (!ADMIN_URL) throw new Error('run the tests with `npm test` (it prepares the database)');
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const u = new URL(ADMIN_URL);
-    u.pathname = `/${name}`;
-    url = u.toString();
-    await apply(url, (f) => f < CONVERSION);
+    scratch = await createScratchDatabase('mig');
+    const url = scratch.url;
+    await applyMigrations(url, (f) => f < CONVERSION);
     db = createPool(url, 4);
     ({
       account: { id: accountId },
@@ -112,15 +82,12 @@ describe('migration 0270: drips and their in-flight executions move onto the wor
       [accountId, contacts[4], listId],
     );
 
-    await apply(url, (f) => f >= CONVERSION);
+    await applyMigrations(url, (f) => f >= CONVERSION);
   });
 
   after(async () => {
     await db?.end();
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-    await admin.end();
+    await scratch?.drop().catch(() => {});
   });
 
   const execution = async (contactId: string) =>

@@ -5,41 +5,17 @@
  * are kept in `legacy_users`, not dropped; the groups then show the linked users.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
 import { createPool, type Db } from '../../src/db/client.ts';
 import { createAccount } from '../../src/domain/accounts/create-account.ts';
 import { getGroup } from '../../src/domain/numbers/get-group.ts';
 import { newId } from '../../src/util/ids.ts';
-import { PACKAGE_ROOT } from '../../src/util/package-root.ts';
+import { applyMigrations, createScratchDatabase, type ScratchDatabase } from '../support/migration-db.ts';
 
-const ADMIN_URL = process.env.SPARROW_TEST_ADMIN_URL;
-const PREFIX = process.env.SPARROW_TEST_PREFIX ?? 'sparrow_t_x_';
-const DIR = path.join(PACKAGE_ROOT, 'src', 'db', 'migrations');
 const LINKING = '0353_group_users.sql';
 
-/** Applies the migration files for which `pick` holds, in order, each in its own transaction. */
-async function apply(url: string, pick: (file: string) => boolean): Promise<void> {
-  const files = (await fs.readdir(DIR)).filter((f) => /^\d{4}_.+\.sql$/.test(f) && pick(f)).sort();
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    for (const f of files) {
-      await client.query('BEGIN');
-      await client.query(await fs.readFile(path.join(DIR, f), 'utf8'));
-      await client.query('COMMIT');
-    }
-  } finally {
-    await client.end();
-  }
-}
-
 describe('migration 0353: group users become links to the console users of the account', () => {
-  const name = `${PREFIX}mig_${randomBytes(4).toString('hex')}`;
-  let url: string;
+  let scratch: ScratchDatabase | undefined;
   let db: Db;
   let accountId: string;
   let otherId: string;
@@ -47,15 +23,9 @@ describe('migration 0353: group users become links to the console users of the a
   const groupId = newId();
 
   before(async () => {
-    if (!ADMIN_URL) throw new Error('run the tests with `npm test` (it prepares the database)');
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const u = new URL(ADMIN_URL);
-    u.pathname = `/${name}`;
-    url = u.toString();
-    await apply(url, (f) => f < LINKING);
+    scratch = await createScratchDatabase('mig');
+    const url = scratch.url;
+    await applyMigrations(url, (f) => f < LINKING);
     db = createPool(url, 4);
     ({
       account: { id: accountId },
@@ -86,14 +56,11 @@ describe('migration 0353: group users become links to the console users of the a
       groupId,
       JSON.stringify(stored),
     ]);
-    await apply(url, (f) => f >= LINKING);
+    await applyMigrations(url, (f) => f >= LINKING);
   });
   after(async () => {
     await db?.end();
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-    await admin.end();
+    await scratch?.drop().catch(() => {});
   });
 
   it('links the members named, in order, once each, with their mobile', async () => {

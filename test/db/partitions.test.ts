@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import type { AppContext } from '../../src/context.ts';
-import { PACKAGE_ROOT } from '../../src/util/package-root.ts';
 import { runPartitionMaintenance } from '../../src/workers/partition-maintenance.ts';
 import { call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { applyMigrations, createScratchDatabase, type ScratchDatabase } from '../support/migration-db.ts';
 
 /** The first day (UTC) of the month `back` months before this one. */
 function monthsAgo(back: number): Date {
@@ -132,43 +129,24 @@ describe('time partitions of messages, events and webhook deliveries', () => {
   });
 });
 
-const ADMIN_URL = process.env.SPARROW_TEST_ADMIN_URL;
-const PREFIX = process.env.SPARROW_TEST_PREFIX ?? 'sparrow_t_x_';
-const DIR = path.join(PACKAGE_ROOT, 'src', 'db', 'migrations');
 const CONVERSION = '0355_partition_by_time.sql';
 
 /** Migration 0355 on a database holding rows: they all move, each into its month. */
 describe('migration 0355: existing messages, events and deliveries move into month partitions', () => {
-  const name = `${PREFIX}part_${randomBytes(4).toString('hex')}`;
+  let scratch: ScratchDatabase | undefined;
   let client: pg.Client;
 
   before(async () => {
-    if (!ADMIN_URL) throw new Error('run the tests with `npm test` (it prepares the database)');
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const u = new URL(ADMIN_URL);
-    u.pathname = `/${name}`;
-    client = new pg.Client({ connectionString: u.toString() });
+    scratch = await createScratchDatabase('part');
+    client = new pg.Client({ connectionString: scratch.url });
     await client.connect();
   });
   after(async () => {
-    await client.end();
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await client?.end();
+    await scratch?.drop();
   });
 
-  async function apply(pick: (file: string) => boolean) {
-    const files = (await fs.readdir(DIR)).filter((f) => /^\d{4}_.+\.sql$/.test(f) && pick(f)).sort();
-    for (const f of files) {
-      await client.query('BEGIN');
-      await client.query(await fs.readFile(path.join(DIR, f), 'utf8'));
-      await client.query('COMMIT');
-    }
-  }
+  const apply = (pick: (file: string) => boolean) => applyMigrations(client, pick);
 
   it('moves every row, keeps them readable by id, and the event payload still reads its message', async () => {
     await apply((f) => f < CONVERSION);
