@@ -767,12 +767,17 @@ CREATE TABLE messages (
   queued boolean GENERATED ALWAYS AS ((outgoing AND (NOT bulk) AND (status = ANY (ARRAY['queued'::text, 'sending'::text])))) STORED,
   provider_ref text,
   expires_at timestamp with time zone,
+  expiring_at timestamp with time zone GENERATED ALWAYS AS (
+CASE
+    WHEN (status = 'queued'::text) THEN expires_at
+    ELSE NULL::timestamp with time zone
+END) STORED,
   CONSTRAINT messages_pkey PRIMARY KEY (account_id, id)
 ) PARTITION BY RANGE (id);
 CREATE INDEX messages_charged_single ON ONLY messages USING btree (account_id, created_at DESC) WHERE ((job_id IS NULL) AND outgoing AND (price > (0)::numeric));
 CREATE INDEX messages_contact ON ONLY messages USING btree (account_id, contact_id, id);
 CREATE INDEX messages_dispatch ON ONLY messages USING btree (id) WHERE queued;
-CREATE INDEX messages_expiry ON ONLY messages USING btree (expires_at) WHERE ((status = 'queued'::text) AND (expires_at IS NOT NULL));
+CREATE INDEX messages_expiry ON ONLY messages USING btree (expiring_at) WHERE (expiring_at IS NOT NULL);
 CREATE INDEX messages_inbound_provider_id ON ONLY messages USING btree (account_id, provider, provider_message_id) WHERE ((NOT outgoing) AND (provider_message_id IS NOT NULL));
 CREATE INDEX messages_job_id ON ONLY messages USING btree (account_id, job_id, id);
 CREATE INDEX messages_unread ON ONLY messages USING btree (account_id, conversation_id, created_at) WHERE ((NOT outgoing) AND (NOT read));

@@ -36,8 +36,8 @@ export async function expireQueuedMessages(db: Queryable, limit: number): Promis
   const { rows } = await db.query<{ n: number }>(
     `WITH r AS (
        SELECT m.account_id, m.id, m.price AS old_price FROM messages m
-       WHERE m.status = 'queued' AND m.expires_at <= now() AND NOT m.bulk
-       ORDER BY m.expires_at LIMIT $1 FOR UPDATE SKIP LOCKED
+       WHERE m.expiring_at <= now() AND m.status = 'queued' AND NOT m.bulk
+       ORDER BY m.expiring_at LIMIT $1 FOR UPDATE SKIP LOCKED
      ), ${FAIL_EXPIRED}`,
     [limit, JSON.stringify(EXPIRED_ERROR)],
   );
@@ -56,8 +56,8 @@ export async function expireBulkMessages(db: Queryable, limit: number): Promise<
     `WITH e AS (
        SELECT DISTINCT x.account_id, x.job_id, x.hold FROM (
          SELECT m.account_id, m.job_id, coalesce(m.not_before, '-infinity'::timestamptz) AS hold FROM messages m
-         WHERE m.status = 'queued' AND m.expires_at <= now() AND m.bulk
-         ORDER BY m.expires_at LIMIT $1) x
+         WHERE m.expiring_at <= now() AND m.status = 'queued' AND m.bulk
+         ORDER BY m.expiring_at LIMIT $1) x
      ), cur AS (
        SELECT c.account_id, c.job_id, c.not_before, c.cursor FROM dispatch_cursors c
        JOIN e ON c.account_id = e.account_id AND c.job_id = e.job_id AND c.not_before = e.hold
@@ -66,7 +66,7 @@ export async function expireBulkMessages(db: Queryable, limit: number): Promise<
        SELECT m.account_id, m.id, m.price AS old_price FROM cur
        JOIN messages m ON m.account_id = cur.account_id AND m.job_id = cur.job_id
          AND m.id > coalesce(cur.cursor, '00000000-0000-0000-0000-000000000000'::uuid)
-       WHERE m.bulk AND m.status = 'queued' AND m.expires_at <= now()
+       WHERE m.bulk AND m.expiring_at <= now() AND m.status = 'queued'
          AND coalesce(m.not_before, '-infinity'::timestamptz) = cur.not_before
        LIMIT $1 FOR UPDATE OF m SKIP LOCKED
      ), ${FAIL_EXPIRED}`,
