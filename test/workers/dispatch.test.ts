@@ -16,7 +16,9 @@ describe('dispatch', () => {
   const nextMobile = () => `+1201${String(6_000_000 + seq++).padStart(7, '0')}`;
 
   before(async () => {
-    svc = await startTestService({ simulatorDeliveryDelayMs: 20 });
+    // The tests poll messages through the API until the workers finish: the per-client rate limit
+    // (not what this file tests) would answer 429 to the polling on a slow machine.
+    svc = await startTestService({ simulatorDeliveryDelayMs: 20, rateLimitPerMinute: 1_000_000 });
   });
   after(() => svc.close());
 
