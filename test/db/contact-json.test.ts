@@ -14,9 +14,9 @@ describe('the Contact shape built in SQL (contactJsonSql)', () => {
   });
   after(() => svc.close());
 
-  const inSql = async (id: string) => {
+  const inSql = async (id: string, opts?: { fresh?: boolean }) => {
     const { rows } = await svc.db.query(
-      `SELECT ${contactJsonSql('c')} AS contact FROM contacts c WHERE c.account_id = $1 AND c.id = $2`,
+      `SELECT ${contactJsonSql('c', opts)} AS contact FROM contacts c WHERE c.account_id = $1 AND c.id = $2`,
       [a.accountId, id],
     );
     return rows[0].contact;
@@ -80,5 +80,22 @@ describe('the Contact shape built in SQL (contactJsonSql)', () => {
     const shown = await api(id);
     assert.equal(shown.firstName, undefined);
     assert.deepEqual(await inSql(id), shown);
+    // A contact a statement has just inserted (no lists, no integrations yet): the short form.
+    assert.deepEqual(await inSql(id, { fresh: true }), shown);
+  });
+
+  it('is in the contact-created event of a send to a new mobile, as the API shows the contact', async () => {
+    const sent = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/messages`, {
+      auth: a.auth,
+      json: { contacts: [{ mobile: { number: '+12015550123' } }], template: 'Hello' },
+    });
+    assert.equal(sent.statusCode, 200, sent.body);
+    const { rows } = await svc.db.query<{ data: { id: string } }>(
+      `SELECT data FROM events WHERE account_id = $1 AND type = 'contact-created' AND data->>'id' = (
+         SELECT id::text FROM contacts WHERE account_id = $1 AND mobile_number = '+12015550123')`,
+      [a.accountId],
+    );
+    assert.equal(rows.length, 1);
+    assert.deepEqual(rows[0].data, await api(rows[0].data.id));
   });
 });
