@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import smpp, { type PDU } from 'smpp';
 import type { SmppCredentialRow } from '../db/queries/smpp.ts';
+import { coalesceWrites } from '../net/coalesce-writes.ts';
 import { submitLayoutStatus } from './frame-check.ts';
 import { querySm } from './query.ts';
 import type { SmppServer } from './server.ts';
@@ -285,6 +286,7 @@ export class EsmeSession {
       if (!pdu.isResponse()) return false;
       bytes = this.header((pdu.command_id as number) >>> 0, STATUS.RSYSERR, pdu.sequence_number);
     }
+    coalesceWrites(this.socket);
     if (!this.socket.write(bytes) && this.socket.writableLength > WRITE_HIGH_WATER) this.socket.pause();
     return true;
   }

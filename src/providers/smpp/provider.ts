@@ -1,4 +1,5 @@
 import smpp, { type PDU, type Session } from 'smpp';
+import { coalesceWrites } from '../../net/coalesce-writes.ts';
 import { RecentMap, SubmissionMemo } from '../submission-memo.ts';
 import type { OutboundMessage, Provider, ProviderSink, SendResult } from '../types.ts';
 import { DeliverSmHandler } from './deliver.ts';
@@ -220,6 +221,7 @@ export class SmppProvider implements Provider {
           Math.max(deadline - Date.now(), 1),
         );
         this.outstanding.add(settle);
+        coalesceWrites(session.socket);
         const written = session.submit_sm(params, (resp) => {
           if (resp.command_status !== smpp.ESME_ROK || !resp.message_id) {
             settle(this.submitError(resp.command_status));

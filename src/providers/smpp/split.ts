@@ -25,6 +25,9 @@ const GSM_EXTENSION: Record<string, number> = {
 const GSM_CODE = new Map<string, number>();
 for (let i = 0; i < GSM_BASIC.length; i++) if (i !== 0x1b) GSM_CODE.set(GSM_BASIC[i], i);
 const QUESTION_MARK = 0x3f;
+/** GSM code of each UTF-16 unit below 256 in the basic table, -1 for the others (the fast path's table). */
+const BASIC_BELOW_256 = new Int16Array(256).fill(-1);
+for (const [ch, code] of GSM_CODE) if (ch.charCodeAt(0) < 256) BASIC_BELOW_256[ch.charCodeAt(0)] = code;
 
 /** SMPP data_coding values we send: 0 (SMSC default alphabet, GSM 03.38) and 8 (UCS-2). */
 export type DataCoding = 0 | 8;
@@ -45,6 +48,10 @@ export const MAX_PARTS = 255;
 
 /** Encodes and, when needed, splits a text. GSM-7 characters outside the alphabet become '?'. */
 export function splitForSmpp(text: string, encoding: 'GSM-7' | 'UCS-2'): SmppParts {
+  if (encoding === 'GSM-7' && text.length <= LIMITS[0].single) {
+    const single = basicSingle(text);
+    if (single) return { dataCoding: 0, parts: [single] };
+  }
   const dataCoding: DataCoding = encoding === 'GSM-7' ? 0 : 8;
   // Units: each entry is one character's encoding (1 or 2 units), so chunks never cut one.
   const chars: number[][] = [];
@@ -83,6 +90,21 @@ export function splitForSmpp(text: string, encoding: 'GSM-7' | 'UCS-2'): SmppPar
   if (chunks.length > MAX_PARTS)
     throw new RangeError(`message needs ${chunks.length} parts; at most ${MAX_PARTS}`);
   return { dataCoding, parts: chunks.map((units) => encodeUnits(units, dataCoding)) };
+}
+
+/**
+ * The common case without the general path's per-character arrays: a text of basic-table
+ * characters (no extension, nothing outside the alphabet) that fits one message. Undefined otherwise.
+ */
+function basicSingle(text: string): Buffer | undefined {
+  const out = Buffer.allocUnsafe(text.length);
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    const code = unit < 256 ? BASIC_BELOW_256[unit] : -1;
+    if (code < 0) return undefined;
+    out[i] = code;
+  }
+  return out;
 }
 
 function encodeUnits(units: number[], dataCoding: DataCoding): Buffer {
