@@ -72,6 +72,12 @@ export interface Config {
   priceTable: PriceTable;
   /** How long a dispatcher's claim on a batch lasts before another worker may take it over. */
   dispatchLeaseSeconds: number;
+  /**
+   * Messages handed to one provider and not yet recorded, at most, per process (all lanes together):
+   * what a SIGKILL can leave of unknown fate (README, "Exactly once"), and what keeps a link busy
+   * while the records of earlier acknowledgements commit (DISPATCH_IN_FLIGHT).
+   */
+  dispatchInFlight: number;
   /** How often queued messages whose validity period ended are failed and refunded (docs/encoding.md). */
   messageExpirySweepSeconds: number;
   /** Contacts a bulk contact operation changes per transaction (BULK_CHUNK_SIZE). */
@@ -173,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatorDeliveryDelayMs: int(env, 'SIMULATOR_DELIVERY_DELAY_MS', 200, 0),
     priceTable: prices(env),
     dispatchLeaseSeconds: int(env, 'DISPATCH_LEASE_SECONDS', 30, 1, 3600),
+    dispatchInFlight: int(env, 'DISPATCH_IN_FLIGHT', 256, 64, 10_000),
     messageExpirySweepSeconds: int(env, 'MESSAGE_EXPIRY_SWEEP_SECONDS', 5, 1, 3600),
     bulkChunkSize: int(env, 'BULK_CHUNK_SIZE', 1000, 1, 10_000),
     partitions: {

@@ -11,6 +11,7 @@ describe('loadConfig', () => {
     assert.equal(c.webhooksAllowPrivate, false);
     assert.equal(c.quietHoursEnabled, true);
     assert.equal(c.dispatchLeaseSeconds, 30);
+    assert.equal(c.dispatchInFlight, 256);
     assert.equal(c.databaseUrl, undefined);
     assert.equal(c.priceTable.US, 0.0079);
   });
@@ -32,6 +33,9 @@ describe('loadConfig', () => {
       { PUBLIC_URL: 'not a url' },
       { PRICE_TABLE: '{"US": -1}' },
       { PRICE_TABLE: '[1]' },
+      // Below one group of 64 a group could never get its slots.
+      { DISPATCH_IN_FLIGHT: '63' },
+      { DISPATCH_IN_FLIGHT: 'lots' },
     ]) {
       const name = Object.keys(env)[0];
       assert.throws(

@@ -204,6 +204,33 @@ describe('dispatch', () => {
       assert.equal(m.price, 0);
       assert.equal(await balance(a), before);
     });
+    it('closes a job its claim exhausts, so the next claim takes the next job instead of coming back empty', async () => {
+      while ((await dispatchBatch(svc.ctx)).claimed > 0);
+      const first = await send(a, {
+        contacts: toMobiles([nextMobile(), nextMobile(), nextMobile()]),
+        template: 'A',
+      });
+      const second = await send(a, {
+        contacts: toMobiles([nextMobile(), nextMobile(), nextMobile()]),
+        template: 'B',
+      });
+      // A claim of exactly the first job's size takes all of it and ends the job's cursor with it.
+      const one = await dispatchBatch(svc.ctx, 3);
+      assert.equal(one.claimed, 3);
+      assert.equal(one.full, true);
+      const { rows: cursors } = await svc.db.query(
+        'SELECT job_id FROM dispatch_cursors WHERE account_id = $1 AND job_id = ANY($2::uuid[])',
+        [a.accountId, [first.jobId, second.jobId]],
+      );
+      assert.deepEqual(
+        cursors.map((c) => c.job_id),
+        [second.jobId],
+      );
+      const two = await dispatchBatch(svc.ctx, 3);
+      assert.equal(two.claimed, 3, 'the next claim is the second job, not an empty hand');
+      for (const m of [...first.messages, ...second.messages])
+        assert.equal((await getMessage(a, m.id)).status, 'sent');
+    });
     it('sends the STOP confirmation (a system message) but fails CONT-010 what was queued before the opt-out', async () => {
       const acc = await svc.newAccount({ balance: 10 });
       const mobile = nextMobile();

@@ -153,6 +153,18 @@ async function applyEarlyReceipts(ctx: AppContext): Promise<void> {
   });
 }
 
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
 function msToNextSecond(): number {
   return 1000 - (Date.now() % 1000) + 5;
 }
@@ -164,14 +176,25 @@ function msToNextSecond(): number {
  */
 export async function dispatchRound(ctx: AppContext, signal: AbortSignal): Promise<number> {
   let throttled = false;
+  // A lane that finds the queue empty while another is still sending looks again shortly (what
+  // arrives meanwhile is taken at once); the round ends when no lane has anything in hand.
+  let busy = 0;
   const lane = async () => {
     while (!signal.aborted) {
-      const r = await dispatchBatch(ctx).catch((err: unknown) => {
+      busy++;
+      let r: BatchResult;
+      try {
+        r = await dispatchBatch(ctx);
+      } catch (err) {
         metrics.claimFailure(err instanceof LeaseLost ? 'lease-lost' : 'error');
         throw err;
-      });
+      } finally {
+        busy--;
+      }
       if (r.throttled) throttled = true;
-      if (!r.full || r.claimed === 0) return;
+      if (r.full && r.claimed > 0) continue;
+      if (busy === 0 || r.throttled) return;
+      await sleep(IDLE_MS, signal);
     }
   };
   // A provider that cannot be asked right now holds back only the messages it may have: the

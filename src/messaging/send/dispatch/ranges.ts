@@ -34,6 +34,8 @@ export interface RangeClaim {
 }
 
 const NOTHING: RangeClaim = { claimed: [], complete: true, throttled: false, full: false };
+/** Exhausted jobs one claim closes before it gives up looking for the next one with messages. */
+const MAX_JOBS_PER_CLAIM = 8;
 /** Shared by every message without media (providers only read it). */
 const NO_MEDIA: { url: string }[] = Object.freeze([]) as unknown as { url: string }[];
 
@@ -50,17 +52,28 @@ export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<R
     const expired = await lockExpiredRange(tx);
     let messages: RangeMessage[];
     let job: OpenJob | undefined;
+    let jobHasMore = false;
     if (expired) {
       messages = await rangeMessages(tx, expired);
     } else {
-      const open = await lockOpenJob(tx);
-      if (!open) return NOTHING;
-      messages = await jobMessagesAfter(tx, open, limit);
-      if (messages.length === 0) {
-        await closeJobDispatch(tx, open);
-        return NOTHING;
+      // The oldest open job with messages left; a job found exhausted is closed and the next one
+      // tried in the same claim (a lane that came back empty-handed would idle until the next round).
+      // One message more than the limit is read to know whether the range ends the job.
+      let more = false;
+      messages = [];
+      for (let tries = 0; tries < MAX_JOBS_PER_CLAIM && messages.length === 0; tries++) {
+        const open = await lockOpenJob(tx);
+        if (!open) break;
+        messages = await jobMessagesAfter(tx, open, limit + 1);
+        if (messages.length === 0) await closeJobDispatch(tx, open);
+        else job = open;
       }
-      job = open;
+      if (!job) return NOTHING;
+      if (messages.length > limit) {
+        more = true;
+        messages = messages.slice(0, limit);
+      }
+      jobHasMore = more;
     }
 
     const accountId = expired ? expired.account_id : (job as OpenJob).account_id;
@@ -145,7 +158,7 @@ export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<R
         hi: last,
         owner,
       };
-      const exhausted = messages.length < limit && last === messages[messages.length - 1].id;
+      const exhausted = !jobHasMore && last === messages[messages.length - 1].id;
       await claimRange(tx, { ...range, leaseSeconds: ctx.config.dispatchLeaseSeconds, exhausted });
     }
     await failCandidates(

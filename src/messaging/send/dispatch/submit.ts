@@ -13,11 +13,6 @@ import { settleUncertain } from './settle-uncertain.ts';
 
 /** Attempts before a retryable failure becomes final. */
 export const MAX_ATTEMPTS = 5;
-/**
- * Submissions in flight at once per provider in one process (all lanes together): with GROUP_SIZE
- * and FLUSH_ACKS it bounds what a SIGKILL can leave uncertain (see README, "Exactly once").
- */
-export const SEND_CONCURRENCY = 256;
 /** Messages marked in flight by one write before they are handed to a provider one by one. */
 export const GROUP_SIZE = 64;
 
@@ -131,7 +126,7 @@ function limiterOf(ctx: AppContext, provider: string): Limiter {
   }
   let l = byProvider.get(provider);
   if (!l) {
-    l = new Limiter(SEND_CONCURRENCY);
+    l = new Limiter(ctx.config.dispatchInFlight);
     byProvider.set(provider, l);
   }
   return l;
@@ -142,7 +137,7 @@ function limiterOf(ctx: AppContext, provider: string): Limiter {
  * by provider and claim kind; before any of them leaves, its group is marked in flight
  * (markInflight: one write per group). A provider that takes a batch (the simulator) is one group
  * and one call; others get groups of GROUP_SIZE, one submission per message, at most
- * SEND_CONCURRENCY in flight per provider in this process. If a mark cannot be written or the
+ * DISPATCH_IN_FLIGHT (config.dispatchInFlight) in flight per provider in this process. If a mark cannot be written or the
  * batch's lease may have run out (LeaseLost), nothing more is handed over; what is in flight
  * settles, then the error is thrown.
  */
@@ -215,7 +210,7 @@ export async function submitAll(
         const group = indexes.slice(start, start + GROUP_SIZE);
         // Slots first, then the mark, then every message of the group at once: a marked message
         // is one being handed over, and a slot is held until its outcome is recorded, so what a
-        // SIGKILL leaves uncertain is at most SEND_CONCURRENCY messages per provider.
+        // SIGKILL leaves uncertain is at most DISPATCH_IN_FLIGHT messages per provider.
         await limiter.acquire(group.length);
         let groupId: string;
         try {
