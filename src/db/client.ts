@@ -69,6 +69,10 @@ export function createPool(connectionString: string, max = 10, timeouts: DbTimeo
     // transaction pooler it is set per transaction instead (withTx), and the pooler's server
     // connections carry a default for single statements (docs/scaling.md).
     ...(timeouts.statementMs > 0 && !pooled ? { statement_timeout: timeouts.statementMs } : {}),
+    // No JIT compilation: Sparrow's statements take milliseconds, and a server built with LLVM
+    // (Debian's, not the embedded one) may spend seconds compiling one whose estimate passes
+    // jit_above_cost. A DATABASE_URL that sets `options` itself keeps its own.
+    ...(pooled ? {} : { options: '-c jit=off' }),
     ...(pooled ? { Client: UnnamedStatementsClient } : {}),
   });
   const state: PoolState = { timeouts, clients: new Set(), bulk: new Set() };
@@ -112,7 +116,9 @@ export async function withTx<T>(
       await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.trunc(ms)}`);
     } else if (state?.timeouts.pooler === 'transaction' && state.timeouts.statementMs > 0) {
       // One round trip (simple protocol), as BEGIN alone is.
-      await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.trunc(state.timeouts.statementMs)}`);
+      await client.query(
+        `BEGIN; SET LOCAL statement_timeout = ${Math.trunc(state.timeouts.statementMs)}; SET LOCAL jit = off`,
+      );
     } else {
       await client.query('BEGIN');
     }
@@ -143,8 +149,11 @@ export function withBulkTx<T>(db: Db, fn: (tx: pg.PoolClient) => Promise<T>): Pr
  * costs a full scan per batch and grows with every message sent.
  */
 export async function preferIndexLookups(tx: pg.PoolClient): Promise<void> {
+  // JIT off too: a plan type turned off is priced at 10^10, so every statement of the transaction
+  // passes jit_above_cost, and a server built with LLVM (Debian's PostgreSQL 15, not the embedded
+  // one) compiled each claim for 2–3 s before running it in a millisecond.
   await tx.query(
-    'SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off; SET LOCAL enable_seqscan = off',
+    'SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off; SET LOCAL enable_seqscan = off; SET LOCAL jit = off',
   );
 }
 

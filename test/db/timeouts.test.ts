@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createPool, type Db, withBulkTx, withTx } from '../../src/db/client.ts';
+import { createPool, type Db, preferIndexLookups, withBulkTx, withTx } from '../../src/db/client.ts';
 import { classifyDbError } from '../../src/db/errors.ts';
 import { freshDatabase } from '../helpers.ts';
 
@@ -35,6 +35,27 @@ describe('database timeouts', () => {
       (e: { code?: string }) => e.code === '57014',
     );
     await assert.rejects(db.query('SELECT pg_sleep(0.5)'), (e: { code?: string }) => e.code === '57014');
+  });
+
+  it('plans without JIT compilation, on every connection and in a pooler’s transactions', async () => {
+    // A server built with LLVM compiled each dispatcher claim (its plan priced at 10^10 with
+    // sequential scans turned off) for 2–3 s before running it in a millisecond.
+    assert.equal((await db.query('SHOW jit')).rows[0].jit, 'off');
+    const pooled = createPool(database.url, 1, {
+      connectMs: 2_000,
+      statementMs: 1_000,
+      bulkStatementMs: 1_000,
+      pooler: 'transaction',
+    });
+    try {
+      assert.equal((await withTx(pooled, (tx) => tx.query('SHOW jit'))).rows[0].jit, 'off');
+      await withTx(pooled, async (tx) => {
+        await preferIndexLookups(tx);
+        assert.equal((await tx.query('SHOW jit')).rows[0].jit, 'off');
+      });
+    } finally {
+      await pooled.end();
+    }
   });
 
   it('fails to connect within the connect timeout when nothing answers', async () => {
