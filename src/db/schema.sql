@@ -1330,7 +1330,8 @@ AS $function$
           'conversation', CASE WHEN m.conversation_id IS NOT NULL THEN jsonb_build_object('id', m.conversation_id) END,
           'phoneNumber', m.from_number, 'to', m.to_number, 'outgoing', m.outgoing, 'system', m.system,
           'encoding', m.encoding, 'segments', m.segments, 'price', x -> 'price', 'status', x -> 'status',
-          'error', x -> 'error', 'providerMessageId', x -> 'providerMessageId')),
+          'error', x -> 'error', 'providerMessageId', x -> 'providerMessageId',
+          'provider', CASE WHEN m.outgoing AND jsonb_typeof(x -> 'providerMessageId') = 'string' THEN m.provider END)),
         'contact', sparrow_omit_nulls(jsonb_build_object(
           'id', m.contact_id, 'mobile', sparrow_contact_mobile(m.account_id, m.contact_id, m.to_number))),
         'status', x -> 'status',

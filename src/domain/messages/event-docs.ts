@@ -7,8 +7,9 @@ export const MESSAGE_EVENT_DOCS = {
     summary: 'A provider accepted an outgoing message (status `sent`).',
     data:
       '`{message: {id, jobId, campaignId, conversation: {id}, phoneNumber, to, outgoing, system, encoding, segments, ' +
-      'price, status, error, providerMessageId}, contact: {id, mobile}, status: "sent"}` (unset fields, e.g. `error`, left out; `contact.mobile`: ' +
-      'the Contact’s mobile object `{number, country, …}`; `message.phoneNumber`: the sender, E.164). Emitted once ' +
+      'price, status, error, providerMessageId, provider}, contact: {id, mobile}, status: "sent"}` (unset fields, e.g. `error`, left out; `contact.mobile`: ' +
+      'the Contact’s mobile object `{number, country, …}`; `message.phoneNumber`: the sender, E.164; `message.provider`: the ' +
+      'provider that took it, as the Message shows it, present once a carrier accepted it). Emitted once ' +
       'per message: by the dispatcher when it records the provider’s acceptance. Queuing a message emits nothing.',
   },
   'message-status': {
