@@ -772,6 +772,8 @@ CASE
     WHEN (status = 'queued'::text) THEN expires_at
     ELSE NULL::timestamp with time zone
 END) STORED,
+  uncertain_since timestamp with time zone,
+  lookup_failures smallint NOT NULL DEFAULT 0,
   CONSTRAINT messages_pkey PRIMARY KEY (account_id, id)
 ) PARTITION BY RANGE (id);
 CREATE INDEX messages_charged_single ON ONLY messages USING btree (account_id, created_at DESC) WHERE ((job_id IS NULL) AND outgoing AND (price > (0)::numeric));

@@ -174,7 +174,9 @@ describe('webhook delivery', () => {
     assert.equal(statusMessage.status, 'delivered');
     assert.equal(statusMessage.provider, 'simulator');
     const shown = body(
-      await call(svc.api, 'GET', `/v1/accounts/${s.account.accountId}/messages/${m.id}`, { auth: s.account.auth }),
+      await call(svc.api, 'GET', `/v1/accounts/${s.account.accountId}/messages/${m.id}`, {
+        auth: s.account.auth,
+      }),
     ).data;
     assert.equal(shown.provider, sentMessage.provider, 'the event shows the provider the Message shows');
     assert.equal(statusMessage.segments, 1);

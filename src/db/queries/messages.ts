@@ -36,6 +36,10 @@ export interface MessageRow {
   /** Generated: a non-bulk outgoing message waiting for or in dispatch (queued or sending). */
   queued: boolean;
   submitted_at: Date | null;
+  /** Queued owing a lookup at its provider (dispatch/settle-uncertain.ts): when that attempt of unknown fate began. */
+  uncertain_since?: Date | null;
+  /** The lookups of that attempt that failed so far. */
+  lookup_failures?: number;
   created_at: Date;
   created_by: Record<string, unknown>;
   updated_at: Date;

@@ -17,7 +17,7 @@ export const MESSAGE_EVENT_DOCS = {
     data:
       'Same shape as `message-sent`, with the new `status` and its `error` ({code, description}: a carrier code such ' +
       'as 21211, or CONT-001 invalid number, CONT-010 opted out or blocked, NUM-001 sending number gone, MSG-010 ' +
-      'provider fault after the last attempt, MSG-020 fate at the provider unknown after a worker died, under ' +
+      'provider fault after the last attempt, MSG-020 fate at the provider unknown after a worker died or its lookups kept failing, under ' +
       'DELIVERY_GUARANTEE=at-most-once). Emitted for messages failed at send time (not charged), for ' +
       'dispatch failures (refunded), and for each delivery receipt that moves the status forward; late, repeated ' +
       'or out-of-order receipts emit nothing.',
