@@ -109,7 +109,7 @@ export const ERRORS = {
   'MSG-020': {
     status: 502,
     message:
-      'Unknown whether the provider accepted the message (its worker stopped while it was in flight); not resent under DELIVERY_GUARANTEE=at-most-once.',
+      'Unknown whether the provider accepted the message (its worker stopped while it was in flight, or the provider could not be asked); not resent under DELIVERY_GUARANTEE=at-most-once.',
   },
   'CONV-001': { status: 400, message: 'Invalid conversation id.' },
   'CONV-002': { status: 404, message: 'Conversation not found.' },

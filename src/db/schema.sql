@@ -772,6 +772,8 @@ CASE
     WHEN (status = 'queued'::text) THEN expires_at
     ELSE NULL::timestamp with time zone
 END) STORED,
+  uncertain_since timestamp with time zone,
+  lookup_failures smallint NOT NULL DEFAULT 0,
   CONSTRAINT messages_pkey PRIMARY KEY (account_id, id)
 ) PARTITION BY RANGE (id);
 CREATE INDEX messages_charged_single ON ONLY messages USING btree (account_id, created_at DESC) WHERE ((job_id IS NULL) AND outgoing AND (price > (0)::numeric));
@@ -1330,7 +1332,8 @@ AS $function$
           'conversation', CASE WHEN m.conversation_id IS NOT NULL THEN jsonb_build_object('id', m.conversation_id) END,
           'phoneNumber', m.from_number, 'to', m.to_number, 'outgoing', m.outgoing, 'system', m.system,
           'encoding', m.encoding, 'segments', m.segments, 'price', x -> 'price', 'status', x -> 'status',
-          'error', x -> 'error', 'providerMessageId', x -> 'providerMessageId')),
+          'error', x -> 'error', 'providerMessageId', x -> 'providerMessageId',
+          'provider', CASE WHEN m.outgoing AND jsonb_typeof(x -> 'providerMessageId') = 'string' THEN m.provider END)),
         'contact', sparrow_omit_nulls(jsonb_build_object(
           'id', m.contact_id, 'mobile', sparrow_contact_mobile(m.account_id, m.contact_id, m.to_number))),
         'status', x -> 'status',

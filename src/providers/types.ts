@@ -48,6 +48,8 @@ export interface LookupMatch {
   /** The provider's status, mapped: `failed` when it rejected the message after accepting the request. */
   status: 'sent' | 'failed';
   error?: ProviderError;
+  /** When the provider took it, where it tells: of several candidates the closest to the attempt is preferred. */
+  at?: Date;
 }
 
 /** A delivery receipt or status callback, already mapped to our statuses. */
@@ -108,9 +110,11 @@ export interface Provider {
   sendMany?(messages: OutboundMessage[]): SendResult[];
   /**
    * Asks the provider whether it holds this submission (made at or after `since`): answers the
-   * matches, oldest first, or [] when it never received it. Throws when it cannot be asked now
-   * (the reconciler tries again). Absent where the provider cannot be asked (SMPP: query_sm needs
-   * the carrier's id, which an unacknowledged submit_sm never gave us): DELIVERY_GUARANTEE decides.
+   * matches, oldest first, or [] when it never received it. A match may be another message's with
+   * the same text to the same person: the dispatcher gives each carrier id to one message only.
+   * Throws when it cannot be asked now (the dispatcher asks again later, with backoff). Absent where
+   * the provider cannot be asked (SMPP: query_sm needs the carrier's id, which an unacknowledged
+   * submit_sm never gave us): DELIVERY_GUARANTEE decides.
    */
   lookup?(message: OutboundMessage, since: Date): Promise<LookupMatch[]>;
   /** Starts the connection, if any, and delivers receipts and inbound messages to the sink. */

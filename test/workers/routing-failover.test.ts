@@ -12,16 +12,24 @@ import { listenLoopback, readBody, twilioBasic } from '../support/fake-twilio.ts
 const N = 300;
 /** Submissions carrier A takes before it is stopped. */
 const STOP_AFTER = 60;
+/**
+ * How long carrier A stays down. A message whose fate there is unknown (its connection dropped as
+ * A closed) cannot be looked up meanwhile: it waits, owing the lookup, and is asked for again once A
+ * is back (found: recorded; not found: sent there).
+ */
+const OUTAGE_MS = 3000;
 const SID = `AC${randomBytes(16).toString('hex')}`;
 const TOKEN = 'routing-token';
 
 /**
  * Carrier A: Twilio's Messages resource. Every POST is recorded as it arrives and answered after a
- * short delay, on a connection closed after each answer. stop() closes the listener the way a
- * carrier going down does: what it is handling is still answered, new connections are refused.
+ * short delay, on a connection closed after each answer; GET lists what it recorded by To and
+ * From. stop() closes the listener the way a carrier going down does: what it is handling is still
+ * answered, new connections are refused (listen() brings it back with what it recorded).
  */
 function twilioCarrier() {
   const received: string[] = [];
+  const created: { sid: string; to: string; from: string; body: string; date_created: string }[] = [];
   let seq = 0;
   let onSubmission: (n: number) => void = () => {};
   const server = http.createServer((req, res) => {
@@ -30,11 +38,27 @@ function twilioCarrier() {
       res.end(JSON.stringify(json));
     };
     if (req.headers.authorization !== twilioBasic(SID, TOKEN)) return reply(401, { code: 20003 });
-    if (req.method !== 'POST' || !req.url?.endsWith('/Messages.json')) return reply(404, { code: 20404 });
+    const url = new URL(req.url ?? '/', 'http://carrier');
+    if (!url.pathname.endsWith('/Messages.json')) return reply(404, { code: 20404 });
+    if (req.method === 'GET') {
+      const [to, from] = [url.searchParams.get('To'), url.searchParams.get('From')];
+      const messages = created
+        .filter((m) => m.to === to && m.from === from)
+        .map((m) => ({ ...m, status: 'sent' }));
+      return reply(200, { messages, next_page_uri: null });
+    }
     readBody(req, (raw) => {
-      const to = new URLSearchParams(raw).get('To') ?? '';
+      const form = new URLSearchParams(raw);
+      const to = form.get('To') ?? '';
       received.push(to);
       const sid = `SM${(++seq).toString(16).padStart(32, '0')}`;
+      created.push({
+        sid,
+        to,
+        from: form.get('From') ?? '',
+        body: form.get('Body') ?? '',
+        date_created: new Date().toUTCString(),
+      });
       onSubmission(received.length);
       setTimeout(() => reply(201, { sid, to, status: 'queued' }), 2 + Math.random() * 20);
     });
@@ -133,10 +157,12 @@ describe('failover between two carriers: the first is stopped in the middle of a
     });
     assert.equal(route.statusCode, 201, route.body);
 
-    // Carrier A goes down once it has taken STOP_AFTER submissions.
+    // Carrier A goes down once it has taken STOP_AFTER submissions, and is back OUTAGE_MS later.
     let stopped: Promise<void> | undefined;
     a.onSubmission = (n) => {
-      if (n === STOP_AFTER) stopped = a.stop();
+      if (n !== STOP_AFTER) return;
+      stopped = a.stop();
+      setTimeout(() => void a.listen(Number(new URL(twilioUrl).port)), OUTAGE_MS);
     };
     const mobiles = Array.from({ length: N }, (_, i) => `+1202${String(5_000_000 + i)}`);
     const send = await call(svc.api, 'POST', `/v1/accounts/${acc.accountId}/messages`, {
@@ -224,6 +250,7 @@ describe('failover between two carriers: the first is stopped in the middle of a
 
   it('passes over a provider whose link is down: the SMSC gone, messages go to the next provider on their first attempt', async () => {
     // A Twilio-compatible carrier again at the configured address; the SMSC goes away.
+    if (a.listening()) await a.stop();
     await c.listen(Number(new URL(twilioUrl).port));
     await b.close();
     const smppProvider = svc.ctx.providers.get('smpp');

@@ -161,6 +161,8 @@ describe('webhook delivery', () => {
         ...expected,
         status: 'sent',
         providerMessageId: undefined,
+        // The provider that took it, as the Message shows it.
+        provider: 'simulator',
       },
     );
     assert.match(String(sentMessage.providerMessageId), /^sim-/);
@@ -170,6 +172,13 @@ describe('webhook delivery', () => {
     assert.equal(byType['message-sent'].status, 'sent');
     const statusMessage = byType['message-status'].message as Record<string, unknown>;
     assert.equal(statusMessage.status, 'delivered');
+    assert.equal(statusMessage.provider, 'simulator');
+    const shown = body(
+      await call(svc.api, 'GET', `/v1/accounts/${s.account.accountId}/messages/${m.id}`, {
+        auth: s.account.auth,
+      }),
+    ).data;
+    assert.equal(shown.provider, sentMessage.provider, 'the event shows the provider the Message shows');
     assert.equal(statusMessage.segments, 1);
     assert.equal(byType['message-status'].status, 'delivered');
   });

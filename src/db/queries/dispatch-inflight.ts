@@ -147,18 +147,30 @@ export async function uncertainMessages(db: Queryable, groupId: string): Promise
   return rows;
 }
 
-/** Of these carrier ids, those already recorded for some message (never matched to another). */
-export async function knownProviderRefs(
+/**
+ * Takes a carrier id found by a lookup for this message: records it in provider_refs unless it is
+ * another message's. Answers whether it is this message's now (taken here, or already its own).
+ * The primary key (provider, ref) makes the taking atomic: of two workers settling identical
+ * messages at once, the second waits for the first's commit and finds the id taken.
+ */
+export async function claimProviderRef(
   db: Queryable,
   provider: string,
-  refs: string[],
-): Promise<Set<string>> {
-  if (refs.length === 0) return new Set();
-  const { rows } = await db.query<{ ref: string }>(
-    'SELECT ref FROM provider_refs WHERE provider = $1 AND ref = ANY($2::text[])',
-    [provider, refs],
-  );
-  return new Set(rows.map((r) => r.ref));
+  ref: string,
+  message: { accountId: string; id: string },
+): Promise<boolean> {
+  const { rows } = await db.query<{ ours: boolean }>({
+    name: 'dispatch-claim-provider-ref',
+    text: `WITH ins AS (
+             INSERT INTO provider_refs (provider, ref, account_id, message_id) VALUES ($1, $2, $3, $4)
+             ON CONFLICT DO NOTHING RETURNING 1
+           )
+           SELECT EXISTS (SELECT 1 FROM ins)
+               OR EXISTS (SELECT 1 FROM provider_refs
+                          WHERE provider = $1 AND ref = $2 AND account_id = $3 AND message_id = $4) AS ours`,
+    values: [provider, ref, message.accountId, message.id],
+  });
+  return rows[0].ours;
 }
 
 /**

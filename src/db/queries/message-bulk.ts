@@ -342,7 +342,7 @@ export async function insertJobMessages(
        FROM (SELECT $1::uuid AS account_id, y.id, ${job}::uuid AS job_id, ${campaign}::uuid AS campaign_id,
                     NULL::uuid AS conversation_id, y.from_number, y.mobile_number AS to_number, true AS outgoing,
                     false AS system, y.encoding, y.segments, 0::numeric AS price, 'failed' AS status, y.error,
-                    NULL::text AS provider_message_id, NULL::text AS provider_ref, y.contact_id
+                    NULL::text AS provider_message_id, NULL::text AS provider_ref, NULL::text AS provider, y.contact_id
              FROM y WHERE y.error IS NOT NULL) m
      )
      SELECT count(*) FILTER (WHERE status = 'queued')::int AS queued,

@@ -215,6 +215,13 @@ export interface ClaimedMessage {
   last_error?: { code: string; description: string } | null;
   /** When its validity period ends (null: none); what is left of it goes to the provider. */
   expires_at?: Date | null;
+  /**
+   * A one-off claim owing a lookup (settle-uncertain.ts): when its previous attempt, of unknown
+   * fate, began; null when none is owed. That attempt is `attempts - 1`.
+   */
+  uncertain_since?: Date | null;
+  /** The lookups of that attempt that failed so far. */
+  lookup_failures?: number;
 }
 
 /**
@@ -236,7 +243,7 @@ export async function claimMessages(
      WHERE m.account_id = k.account_id AND m.id = k.id
      RETURNING m.account_id, m.id, m.attempts, m.from_number, m.to_number, m.body, m.encoding, m.segments,
                m.media, m.provider, m.price::float8 AS price, o.provider AS last_provider, m.error AS last_error,
-               m.expires_at`,
+               m.expires_at, m.uncertain_since, m.lookup_failures`,
     [
       claims.map((c) => c.accountId),
       claims.map((c) => c.id),
@@ -270,16 +277,27 @@ export interface SubmissionOutcome {
   submittedSecond: number | null;
   /** The provider's receipts name only its own id: record it in provider_refs for the lookup. */
   refLookup: boolean;
+  /**
+   * Something was handed to the provider under this claim. False when a lookup alone settled or
+   * deferred it (settle-uncertain.ts): the attempt is not counted (attempts stays the looked-up one).
+   */
+  handed: boolean;
+  /**
+   * With `retry`: the lookup of an attempt of unknown fate could not be made, and is owed before
+   * any resend: when that attempt began, and how many lookups of it failed so far.
+   */
+  owed: { since: Date; failures: number } | null;
 }
 
 /**
  * Records submission outcomes set-based, only for messages still in the claim that submitted them
  * (`sending` under the same attempt, or for a ranged claim still `queued` with the attempt not yet
- * counted): a claim that expired and was taken over and recorded first is not overwritten. In the
- * same statement: a final failure refunds its price to the account and its job, a retried ranged
- * message moves to the per-message queue, carrier ids that need a lookup go to provider_refs,
- * `message-sent` is emitted for accepted messages and `message-status` for failures. Answers the
- * counts recorded.
+ * counted): a claim that expired and was taken over and recorded first is not overwritten. A retry
+ * owing a lookup keeps when its uncertain attempt began (uncertain_since, lookup_failures); any
+ * other outcome clears it. In the same statement: a final failure refunds its price to the account
+ * and its job, a retried ranged message moves to the per-message queue, carrier ids that need a
+ * lookup go to provider_refs, `message-sent` is emitted for accepted messages and `message-status`
+ * for failures. Answers the counts recorded.
  */
 export async function recordSubmissions(
   db: Queryable,
@@ -290,12 +308,16 @@ export async function recordSubmissions(
     name: 'dispatch-record-submissions',
     text: `WITH r AS (
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::text[], $6::text[], $7::jsonb[],
-                            $8::int[], $9::numeric[], $10::bool[], $11::float8[], $12::bool[])
-         AS r(account_id, id, attempt, outcome, provider, pmid, error, retry_after, old_price, ranged, submitted, lookup)
+                            $8::int[], $9::numeric[], $10::bool[], $11::float8[], $12::bool[], $13::bool[],
+                            $14::timestamptz[], $15::int[])
+         AS r(account_id, id, attempt, outcome, provider, pmid, error, retry_after, old_price, ranged, submitted, lookup,
+              handed, uncertain_since, lookup_failures)
      ), upd AS (
        UPDATE messages m SET
          status = CASE r.outcome WHEN 'sent' THEN 'sent' WHEN 'retry' THEN 'queued' ELSE 'failed' END,
-         attempts = r.attempt,
+         attempts = CASE WHEN r.handed THEN r.attempt ELSE r.attempt - 1 END,
+         uncertain_since = CASE WHEN r.outcome = 'retry' THEN r.uncertain_since END,
+         lookup_failures = CASE WHEN r.outcome = 'retry' AND r.uncertain_since IS NOT NULL THEN r.lookup_failures ELSE 0 END,
          bulk = m.bulk AND r.outcome <> 'retry',
          provider = coalesce(r.provider, m.provider),
          provider_ref = CASE WHEN r.outcome = 'sent' THEN r.pmid ELSE m.provider_ref END,
@@ -338,10 +360,10 @@ export async function recordSubmissions(
   return rows[0];
 }
 
-/** The twelve column arrays of recordSubmissions, built in one pass as array literals. */
+/** The fifteen column arrays of recordSubmissions, built in one pass as array literals. */
 function submissionColumns(outcomes: SubmissionOutcome[]): string[] {
   const n = outcomes.length;
-  const cols = Array.from({ length: 12 }, () => new Array<string | number | boolean | null>(n));
+  const cols = Array.from({ length: 15 }, () => new Array<string | number | boolean | null>(n));
   for (let i = 0; i < n; i++) {
     const o = outcomes[i];
     cols[0][i] = o.accountId;
@@ -356,6 +378,9 @@ function submissionColumns(outcomes: SubmissionOutcome[]): string[] {
     cols[9][i] = o.ranged;
     cols[10][i] = o.submittedSecond;
     cols[11][i] = o.refLookup;
+    cols[12][i] = o.handed;
+    cols[13][i] = o.owed ? o.owed.since.toISOString() : null;
+    cols[14][i] = o.owed ? o.owed.failures : 0;
   }
   // Carrier ids and errors come from outside: quoted. The rest are ids, numbers and fixed words.
   return cols.map((c, i) => (i === 5 || i === 6 ? textArray(c as (string | null)[]) : plainArray(c)));

@@ -36,6 +36,10 @@ export interface MessageRow {
   /** Generated: a non-bulk outgoing message waiting for or in dispatch (queued or sending). */
   queued: boolean;
   submitted_at: Date | null;
+  /** Queued owing a lookup at its provider (dispatch/settle-uncertain.ts): when that attempt of unknown fate began. */
+  uncertain_since?: Date | null;
+  /** The lookups of that attempt that failed so far. */
+  lookup_failures?: number;
   created_at: Date;
   created_by: Record<string, unknown>;
   updated_at: Date;
@@ -56,9 +60,11 @@ export interface MessageView extends MessageRow {
 /**
  * The `data` of `message-sent` and `message-status` events, built from a messages row `m`:
  * `{message: {id, jobId, campaignId, conversation: {id}, phoneNumber, to, outgoing, system,
- * encoding, segments, price, status, error, providerMessageId}, contact: {id, mobile}, status, error}`,
+ * encoding, segments, price, status, error, providerMessageId, provider}, contact: {id, mobile}, status, error}`,
  * `mobile` being the Contact's mobile object (sparrow_contact_mobile, migration 0210); unset fields
- * are left out, never null (sparrow_omit_nulls; the read side is sparrow_event_payload, migration 0281).
+ * are left out, never null (sparrow_omit_nulls; the read side is sparrow_event_payload, migration 0365).
+ * `provider` is shown where the Message shows it (present-message.ts): an outgoing message with a
+ * carrier's id.
  */
 export const MESSAGE_EVENT_DATA = `sparrow_omit_nulls(jsonb_build_object(
   'message', sparrow_omit_nulls(jsonb_build_object(
@@ -66,7 +72,8 @@ export const MESSAGE_EVENT_DATA = `sparrow_omit_nulls(jsonb_build_object(
     'conversation', CASE WHEN m.conversation_id IS NOT NULL THEN jsonb_build_object('id', m.conversation_id) END,
     'phoneNumber', m.from_number, 'to', m.to_number, 'outgoing', m.outgoing, 'system', m.system,
     'encoding', m.encoding, 'segments', m.segments, 'price', m.price, 'status', m.status, 'error', m.error,
-    'providerMessageId', coalesce(m.provider_ref, m.provider_message_id))),
+    'providerMessageId', coalesce(m.provider_ref, m.provider_message_id),
+    'provider', CASE WHEN m.outgoing AND coalesce(m.provider_ref, m.provider_message_id) IS NOT NULL THEN m.provider END)),
   'contact', sparrow_omit_nulls(jsonb_build_object(
     'id', m.contact_id, 'mobile', sparrow_contact_mobile(m.account_id, m.contact_id, m.to_number))),
   'status', m.status,
@@ -75,8 +82,9 @@ export const MESSAGE_EVENT_DATA = `sparrow_omit_nulls(jsonb_build_object(
 /**
  * The stored `data` of a `message-sent` / `message-status` event written in bulk by the dispatcher,
  * from a messages row `m`: a reference to the message with the fields that can still change, as
- * they are now. sparrow_event_payload() (migration 0034) turns it into MESSAGE_EVENT_DATA's shape
- * when the event is read.
+ * they are now. sparrow_event_payload() (migration 0034; now 0365) turns it into MESSAGE_EVENT_DATA's
+ * shape when the event is read (`provider` from the message row: it no longer changes once a
+ * carrier's id is recorded).
  */
 export const MESSAGE_EVENT_REF = `jsonb_build_object('hydrate', true, 'message', jsonb_build_object(
   'id', m.id, 'status', m.status, 'error', m.error, 'price', m.price,

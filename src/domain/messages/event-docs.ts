@@ -7,8 +7,9 @@ export const MESSAGE_EVENT_DOCS = {
     summary: 'A provider accepted an outgoing message (status `sent`).',
     data:
       '`{message: {id, jobId, campaignId, conversation: {id}, phoneNumber, to, outgoing, system, encoding, segments, ' +
-      'price, status, error, providerMessageId}, contact: {id, mobile}, status: "sent"}` (unset fields, e.g. `error`, left out; `contact.mobile`: ' +
-      'the Contact’s mobile object `{number, country, …}`; `message.phoneNumber`: the sender, E.164). Emitted once ' +
+      'price, status, error, providerMessageId, provider}, contact: {id, mobile}, status: "sent"}` (unset fields, e.g. `error`, left out; `contact.mobile`: ' +
+      'the Contact’s mobile object `{number, country, …}`; `message.phoneNumber`: the sender, E.164; `message.provider`: the ' +
+      'provider that took it, as the Message shows it, present once a carrier accepted it). Emitted once ' +
       'per message: by the dispatcher when it records the provider’s acceptance. Queuing a message emits nothing.',
   },
   'message-status': {
@@ -16,7 +17,7 @@ export const MESSAGE_EVENT_DOCS = {
     data:
       'Same shape as `message-sent`, with the new `status` and its `error` ({code, description}: a carrier code such ' +
       'as 21211, or CONT-001 invalid number, CONT-010 opted out or blocked, NUM-001 sending number gone, MSG-010 ' +
-      'provider fault after the last attempt, MSG-020 fate at the provider unknown after a worker died, under ' +
+      'provider fault after the last attempt, MSG-020 fate at the provider unknown after a worker died or its lookups kept failing, under ' +
       'DELIVERY_GUARANTEE=at-most-once). Emitted for messages failed at send time (not charged), for ' +
       'dispatch failures (refunded), and for each delivery receipt that moves the status forward; late, repeated ' +
       'or out-of-order receipts emit nothing.',

@@ -21,7 +21,7 @@ interface MessagePage {
 /**
  * How far before the attempt a listed message may be dated and still match: the carrier's clock
  * is not ours. A wider window only adds candidates, and a candidate already recorded for another
- * message is never taken (see the reconciler).
+ * message is never taken (settle-uncertain.ts).
  */
 const CLOCK_SLACK_MS = 5 * 60_000;
 /** Pages read at most for one message (100 each): the filter is one recipient from one number. */
@@ -62,8 +62,9 @@ export async function listMatching(
               providerMessageId: m.sid,
               status: 'failed',
               error: mapTwilioError(m.error_code, m.error_message ?? undefined, 200).error,
+              at: new Date(at),
             }
-          : { providerMessageId: m.sid, status: 'sent' },
+          : { providerMessageId: m.sid, status: 'sent', at: new Date(at) },
       });
     }
     url = json.next_page_uri ? new URL(json.next_page_uri, opts.baseUrl).toString() : undefined;

@@ -17,6 +17,7 @@ import { claimRangeBatch } from './ranges.ts';
 import { reconcileInflight } from './reconcile.ts';
 import { OutcomeRecorder } from './record.ts';
 import { routeClaims } from './route.ts';
+import { pinOwedLookups } from './settle-uncertain.ts';
 import { type Claimed, submitAll } from './submit.ts';
 
 export { MAX_ATTEMPTS, retryDelaySeconds } from './submit.ts';
@@ -112,6 +113,7 @@ export async function dispatchBatch(ctx: AppContext, limit = BATCH_SIZE): Promis
   const claimed: Claimed[] = single.claimed.map((m) => ({ ...m, ranged: false, submittedSecond: null }));
   if (range) claimed.push(...range.claimed);
   await routeClaims(ctx, claimed);
+  pinOwedLookups(ctx, claimed);
   if (claimed.length > 0) {
     const lease = new BatchLease(
       ctx,

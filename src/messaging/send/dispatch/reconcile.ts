@@ -3,7 +3,6 @@ import { preferIndexLookups, withTx } from '../../../db/client.ts';
 import {
   anyExpiredInflight,
   dropInflight,
-  knownProviderRefs,
   lockExpiredInflight,
   type UncertainMessage,
   uncertainMessages,
@@ -11,6 +10,7 @@ import {
 import { recordSubmissions, type SubmissionOutcome } from '../../../db/queries/message-dispatch.ts';
 import { ERRORS } from '../../../errors.ts';
 import type { LookupMatch, ProviderName } from '../../../providers/types.ts';
+import { type AskableProvider, lookUpAndTake } from './settle-uncertain.ts';
 import { outbound } from './submit.ts';
 
 /** Lookups in flight at once while reconciling one group. */
@@ -62,33 +62,31 @@ export async function reconcileInflight(
         ranged: group.ranged,
         submittedSecond: null,
         refLookup: !provider?.receiptsNameMessage,
+        handed: true,
+        owed: null,
       });
       if (provider?.lookup) {
-        const lookup = provider.lookup.bind(provider);
+        const askable = provider as AskableProvider;
         const found = new Array<LookupMatch[]>(messages.length);
         let next = 0;
         await Promise.all(
           Array.from({ length: Math.min(LOOKUP_CONCURRENCY, messages.length) }, async () => {
             while (next < messages.length) {
               const k = next++;
-              found[k] = await lookup(
+              found[k] = await askable.lookup(
                 outbound({ ...messages[k], attempts: messages[k].attempt }),
                 group.started_at,
               );
             }
           }),
         );
-        // A carrier id already recorded for another message, or matched here to an earlier one, is
-        // not this message's (the same text to the same person twice).
-        const known = await knownProviderRefs(
-          tx,
-          group.provider,
-          found.flat().map((f) => f.providerMessageId),
-        );
+        // A carrier id already recorded for another message, or taken here by an earlier one, is
+        // not this message's (the same text to the same person twice): each is taken in this
+        // transaction, so another worker settling an identical message waits and finds it taken.
         for (let k = 0; k < messages.length; k++) {
-          const match = found[k].find((f) => !known.has(f.providerMessageId));
+          const message = outbound({ ...messages[k], attempts: messages[k].attempt });
+          const match = await lookUpAndTake(tx, askable, message, group.started_at, found[k]);
           if (!match) continue;
-          known.add(match.providerMessageId);
           outcomes.push(
             outcome(
               messages[k],

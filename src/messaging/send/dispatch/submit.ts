@@ -9,7 +9,7 @@ import { refusedOutright } from '../rules/routing.ts';
 import { remainingValidity } from '../rules/validity.ts';
 import { type BatchLease, LeaseLost } from './lease.ts';
 import type { OutcomeRecorder } from './record.ts';
-import { settleUncertain } from './settle-uncertain.ts';
+import { lookupDelaySeconds, type Settlement, settleOwed, settleUncertain } from './settle-uncertain.ts';
 
 /** Attempts before a retryable failure becomes final. */
 export const MAX_ATTEMPTS = 5;
@@ -71,11 +71,27 @@ function faultResult(err: unknown): SendResult {
   };
 }
 
-/** Maps what the provider answered for one claimed message to the outcome to record. */
-export function outcomeOf(m: Claimed, result: SendResult, provider: Provider | undefined): SubmissionOutcome {
+/**
+ * Maps what the provider answered for one claimed message to the outcome to record. A message that
+ * owes a lookup (settle-uncertain.ts) is retried on the lookups' backoff, even past MAX_ATTEMPTS:
+ * nothing more was sent.
+ */
+export function outcomeOf(
+  m: Claimed,
+  result: SendResult,
+  provider: Provider | undefined,
+  settled: Omit<Settlement, 'result'> = { handed: true },
+): SubmissionOutcome {
+  const owed = settled.owed;
   // A refusal with another provider left on the route goes to it at once, even past MAX_ATTEMPTS.
-  const failover = !result.ok && result.retryable && m.failover === true && refusedOutright(result.error);
-  const retry = !result.ok && result.retryable && (m.attempts < MAX_ATTEMPTS || failover);
+  const failover =
+    !owed && !result.ok && result.retryable && m.failover === true && refusedOutright(result.error);
+  const retry = !!owed || (!result.ok && result.retryable && (m.attempts < MAX_ATTEMPTS || failover));
+  const retryAfterSeconds = owed
+    ? lookupDelaySeconds(owed.failures)
+    : retry && !failover
+      ? retryDelaySeconds(m.attempts)
+      : 0;
   return {
     accountId: m.account_id,
     id: m.id,
@@ -84,12 +100,44 @@ export function outcomeOf(m: Claimed, result: SendResult, provider: Provider | u
     provider: m.provider,
     providerMessageId: result.ok ? result.providerMessageId : null,
     error: result.ok ? null : result.error,
-    retryAfterSeconds: retry && !failover ? retryDelaySeconds(m.attempts) : 0,
+    retryAfterSeconds,
     price: m.price,
     ranged: m.ranged,
     submittedSecond: m.submittedSecond,
     refLookup: !provider?.receiptsNameMessage,
+    handed: settled.handed,
+    owed: owed ?? null,
   };
+}
+
+/**
+ * One message to a provider that answers one at a time: a lookup it owes first (settleOwed: found
+ * or still unanswerable, nothing is sent), then the submission, whose unknown fate is looked up
+ * at once (settleUncertain).
+ */
+async function submitOne(
+  ctx: AppContext,
+  provider: Provider | undefined,
+  name: string,
+  m: Claimed,
+): Promise<Settlement> {
+  if (!provider)
+    return { result: faultResult(new Error(`provider ${name} is not configured`)), handed: true };
+  const owed = await settleOwed(ctx, provider, m, outbound);
+  if (owed) return owed;
+  if (m.uncertain_since && m.attempts > MAX_ATTEMPTS) {
+    // Its last attempt, of unknown fate, is not at the provider: it fails as that attempt would have.
+    const error = m.last_error ?? { code: 'MSG-010', description: ERRORS['MSG-010'].message };
+    return { result: { ok: false, status: 'failed', error, retryable: false }, handed: false };
+  }
+  const startedAt = new Date();
+  let result: SendResult;
+  try {
+    result = await provider.send(outbound(m));
+  } catch (err) {
+    result = faultResult(err);
+  }
+  return settleUncertain(ctx.db, provider, outbound(m), result, startedAt);
 }
 
 /** A counting semaphore: requests for n slots are served whole, first come first served. */
@@ -223,17 +271,8 @@ export async function submitAll(
         for (const i of group) {
           inFlight.push(
             (async () => {
-              let result: SendResult;
-              const startedAt = new Date();
-              try {
-                if (!provider) throw new Error(`provider ${name} is not configured`);
-                result = await provider.send(outbound(claimed[i]));
-              } catch (err) {
-                result = faultResult(err);
-              }
-              if (provider)
-                result = await settleUncertain(ctx.db, provider, outbound(claimed[i]), result, startedAt);
-              recorder.add(outcomeOf(claimed[i], result, provider), id, () => limiter.release());
+              const s = await submitOne(ctx, provider, name, claimed[i]);
+              recorder.add(outcomeOf(claimed[i], s.result, provider, s), id, () => limiter.release());
             })(),
           );
         }
