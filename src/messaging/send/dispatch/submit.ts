@@ -39,7 +39,7 @@ export interface Claimed extends ClaimedMessage {
   ranged: boolean;
   /** The second (Unix) the rate window counted a ranged claim in. */
   submittedSecond: number | null;
-  /** Its route has a provider after this one (route.ts): a refusal moves it there at once. */
+  /** Its route has a provider after this one that is up (route.ts): a refusal moves it there at once. */
   failover?: boolean;
 }
 
@@ -78,9 +78,14 @@ function faultResult(err: unknown): SendResult {
 
 /** Maps what the provider answered for one claimed message to the outcome to record. */
 export function outcomeOf(m: Claimed, result: SendResult, provider: Provider | undefined): SubmissionOutcome {
-  // A refusal with another provider left on the route goes to it at once, even past MAX_ATTEMPTS.
-  const failover = !result.ok && result.retryable && m.failover === true && refusedOutright(result.error);
-  const retry = !result.ok && result.retryable && (m.attempts < MAX_ATTEMPTS || failover);
+  // A refusal with another provider left on the route goes to it at once, even past MAX_ATTEMPTS;
+  // so does one this provider alone would refuse (otherProvider: the sender is not its number).
+  const failover =
+    !result.ok &&
+    (result.retryable || result.otherProvider === true) &&
+    m.failover === true &&
+    refusedOutright(result.error);
+  const retry = !result.ok && ((result.retryable && m.attempts < MAX_ATTEMPTS) || failover);
   return {
     accountId: m.account_id,
     id: m.id,
