@@ -88,7 +88,9 @@ export function providerInstances(env: NodeJS.ProcessEnv): ProviderInstanceConfi
     const text = (key: string, required: boolean, fallback = ''): string => {
       const v = e[key];
       if (v === undefined && !required) return fallback;
-      if (typeof v !== 'string' || (required && v === '')) bad(`${key} is required: a non-empty string`);
+      if (typeof v !== 'string' || (required && v === '')) {
+        bad(required ? `${key} is required: a non-empty string` : `${key} must be a string`);
+      }
       return v as string;
     };
     const int = (key: string, fallback: number, min: number, max: number): number => {
@@ -107,8 +109,10 @@ export function providerInstances(env: NodeJS.ProcessEnv): ProviderInstanceConfi
       } catch {}
       // The value is not echoed: a URL may carry credentials.
       if (!u || !protocols.includes(u.protocol) || !u.hostname) {
-        bad(`${key} must be a URL such as ${protocols[0]}//host${kind === 'smpp' ? ':2775' : ''}`);
+        return bad(`${key} must be a URL such as ${protocols[0]}//host${kind === 'smpp' ? ':2775' : ''}`);
       }
+      // Credentials go in their own settings: the URL is shown in log lines (`bound to …`).
+      if (u.username || u.password) bad(`${key} must not carry a user or password`);
       return v.replace(/\/$/, '');
     };
     if (kind === 'smpp') {
