@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { type ProviderInstanceConfig, providerInstances } from './config/providers.ts';
 import {
   bool,
   databaseUrl,
@@ -28,6 +29,7 @@ import {
 import { DB_TIMEOUTS, type DbTimeouts } from './db/client.ts';
 import type { PriceTable } from './messaging/send/rules/pricing.ts';
 
+export type { ProviderInstanceConfig, SmppInstanceConfig, TwilioInstanceConfig } from './config/providers.ts';
 export { ConfigError } from './config/read.ts';
 export type {
   PaymentsConfig,
@@ -89,10 +91,12 @@ export interface Config {
    */
   partitions: { monthsAhead: number; retentionDays: number };
   tokenTtlSeconds: number;
-  /** Twilio-compatible provider settings (used by numbers whose provider is `twilio`). */
-  /** TWILIO_TIMEOUT_MS: how long a request to the provider may take before its fate counts as unknown. */
+  /**
+   * The built-in Twilio-compatible instance, `twilio` (TWILIO_*). TWILIO_TIMEOUT_MS: how long a
+   * request to the provider may take before its fate counts as unknown.
+   */
   twilio: { baseUrl: string; accountSid: string; authToken: string; timeoutMs?: number };
-  /** SMPP provider settings (used by numbers whose provider is `smpp`). */
+  /** The built-in SMPP instance, `smpp` (SMPP_*). */
   smpp: {
     url: string;
     systemId: string;
@@ -101,6 +105,8 @@ export interface Config {
     /** SMPP_MAX_PER_SECOND: most submit_sm a second on the bind (0: no cap). */
     maxPerSecond: number;
   };
+  /** PROVIDERS: more named provider instances (several SMPP carriers, several Twilio accounts). */
+  providers: ProviderInstanceConfig[];
   /** SMPP server for customers' ESMEs (docs/smpp-server.md); port 0: off. */
   smppServer: SmppServerConfig;
   /** Payments for checkout and auto top-up: the simulator (default) or a Stripe-compatible REST API. */
@@ -200,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowSize: int(env, 'SMPP_WINDOW_SIZE', 10, 1, 1000),
       maxPerSecond: int(env, 'SMPP_MAX_PER_SECOND', 100, 0, 1_000_000),
     },
+    providers: providerInstances(env),
     smppServer: smppServer(env),
     payments: payments(env, production),
     logLevel: env.LOG_LEVEL || 'info',

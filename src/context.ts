@@ -38,7 +38,8 @@ export function createContext(config: Config, db: Db, log?: (msg: string) => voi
   const secrets = secretBoxFor(config);
   const tokens = new TokenService(db, config.publicUrl, config.tokenTtlSeconds, secrets);
   const rateLimiter = createRateLimiter(config.rateLimitPerMinute, config.redisUrl);
-  const providers = createProviders(config);
+  // Carrier links log what an operator needs (binds, refusals, reconnects), each line naming its instance.
+  const providers = createProviders(config, log);
   const mailer = config.smtp ? createSmtpMailer(config.smtp) : undefined;
   const dbHealth = watchDatabase(db, { timeoutMs: Math.min(config.db.connectMs, 3_000), log });
   // The service's own hosted-file links are valid media URLs wherever EXTERNALS_URL points.

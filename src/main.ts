@@ -23,7 +23,8 @@ const USAGE = `usage: sparrow <command> [options]
                                 the operator's default routes (or an account's), one JSON line each
   routes add [--account ACCOUNT_ID] [--prefix DIGITS | --country CC] --providers P[:PRIORITY[:WEIGHT]],...
                                 a route (default table without --account; neither --prefix nor
-                                --country: every destination), e.g. --providers smpp:1:70,twilio:1:30,simulator:2
+                                --country: every destination), e.g. --providers smpp:1:70,twilio:1:30,simulator:2;
+                                a provider is an instance name (smpp, twilio, simulator or one of PROVIDERS)
   routes remove [--account ACCOUNT_ID] ROUTE_ID
   keys rotate                   new token signing key (the previous one keeps verifying)
   secrets seal                  seal secrets at rest under SECRETS_KEY (what start-up does)
@@ -300,6 +301,13 @@ async function main(argv: string[]) {
           );
         });
         console.log(JSON.stringify(made));
+        // Allowed (docs/routing.md), but likely a typo or a carrier still to set up: say so.
+        const { configuredInstances } = await import('./providers/instances.ts');
+        const here = new Set(['simulator', ...configuredInstances(loadConfig()).map((i) => i.name)]);
+        for (const p of providers.filter((p) => !here.has(p.provider)))
+          console.error(
+            `sparrow: note: ${p.provider} is not configured here (TWILIO_*, SMPP_*, PROVIDERS): messages pass it over`,
+          );
         return;
       }
       if (sub === 'remove' && rest.length === 1) {

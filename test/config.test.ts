@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config.ts';
 
@@ -114,5 +116,119 @@ describe('hosted files (SHAREFILE_*, S3_*)', () => {
         JSON.stringify(env),
       );
     }
+  });
+});
+
+describe('PROVIDERS (named provider instances)', () => {
+  const SECRET = 'pw-Zq81';
+  const smpp = (extra: Record<string, unknown> = {}) => ({
+    name: 'carrier-b',
+    kind: 'smpp',
+    url: 'smpp://smsc-b.example.com:2775',
+    systemId: 'sparrow-b',
+    password: SECRET,
+    ...extra,
+  });
+  const twilio = (extra: Record<string, unknown> = {}) => ({
+    name: 'tw2',
+    kind: 'twilio',
+    accountSid: 'AC2',
+    authToken: SECRET,
+    ...extra,
+  });
+  const load = (list: unknown) =>
+    loadConfig({ PROVIDERS: typeof list === 'string' ? list : JSON.stringify(list) });
+
+  it('reads SMPP and Twilio instances with their kinds’ defaults, beside the built-in variables', () => {
+    assert.deepEqual(loadConfig({}).providers, []);
+    const c = loadConfig({
+      SMPP_URL: 'smpp://a.example.com:2775',
+      PROVIDERS: JSON.stringify([smpp({ windowSize: 50, maxPerSecond: 0 }), twilio()]),
+    });
+    assert.equal(c.smpp.url, 'smpp://a.example.com:2775');
+    assert.deepEqual(c.providers, [
+      {
+        name: 'carrier-b',
+        kind: 'smpp',
+        url: 'smpp://smsc-b.example.com:2775',
+        systemId: 'sparrow-b',
+        password: SECRET,
+        windowSize: 50,
+        maxPerSecond: 0,
+      },
+      {
+        name: 'tw2',
+        kind: 'twilio',
+        baseUrl: 'https://api.twilio.com',
+        accountSid: 'AC2',
+        authToken: SECRET,
+        timeoutMs: 10_000,
+      },
+    ]);
+    // SMPP_WINDOW_SIZE's and SMPP_MAX_PER_SECOND's defaults.
+    assert.deepEqual(load([smpp()]).providers[0], { ...c.providers[0], windowSize: 10, maxPerSecond: 100 });
+  });
+
+  it('refuses a bad list with one message naming the entry and the setting, never a secret', () => {
+    for (const [list, expected] of [
+      ['{"name":', /PROVIDERS must be a JSON array .*not valid JSON/],
+      [{ name: 'carrier-b' }, /PROVIDERS must be a JSON array/],
+      [
+        [smpp(), smpp({ url: 'smpp://other:2775' })],
+        /PROVIDERS\[1\] \("carrier-b"\): the name is given to two instances/,
+      ],
+      [[smpp({ kind: 'http' })], /PROVIDERS\[0\] \("carrier-b"\): kind must be smpp or twilio/],
+      [[smpp({ url: undefined })], /PROVIDERS\[0\] \("carrier-b"\): url is required/],
+      [
+        [smpp({ url: `http://x:${SECRET}@h` })],
+        /PROVIDERS\[0\] \("carrier-b"\): url must be a URL such as smpp:\/\//,
+      ],
+      [
+        [smpp({ name: 'smpp' })],
+        /PROVIDERS\[0\] \("smpp"\): the name smpp is the built-in instance \(configured by SMPP_\*\)/,
+      ],
+      [[twilio({ name: 'twilio' })], /PROVIDERS\[0\] \("twilio"\): the name twilio is the built-in/],
+      [[smpp({ name: 'simulator' })], /the name simulator is the built-in/],
+      [[smpp({ name: 'Carrier B' })], /PROVIDERS\[0\]: name must be 1 to 32 lowercase letters/],
+      [[smpp({ name: 'c'.repeat(33) })], /PROVIDERS\[0\]: name must be/],
+      [
+        [smpp({ systemID: 'x' })],
+        /unknown setting "systemID" \(a smpp instance takes name, kind, url, systemId/,
+      ],
+      [[smpp({ windowSize: 0 })], /windowSize must be an integer between 1 and 1000/],
+      [[twilio({ authToken: '' })], /PROVIDERS\[0\] \("tw2"\): authToken is required/],
+      [[twilio({ url: 'https://x' })], /unknown setting "url"/],
+      [['carrier-b'], /PROVIDERS\[0\]: must be an object/],
+    ] as const) {
+      assert.throws(
+        () => load(list),
+        (err: Error) => {
+          assert.ok(err instanceof ConfigError, String(err));
+          assert.match(err.message, expected);
+          assert.ok(!err.message.includes(SECRET), err.message);
+          return true;
+        },
+        JSON.stringify(list),
+      );
+    }
+  });
+
+  it('stops `sparrow start` with one line and exit code 2, without the password', async () => {
+    const child = spawn(process.execPath, [path.resolve('bin/sparrow.js'), 'start'], {
+      env: {
+        ...process.env,
+        DATABASE_URL: 'postgres://127.0.0.1:1/none',
+        PROVIDERS: JSON.stringify([smpp(), smpp({ url: 'smpp://c.example.com:2775' })]),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    assert.equal(code, 2, out);
+    assert.deepEqual(out.trim().split('\n'), [
+      'sparrow: configuration error: PROVIDERS[1] ("carrier-b"): the name is given to two instances',
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import { configuredInstances, twilioStatusCallback } from './instances.ts';
 import { SimulatorProvider } from './simulator/provider.ts';
 import { SmppProvider } from './smpp/provider.ts';
 import { TwilioProvider } from './twilio/provider.ts';
@@ -12,8 +13,9 @@ export interface Providers extends ProviderRegistry {
 }
 
 /**
- * Builds the providers the configuration enables: the simulator always, Twilio when
- * TWILIO_ACCOUNT_SID is set, SMPP when SMPP_URL is set. Nothing connects until start().
+ * Builds the providers the configuration enables: the simulator always, then one provider per
+ * configured instance (instances.ts): `twilio` when TWILIO_ACCOUNT_SID is set, `smpp` when
+ * SMPP_URL is set, and each of PROVIDERS, under its name. Nothing connects until start().
  */
 export function createProviders(config: Config, log: (msg: string) => void = () => {}): Providers {
   const simulator = new SimulatorProvider({
@@ -24,29 +26,27 @@ export function createProviders(config: Config, log: (msg: string) => void = () 
     onError: (err) => log(`simulator: receipt delivery failed: ${(err as Error).message}`),
   });
   const all = new Map<ProviderName, Provider>([['simulator', simulator]]);
-  if (config.twilio.accountSid) {
+  for (const instance of configuredInstances(config)) {
     all.set(
-      'twilio',
-      new TwilioProvider({
-        baseUrl: config.twilio.baseUrl,
-        accountSid: config.twilio.accountSid,
-        authToken: config.twilio.authToken,
-        timeoutMs: config.twilio.timeoutMs,
-        statusCallback: `${config.externalsUrl}/v1/providers/twilio/status`,
-      }),
-    );
-  }
-  if (config.smpp.url) {
-    all.set(
-      'smpp',
-      new SmppProvider({
-        url: config.smpp.url,
-        systemId: config.smpp.systemId,
-        password: config.smpp.password,
-        windowSize: config.smpp.windowSize,
-        maxPerSecond: config.smpp.maxPerSecond,
-        log,
-      }),
+      instance.name,
+      instance.kind === 'twilio'
+        ? new TwilioProvider({
+            name: instance.name,
+            baseUrl: instance.baseUrl,
+            accountSid: instance.accountSid,
+            authToken: instance.authToken,
+            timeoutMs: instance.timeoutMs,
+            statusCallback: twilioStatusCallback(config.externalsUrl, instance.name),
+          })
+        : new SmppProvider({
+            name: instance.name,
+            url: instance.url,
+            systemId: instance.systemId,
+            password: instance.password,
+            windowSize: instance.windowSize,
+            maxPerSecond: instance.maxPerSecond,
+            log,
+          }),
     );
   }
   let started = false;

@@ -1,5 +1,10 @@
-/** Provider names a phone number can be bound to. */
-export type ProviderName = 'simulator' | 'twilio' | 'smpp';
+import type { ProviderKind } from './names.ts';
+
+/**
+ * A provider instance's name (providers/names.ts): `simulator`, `twilio`, `smpp` (the built-in
+ * ones) or a name of PROVIDERS. Routes, phone numbers, messages and receipts carry it.
+ */
+export type ProviderName = string;
 
 /** A message handed to a provider for submission. */
 export interface OutboundMessage {
@@ -34,6 +39,12 @@ export type SendResult =
       status: 'failed';
       error: ProviderError;
       retryable: boolean;
+      /**
+       * Refused by this provider for a reason of its own, not of the message's (a Twilio account
+       * that does not hold the sender): nothing was sent, and the next provider of the message's
+       * route may take it at once. Not retried on this provider.
+       */
+      otherProvider?: boolean;
       /**
        * The provider may have taken it all the same (no answer in time, the connection lost after
        * the request left): its fate is unknown. The dispatcher asks the provider (lookup) before
@@ -86,7 +97,10 @@ export interface ProviderSink {
  * deliver_sm) call the sink; HTTP-callback providers (Twilio) are fed by the public listener.
  */
 export interface Provider {
+  /** The instance's name: what messages, receipts and routes record. */
   readonly name: ProviderName;
+  /** The adapter it runs on (every adapter says; a stand-in without one is treated as any-sender, like SMPP). */
+  readonly kind?: ProviderKind;
   /**
    * True when every receipt of this provider names our message (StatusUpdate.message): its
    * carrier ids then need no lookup row (provider_refs).

@@ -74,6 +74,25 @@ describe('sparrow routes', () => {
     );
   });
 
+  it('takes a provider instance name, and notes one this configuration does not have', async () => {
+    const env = {
+      PROVIDERS: JSON.stringify([
+        { name: 'carrier-b', kind: 'smpp', url: 'smpp://127.0.0.1:9', systemId: 'b', password: 'secret-b' },
+      ]),
+    };
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [BIN, 'routes', 'add', '--prefix', '49', '--providers', 'carrier-b:1,carrier-c:2,simulator:3'],
+      { env: { ...process.env, DATABASE_URL: db.url, ...env } },
+    );
+    assert.deepEqual(
+      JSON.parse(stdout).providers.map((p: { provider: string }) => p.provider),
+      ['carrier-b', 'carrier-c', 'simulator'],
+    );
+    assert.match(stderr, /carrier-c is not configured here .*messages pass it over/);
+    assert.doesNotMatch(stderr, /carrier-b|secret-b/);
+  });
+
   it('refuses bad routes with the reason, and bad command lines with exit 2', async () => {
     const fails = async (args: string[], code: number, pattern: RegExp) =>
       assert.rejects(sparrow(...args), (err: { code: number; stderr: string }) => {
@@ -83,7 +102,7 @@ describe('sparrow routes', () => {
       });
     await fails(['routes', 'add', '--prefix', '1'], 2, /--providers is needed/);
     await fails(['routes', 'add', '--providers', 'smpp:x'], 2, /priority must be an integer/);
-    await fails(['routes', 'add', '--providers', 'carrier-x'], 1, /unknown provider.*ROUTE-003/);
+    await fails(['routes', 'add', '--providers', 'Carrier X'], 1, /instance name.*ROUTE-003/);
     await fails(['routes', 'add', '--prefix', '44', '--country', 'GB', '--providers', 'smpp'], 1, /not both/);
     await fails(['routes', 'add', '--prefix', "1'; DROP TABLE routes", '--providers', 'smpp'], 1, /prefix/);
     await fails(['routes', 'remove', 'abc'], 2, /not a route id/);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { createRoute } from '../../src/domain/routes/routes.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 
 const NOT_THERE = '01937c1e-0000-7000-8000-00000000abcd';
@@ -13,7 +14,17 @@ describe('routes API', () => {
     call(svc.api, 'POST', path(acc), { auth, json });
 
   before(async () => {
-    svc = await startTestService();
+    // One SMPP instance of PROVIDERS (nothing connects: no workers run here).
+    svc = await startTestService(
+      {},
+      {
+        env: {
+          PROVIDERS: JSON.stringify([
+            { name: 'carrier-b', kind: 'smpp', url: 'smpp://127.0.0.1:9', systemId: 'b', password: 'pw' },
+          ]),
+        },
+      },
+    );
     a = await svc.newAccount();
     b = await svc.newAccount();
   });
@@ -140,11 +151,41 @@ describe('routes API', () => {
     assert.deepEqual(body(still).data.providers, [{ provider: 'twilio', priority: 1, weight: 1 }]);
   });
 
+  it('names provider instances: one of PROVIDERS, and a well-formed one not configured here (passed over)', async () => {
+    const res = await post(a, {
+      prefix: '4915',
+      providers: [
+        { provider: 'carrier-b', priority: 1 },
+        { provider: 'carrier_c-2', priority: 2 },
+        { provider: 'smpp', priority: 3 },
+      ],
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    assert.deepEqual(
+      body(res).data.providers.map((p: { provider: string }) => p.provider),
+      ['carrier-b', 'carrier_c-2', 'smpp'],
+    );
+    const got = await call(svc.api, 'GET', path(a, `/${body(res).data.id}`), { auth: a.auth });
+    assert.equal(body(got).data.providers[0].provider, 'carrier-b');
+    // The same rule in the domain (the CLI's way in): a malformed name is ROUTE-003.
+    await assert.rejects(
+      createRoute(
+        svc.db,
+        a.accountId,
+        { prefix: '4916', providers: [{ provider: 'Carrier B' }] },
+        { id: 't' },
+      ),
+      (err: { code?: string }) => err.code === 'ROUTE-003',
+    );
+  });
+
   it('rejects invalid routes with 400 naming what is wrong', async () => {
     const cases: [unknown, string][] = [
       [{}, 'VAL-001'],
       [{ providers: [] }, 'VAL-001'],
-      [{ prefix: '44', providers: [{ provider: 'carrier-x' }] }, 'VAL-001'],
+      [{ prefix: '44', providers: [{ provider: 'Carrier X' }] }, 'VAL-001'],
+      [{ prefix: '44', providers: [{ provider: 'x'.repeat(33) }] }, 'VAL-001'],
+      [{ prefix: '44', providers: [{ provider: '-carrier' }] }, 'VAL-001'],
       [{ prefix: '44a', providers: [{ provider: 'smpp' }] }, 'VAL-001'],
       [{ prefix: '', providers: [{ provider: 'smpp' }] }, 'VAL-001'],
       [{ prefix: '1234567890123456', providers: [{ provider: 'smpp' }] }, 'VAL-001'],

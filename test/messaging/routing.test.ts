@@ -3,9 +3,11 @@ import { describe, it } from 'node:test';
 import {
   chooseProvider,
   matchRoute,
+  movesOnAtOnce,
   providerOrder,
   type Route,
   refusedOutright,
+  senderUsable,
 } from '../../src/messaging/send/rules/routing.ts';
 
 const ACC = 'acc-1';
@@ -143,5 +145,52 @@ describe('routing: the provider of an attempt', () => {
 
   it('answers nothing for an empty order (the number keeps its provider)', () => {
     assert.equal(chooseProvider({ order: [], up, has }), undefined);
+  });
+
+  it('passes over providers that cannot send the sender, after a refusal too', () => {
+    const usable = (p: string) => p !== 'twilio';
+    assert.equal(chooseProvider({ order, up, has, usable }), 'smpp');
+    assert.equal(
+      chooseProvider({
+        order,
+        last: { provider: 'simulator', error: { code: 'SIM-CLOSED' } },
+        up,
+        has,
+        usable,
+      }),
+      'smpp',
+    );
+    assert.equal(chooseProvider({ order: ['twilio'], up, has, usable }), undefined);
+  });
+});
+
+describe('routing: moving on at once after a refusal', () => {
+  const order = ['tw1', 'carrier-a', 'carrier-b'];
+  it('only to a later provider that is up and may send the sender, never round the order', () => {
+    const up = () => true;
+    assert.equal(movesOnAtOnce({ order, up }, 'tw1'), true);
+    assert.equal(movesOnAtOnce({ order, up }, 'carrier-b'), false);
+    assert.equal(movesOnAtOnce({ order, up: (p) => p === 'tw1' }, 'tw1'), false);
+    assert.equal(movesOnAtOnce({ order, up: (p) => p !== 'carrier-a' }, 'tw1'), true);
+    assert.equal(movesOnAtOnce({ order, up, usable: (p) => p === 'tw1' }, 'tw1'), false);
+    assert.equal(movesOnAtOnce({ order, up }, 'not-in-order'), false);
+  });
+});
+
+describe('routing: the sender on another provider', () => {
+  const kinds: Record<string, string> = {
+    twilio: 'twilio',
+    tw2: 'twilio',
+    smpp: 'smpp',
+    'carrier-b': 'smpp',
+  };
+  const kindOf = (p: string) => kinds[p];
+  it('keeps a Twilio number on its own account or an SMPP carrier; other numbers go anywhere', () => {
+    assert.equal(senderUsable(kindOf, 'twilio', 'twilio'), true);
+    assert.equal(senderUsable(kindOf, 'twilio', 'tw2'), false);
+    assert.equal(senderUsable(kindOf, 'twilio', 'carrier-b'), true);
+    assert.equal(senderUsable(kindOf, 'twilio', 'simulator'), true);
+    assert.equal(senderUsable(kindOf, 'smpp', 'tw2'), true);
+    assert.equal(senderUsable(kindOf, 'simulator', 'twilio'), true);
   });
 });

@@ -11,8 +11,8 @@ import { channelsFor } from './channels.ts';
 import { presentPhoneNumbers } from './present.ts';
 import type { NumberVerifier } from './verify-with-provider.ts';
 
-/** Providers a number can send through. */
-export type NumberProvider = 'simulator' | 'twilio' | 'smpp';
+/** The provider instance a number sends through (providers/names.ts): `simulator`, `twilio`, `smpp` or one of PROVIDERS. */
+export type NumberProvider = string;
 
 /** A number as libphonenumber types it, in our three number types. */
 function numberType(lineType: string): string {
@@ -44,9 +44,9 @@ function resolve(input: string, provider: NumberProvider) {
 
 /**
  * Takes a number for the account: from the simulator's inventory (it must be free), or a number
- * the account brings from a carrier (twilio, smpp). The number joins the given group or the
- * default group. A carrier number is `verified` only when its provider confirms it (a Twilio number
- * must be listed by the account's IncomingPhoneNumbers); an unverified number cannot send (NUM-010).
+ * the account brings from a carrier (any other provider instance: twilio, smpp, one of PROVIDERS). The number joins the given group or the
+ * default group. A carrier number is `verified` only when its provider confirms it (a number of a
+ * Twilio-compatible instance must be listed by that account's IncomingPhoneNumbers); an unverified number cannot send (NUM-010).
  * Answers the Phone number shape.
  */
 export async function takePhoneNumber(

@@ -1,8 +1,6 @@
 import type { RouteFields } from '../../db/queries/routes.ts';
 import { fail } from '../../errors.ts';
-
-/** Provider names the registry knows (src/providers/registry.ts). */
-export const PROVIDER_NAMES = ['simulator', 'twilio', 'smpp'] as const;
+import { isProviderName } from '../../providers/names.ts';
 
 /** A route as the API and the CLI give it. */
 export interface RouteInput {
@@ -14,8 +12,11 @@ export interface RouteInput {
 
 /**
  * Checks and normalises a route (ROUTE-003 naming the problem): a prefix of E.164 digits (a
- * leading + dropped) or a two-letter country (upper-cased), not both; providers the registry
- * knows, each once, priority 1..100 (default 1), weight 0..10000 (default 1).
+ * leading + dropped) or a two-letter country (upper-cased), not both; well-formed provider instance
+ * names (providers/names.ts), each once, priority 1..100 (default 1), weight 0..10000 (default 1).
+ * A name need not be configured in this process: the dispatcher passes over one it does not have
+ * (docs/routing.md), so a route can be written before its carrier is set up, or in a process that
+ * does not run it.
  */
 export function routeFields(input: RouteInput): RouteFields {
   const prefix = input.prefix === undefined ? null : input.prefix.replace(/^\+/, '');
@@ -30,8 +31,11 @@ export function routeFields(input: RouteInput): RouteFields {
   }
   const seen = new Set<string>();
   const providers = input.providers.map((p) => {
-    if (!(PROVIDER_NAMES as readonly string[]).includes(p.provider)) {
-      fail('ROUTE-003', `providers: unknown provider; one of ${PROVIDER_NAMES.join(', ')}.`);
+    if (!isProviderName(p.provider)) {
+      fail(
+        'ROUTE-003',
+        'providers: a provider is an instance name, 1 to 32 lowercase letters, digits, - or _ (e.g. smpp, twilio, carrier-b).',
+      );
     }
     if (seen.has(p.provider)) fail('ROUTE-003', `providers: ${p.provider} is named twice.`);
     seen.add(p.provider);

@@ -5,7 +5,7 @@ import { reverifyPhoneNumber } from '../../domain/numbers/reverify-phone-number.
 import { presentAvailable, searchAvailableNumbers } from '../../domain/numbers/search-available-numbers.ts';
 import { takePhoneNumber } from '../../domain/numbers/take-phone-number.ts';
 import { updatePhoneNumber } from '../../domain/numbers/update-phone-number.ts';
-import { providerVerifier } from '../../domain/numbers/verify-with-provider.ts';
+import { checkNumberProvider, providerVerifier } from '../../domain/numbers/verify-with-provider.ts';
 import { ok, page } from '../respond.ts';
 import { Collection, Envelope, errorResponses, IdParam, Success } from '../schemas/common.ts';
 import {
@@ -19,7 +19,7 @@ import {
 import type { App } from '../types.ts';
 
 export async function numberRoutes(app: App) {
-  const verifier = providerVerifier(app.ctx.config.twilio);
+  const verifier = providerVerifier(app.ctx.config.twilio, app.ctx.config.providers);
   app.get(
     '/v1/accounts/:accountId/availablephonenumbers',
     {
@@ -52,9 +52,10 @@ export async function numberRoutes(app: App) {
         tags: ['phone numbers'],
         summary: 'Take a phone number',
         description:
-          'provider `simulator` (default): a free number of the inventory. `twilio` or `smpp`: a valid E.164 number ' +
-          'the account brings from that carrier. The number joins `groupId`, or the default group. A `twilio` number ' +
-          'is `verified` only when the configured Twilio account lists it (IncomingPhoneNumbers); an unverified number ' +
+          'provider `simulator` (default): a free number of the inventory. `twilio`, `smpp` or an instance of PROVIDERS ' +
+          '(docs/routing.md): a valid E.164 number the account brings from that carrier; a name this service does not ' +
+          'know → 400 VAL-001. The number joins `groupId`, or the default group. A number of a Twilio-compatible ' +
+          'instance is `verified` only when that account lists it (IncomingPhoneNumbers); an unverified number ' +
           'cannot send (NUM-010) until `POST …/phonenumbers/{id}/verify` confirms it.',
         params: IdParam('accountId'),
         body: TakeNumberBody,
@@ -63,6 +64,7 @@ export async function numberRoutes(app: App) {
     },
     async (req, reply) => {
       reply.code(201);
+      if (req.body.provider !== undefined) checkNumberProvider(app.ctx.config, req.body.provider);
       return ok(await takePhoneNumber(app.ctx.db, req.params.accountId, req.body, req.actor, verifier));
     },
   );
@@ -130,14 +132,16 @@ export async function numberRoutes(app: App) {
         tags: ['phone numbers'],
         summary: 'Update a phone number',
         description:
-          '`channels` is merged into the number’s channels; `throughput` is messages per second (1..10000).',
+          '`channels` is merged into the number’s channels; `throughput` is messages per second (1..10000); a new ' +
+          '`provider` (one this service knows, else 400 VAL-001) verifies the number with it again.',
         params: IdParam('accountId', 'phoneNumberId'),
         body: UpdateNumberBody,
         response: { 200: Envelope(PhoneNumber), ...errorResponses() },
       },
     },
-    async (req) =>
-      ok(
+    async (req) => {
+      if (req.body.provider !== undefined) checkNumberProvider(app.ctx.config, req.body.provider);
+      return ok(
         await updatePhoneNumber(
           app.ctx.db,
           req.params.accountId,
@@ -146,7 +150,8 @@ export async function numberRoutes(app: App) {
           req.actor,
           verifier,
         ),
-      ),
+      );
+    },
   );
 
   app.delete(

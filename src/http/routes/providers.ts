@@ -2,6 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { receiveMessage } from '../../domain/inbound/receive-message.ts';
 import { fail } from '../../errors.ts';
 import { applyStatusUpdates } from '../../messaging/send/receipts/apply-status-updates.ts';
+import { TWILIO_STATUS_PATH } from '../../providers/instances.ts';
+import { PROVIDER_NAME_PATTERN } from '../../providers/names.ts';
 import { parseTwilioInbound, parseTwilioStatus } from '../../providers/twilio/webhooks.ts';
 import { newId } from '../../util/ids.ts';
 import { noContent, ok } from '../respond.ts';
@@ -58,6 +60,19 @@ const Received = Type.Object({
 /** Form-encoded Twilio callback parameters (every value a string). */
 const TwilioParams = Type.Record(Type.String(), Type.String());
 
+/** Which Twilio-compatible instance a callback is for: absent, the built-in `twilio`. */
+const TwilioInstance = Type.Object({
+  provider: Type.Optional(
+    Type.String({
+      pattern: PROVIDER_NAME_PATTERN,
+      description:
+        'The Twilio instance of PROVIDERS the callback is for (its status callbacks carry it; give it in the ' +
+        'inbound webhook URL configured at that account). Absent: `twilio` (TWILIO_*). The signature is checked ' +
+        'with that instance’s auth token.',
+    }),
+  ),
+});
+
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
 
 /**
@@ -110,7 +125,9 @@ export async function providerRoutes(app: App) {
         summary: 'Twilio inbound message callback',
         description:
           'Twilio’s incoming-message webhook (form-encoded, signed with X-Twilio-Signature over the public URL). ' +
-          'Answers empty TwiML; a bad signature → 403 PROV-001.',
+          'Answers empty TwiML; a bad signature → 403 PROV-001. The text must be for a number bound to the instance ' +
+          '(`?provider=`, default `twilio`), else 404 PROV-002.',
+        querystring: TwilioInstance,
         body: TwilioParams,
         response: {
           200: { description: 'Empty TwiML.', content: { 'text/xml': { schema: Type.String() } } },
@@ -119,29 +136,35 @@ export async function providerRoutes(app: App) {
       },
     },
     async (req, reply) => {
-      checkTwilioSignature(app, req);
-      const message = parseTwilioInbound(req.body) ?? fail('VAL-001', 'Not a Twilio inbound message.');
+      const instance = req.query.provider ?? 'twilio';
+      checkTwilioSignature(app, req, instance);
+      const message =
+        parseTwilioInbound(req.body, instance) ?? fail('VAL-001', 'Not a Twilio inbound message.');
       await receiveMessage(app.ctx, message);
       return reply.code(200).type('text/xml').send(EMPTY_TWIML);
     },
   );
 
   app.post(
-    '/v1/providers/twilio/status',
+    TWILIO_STATUS_PATH,
     {
       schema: {
         tags: ['providers'],
         summary: 'Twilio message status callback',
         description:
           'Twilio’s status callback (form-encoded, signed with X-Twilio-Signature). Applies the receipt (a status ' +
-          'never moves backwards; a repeated receipt is harmless). Answers 204; a bad signature → 403 PROV-001.',
+          'never moves backwards; a repeated receipt is harmless). Answers 204; a bad signature → 403 PROV-001. ' +
+          'A Twilio instance of PROVIDERS gives its own status callback URL, `?provider=NAME`: its receipts apply to ' +
+          'the messages that instance took.',
+        querystring: TwilioInstance,
         body: TwilioParams,
         response: { 204: { description: 'Receipt applied.', type: 'null' }, ...errorResponses() },
       },
     },
     async (req, reply) => {
-      checkTwilioSignature(app, req);
-      const update = parseTwilioStatus(req.body);
+      const instance = req.query.provider ?? 'twilio';
+      checkTwilioSignature(app, req, instance);
+      const update = parseTwilioStatus(req.body, instance);
       if (update) await applyStatusUpdates(app.ctx, [update]);
       return noContent(reply);
     },

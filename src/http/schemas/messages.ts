@@ -55,7 +55,8 @@ export const Message = Type.Object({
   provider: Type.Optional(
     Type.String({
       description:
-        'Outgoing, once a carrier accepted it: the provider that took it (`simulator`, `twilio`, `smpp`; chosen by route, docs/routing.md).',
+        'Outgoing, once a carrier accepted it: the provider instance that took it (`simulator`, `twilio`, `smpp` or ' +
+        'an instance of PROVIDERS such as `carrier-b`; chosen by route, docs/routing.md).',
     }),
   ),
   created: AuditStamp,

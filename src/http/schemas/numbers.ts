@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { PROVIDER_NAME_PATTERN } from '../../providers/names.ts';
 import { AuditStamp, PageQuery } from './common.ts';
 
 const open = { additionalProperties: true };
@@ -98,13 +99,12 @@ export const ChannelsPatch = Type.Object({
 
 export const GroupRef = Type.Object({ id: Type.String(), name: Type.String() });
 
-export const Provider = Type.Union(
-  [Type.Literal('simulator'), Type.Literal('twilio'), Type.Literal('smpp')],
-  {
-    description:
-      'Which adapter sends from the number: `simulator`, `twilio` (Twilio-compatible REST) or `smpp`.',
-  },
-);
+export const Provider = Type.String({
+  pattern: PROVIDER_NAME_PATTERN,
+  description:
+    'A provider instance: `simulator`, `twilio` (Twilio-compatible REST, TWILIO_*), `smpp` (SMPP_*), or the ' +
+    'name of an instance of PROVIDERS (docs/routing.md): 1 to 32 lowercase letters, digits, `-` or `_`.',
+});
 
 /** The interface's Phone number, plus `throughput` (messages per second, ours). */
 export const PhoneNumber = Type.Object({

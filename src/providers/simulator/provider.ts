@@ -81,6 +81,7 @@ const MAX_TICK_BATCH = 10_000;
  */
 export class SimulatorProvider implements Provider {
   readonly name = 'simulator' as const;
+  readonly kind = 'simulator' as const;
   readonly receiptsNameMessage = true;
   private readonly delayMs: number;
   private readonly windowMs: number;

@@ -16,6 +16,8 @@ export class DeliverSmHandler {
   private readonly inboundParts = new InboundParts();
 
   constructor(
+    /** The instance whose bind this is: its receipts and inbound messages carry the name. */
+    private readonly provider: string,
     private readonly sink: () => ProviderSink | undefined,
     /** SMSC ids of parts after the first → the first part's id. */
     private readonly partAliases: RecentMap<string, string>,
@@ -43,7 +45,7 @@ export class DeliverSmHandler {
         return;
       }
       const update: StatusUpdate = {
-        provider: 'smpp',
+        provider: this.provider,
         providerMessageId: first ?? receipt.messageId,
         status: receipt.status,
         ...(receipt.error ? { error: receipt.error } : {}),
@@ -70,7 +72,7 @@ export class DeliverSmHandler {
       await sink.statuses(batch.map((b) => b.update));
     } catch (err) {
       // A temporary error makes the SMSC deliver the receipts again later.
-      this.log(`smpp: receipt delivery failed: ${(err as Error).message}`);
+      this.log(`receipt delivery failed: ${(err as Error).message}`);
       status = smpp.ESME_RX_T_APPN;
     }
     for (const b of batch) b.session.send(b.pdu.response({ command_status: status }));
@@ -90,7 +92,7 @@ export class DeliverSmHandler {
       full = assembled;
     }
     const message: InboundMessage = {
-      provider: 'smpp',
+      provider: this.provider,
       providerMessageId: `smpp-in-${randomUUID()}`,
       from,
       to,
@@ -104,7 +106,7 @@ export class DeliverSmHandler {
       if (!sink) throw new Error('no sink');
       await sink.inbound(message);
     } catch (err) {
-      this.log(`smpp: inbound delivery failed: ${(err as Error).message}`);
+      this.log(`inbound delivery failed: ${(err as Error).message}`);
       status = smpp.ESME_RX_T_APPN;
     }
     session.send(pdu.response({ command_status: status }));

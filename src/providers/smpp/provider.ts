@@ -9,6 +9,8 @@ import { relativeTime } from './time.ts';
 
 /** Settings of the SMPP 3.4 adapter. */
 export interface SmppOptions {
+  /** The instance's name (default `smpp`, the one of SMPP_URL): its messages and receipts carry it. */
+  name?: string;
   /** smpp://host:port (ssmpp:// for TLS). */
   url: string;
   systemId: string;
@@ -52,8 +54,9 @@ function failure(code: string, description: string, retryable: boolean): Failure
  * than sendTimeoutMs.
  */
 export class SmppProvider implements Provider {
-  readonly name = 'smpp' as const;
-  private readonly o: Required<Omit<SmppOptions, 'log'>> & { log: (msg: string) => void };
+  readonly name: string;
+  readonly kind = 'smpp' as const;
+  private readonly o: Required<Omit<SmppOptions, 'log' | 'name'>> & { log: (msg: string) => void };
   private sink: ProviderSink | undefined;
   private session: Session | undefined;
   private bound = false;
@@ -75,6 +78,10 @@ export class SmppProvider implements Provider {
   private readonly deliver: DeliverSmHandler;
 
   constructor(opts: SmppOptions) {
+    const { name = 'smpp', log = () => {}, ...rest } = opts;
+    this.name = name;
+    // Log lines name the instance: several SMPP carriers may be bound at once.
+    const prefix = name === 'smpp' ? 'smpp: ' : `smpp ${name}: `;
     this.o = {
       maxPerSecond: 100,
       sendTimeoutMs: 10_000,
@@ -82,11 +89,17 @@ export class SmppProvider implements Provider {
       minBackoffMs: 1000,
       maxBackoffMs: 30_000,
       receiptBatchMs: 20,
-      log: () => {},
-      ...opts,
+      ...rest,
+      log: (msg) => log(prefix + msg),
     };
     this.backoffMs = this.o.minBackoffMs;
-    this.deliver = new DeliverSmHandler(() => this.sink, this.partAliases, this.o.receiptBatchMs, this.o.log);
+    this.deliver = new DeliverSmHandler(
+      name,
+      () => this.sink,
+      this.partAliases,
+      this.o.receiptBatchMs,
+      this.o.log,
+    );
   }
 
   /** Whether the transceiver is bound right now. */
@@ -324,20 +337,20 @@ export class SmppProvider implements Provider {
           clearTimeout(bindTimer);
           if (session !== this.session) return;
           if (pdu.command_status !== smpp.ESME_ROK) {
-            this.o.log(`smpp: bind refused with status 0x${pdu.command_status.toString(16)}`);
+            this.o.log(`bind refused with status 0x${pdu.command_status.toString(16)}`);
             session.destroy();
             return;
           }
           this.bound = true;
           this.backoffMs = this.o.minBackoffMs;
-          this.o.log(`smpp: bound to ${this.o.url}`);
+          this.o.log(`bound to ${this.o.url}`);
           this.startEnquireLink(session);
           for (const w of [...this.boundWaiters]) w();
         },
       );
     });
     session.on('error', (err: Error) => {
-      if (session === this.session) this.o.log(`smpp: ${err.message}`);
+      if (session === this.session) this.o.log(err.message);
     });
     session.on('close', () => {
       if (session !== this.session) return;
@@ -361,7 +374,7 @@ export class SmppProvider implements Provider {
     if (this.closed) return;
     const delay = this.backoffMs;
     this.backoffMs = Math.min(this.backoffMs * 2, this.o.maxBackoffMs);
-    this.o.log(`smpp: reconnecting in ${delay} ms`);
+    this.o.log(`reconnecting in ${delay} ms`);
     this.reconnectTimer = setTimeout(() => this.connect(), delay);
     this.reconnectTimer.unref();
   }

@@ -1,7 +1,21 @@
 import type { ProviderError } from '../types.ts';
 
-/** Twilio error codes we name, with our text and whether a later attempt can succeed. */
-const KNOWN: Record<string, { description: string; retryable: boolean }> = {
+/**
+ * Twilio error codes we name, with our text, whether a later attempt can succeed, and whether
+ * another provider may take the message (`otherProvider`: the account cannot send from this sender).
+ */
+const KNOWN: Record<string, { description: string; retryable: boolean; otherProvider?: true }> = {
+  '21606': {
+    description: 'The From number is not a message-capable number of this account',
+    retryable: false,
+    otherProvider: true,
+  },
+  '21660': {
+    description: 'The From number does not belong to this account',
+    retryable: false,
+    otherProvider: true,
+  },
+  '21661': { description: 'The From number is not SMS-capable', retryable: false, otherProvider: true },
   '21211': { description: 'Invalid To number', retryable: false },
   '21612': {
     description: 'Unroutable: the To number cannot be reached from this From number',
@@ -21,10 +35,15 @@ export function mapTwilioError(
   code: string | number | null | undefined,
   message: string | undefined,
   httpStatus: number,
-): { error: ProviderError; retryable: boolean } {
+): { error: ProviderError; retryable: boolean; otherProvider?: boolean } {
   const key = code === null || code === undefined || code === '' ? '' : String(code);
   const known = KNOWN[key];
-  if (known) return { error: { code: key, description: known.description }, retryable: known.retryable };
+  if (known) {
+    const error = { code: key, description: known.description };
+    return known.otherProvider
+      ? { error, retryable: known.retryable, otherProvider: true }
+      : { error, retryable: known.retryable };
+  }
   const retryable = httpStatus >= 500 || httpStatus === 429;
   return {
     error: {

@@ -8,11 +8,13 @@ export const TWILIO_MAX_VALIDITY = 36_000;
 
 /** Settings of the Twilio-compatible adapter. */
 export interface TwilioOptions {
+  /** The instance's name (default `twilio`, the one of TWILIO_*): its messages carry it. */
+  name?: string;
   /** API root, e.g. https://api.twilio.com (any server speaking the same Messages resource). */
   baseUrl: string;
   accountSid: string;
   authToken: string;
-  /** Where the carrier posts status callbacks (our public listener). */
+  /** Where the carrier posts status callbacks (our public listener; instances/twilioStatusCallback). */
   statusCallback: string;
   /** Per-request timeout; default 10 s. */
   timeoutMs?: number;
@@ -35,7 +37,8 @@ interface TwilioErrorResource {
  * HTTP (the public listener parses them with webhooks.ts), so start() has nothing to connect.
  */
 export class TwilioProvider implements Provider {
-  readonly name = 'twilio' as const;
+  readonly name: string;
+  readonly kind = 'twilio' as const;
   private readonly endpoint: string;
   private readonly authorization: string;
   private readonly timeoutMs: number;
@@ -43,6 +46,7 @@ export class TwilioProvider implements Provider {
   private readonly memo = new SubmissionMemo();
 
   constructor(private readonly opts: TwilioOptions) {
+    this.name = opts.name ?? 'twilio';
     this.endpoint = `${opts.baseUrl.replace(/\/$/, '')}/2010-04-01/Accounts/${encodeURIComponent(opts.accountSid)}/Messages.json`;
     this.authorization = `Basic ${Buffer.from(`${opts.accountSid}:${opts.authToken}`).toString('base64')}`;
     this.timeoutMs = opts.timeoutMs ?? 10_000;

@@ -36,10 +36,14 @@ const STATUS: Record<string, StatusUpdate['status'] | undefined> = {
 };
 
 /**
- * Maps a status callback to a status update. Statuses before `sent` (queued, accepted, sending,
- * scheduled) answer undefined: the message is already `sent` on our side, nothing moves.
+ * Maps a status callback of the instance `provider` to a status update. Statuses before `sent`
+ * (queued, accepted, sending, scheduled) answer undefined: the message is already `sent` on our
+ * side, nothing moves.
  */
-export function parseTwilioStatus(params: Record<string, string>): StatusUpdate | undefined {
+export function parseTwilioStatus(
+  params: Record<string, string>,
+  provider = 'twilio',
+): StatusUpdate | undefined {
   const sid = params.MessageSid || params.SmsSid;
   const status = STATUS[(params.MessageStatus || params.SmsStatus || '').toLowerCase()];
   if (!sid || !status) return undefined;
@@ -49,11 +53,14 @@ export function parseTwilioStatus(params: Record<string, string>): StatusUpdate 
   } else if (status === 'undelivered' || status === 'failed') {
     error = { code: status.toUpperCase(), description: `Twilio reported the message ${status}` };
   }
-  return { provider: 'twilio', providerMessageId: sid, status, ...(error ? { error } : {}), at: new Date() };
+  return { provider, providerMessageId: sid, status, ...(error ? { error } : {}), at: new Date() };
 }
 
-/** Maps an inbound-message webhook (From, To, Body, NumMedia, MediaUrl0…) to an inbound message. */
-export function parseTwilioInbound(params: Record<string, string>): InboundMessage | undefined {
+/** Maps an inbound-message webhook (From, To, Body, NumMedia, MediaUrl0…) of the instance `provider` to an inbound message. */
+export function parseTwilioInbound(
+  params: Record<string, string>,
+  provider = 'twilio',
+): InboundMessage | undefined {
   const sid = params.MessageSid || params.SmsMessageSid || params.SmsSid;
   if (!sid || !params.From || !params.To) return undefined;
   const count = Math.min(Number.parseInt(params.NumMedia || '0', 10) || 0, 10);
@@ -65,7 +72,7 @@ export function parseTwilioInbound(params: Record<string, string>): InboundMessa
     media.push(type ? { url, type } : { url });
   }
   return {
-    provider: 'twilio',
+    provider,
     providerMessageId: sid,
     from: params.From,
     to: params.To,

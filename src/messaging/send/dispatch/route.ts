@@ -2,8 +2,14 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { AppContext } from '../../../context.ts';
 import { routesForAccounts } from '../../../db/queries/routes.ts';
 import { RecentMap } from '../../../providers/submission-memo.ts';
-import type { ProviderName } from '../../../providers/types.ts';
-import { chooseProvider, matchRoute, providerOrder, type Route } from '../rules/routing.ts';
+import {
+  chooseProvider,
+  matchRoute,
+  movesOnAtOnce,
+  providerOrder,
+  type Route,
+  senderUsable,
+} from '../rules/routing.ts';
 import type { Claimed } from './submit.ts';
 
 /**
@@ -27,8 +33,9 @@ function countryOf(to: string): string | undefined {
  * marked in flight: the account's routes, else the default table (account NULL); a message no
  * route matches keeps its number's provider. A retried message moves to the next provider of its
  * route only when its previous attempt was refused outright or never left (messaging/send/rules/routing.ts);
- * after an attempt of unknown fate it stays where it went. `failover` tells the recorder a refusal
- * may go to the next provider at once.
+ * after an attempt of unknown fate it stays where it went. It keeps its sender: a provider that
+ * cannot send from its number is passed over (senderUsable). `failover` tells the recorder a
+ * refusal may go to the next provider at once (one is up after this one).
  */
 export async function routeClaims(ctx: AppContext, claimed: Claimed[]): Promise<void> {
   if (claimed.length === 0) return;
@@ -42,8 +49,9 @@ export async function routeClaims(ctx: AppContext, claimed: Claimed[]): Promise<
     country: r.country,
     providers: r.providers,
   }));
-  const has = (p: string) => ctx.providers.get(p as ProviderName) !== undefined;
-  const up = (p: string) => ctx.providers.get(p as ProviderName)?.linkUp?.() ?? true;
+  const has = (p: string) => ctx.providers.get(p) !== undefined;
+  const up = (p: string) => ctx.providers.get(p)?.linkUp?.() ?? true;
+  const kindOf = (p: string) => ctx.providers.get(p)?.kind;
   // The drawn orders are shared between messages: each is filtered once to the providers configured here.
   const configured = new Map<readonly string[], readonly string[]>();
   for (const m of claimed) {
@@ -59,10 +67,12 @@ export async function routeClaims(ctx: AppContext, claimed: Claimed[]): Promise<
       !m.ranged && m.attempts > 1 && m.last_provider
         ? { provider: m.last_provider, error: m.last_error ?? null }
         : undefined;
-    const chosen = chooseProvider({ order, last, up, has });
+    // Until routed, a claim's provider is its number's. Only a Twilio number narrows the choice.
+    const own = m.provider;
+    const usable = kindOf(own) === 'twilio' ? (p: string) => senderUsable(kindOf, own, p) : undefined;
+    const chosen = chooseProvider({ order, last, up, has, usable });
     if (!chosen) continue;
     m.provider = chosen;
-    const at = order.indexOf(chosen);
-    m.failover = at >= 0 && at < order.length - 1;
+    m.failover = movesOnAtOnce({ order, up, usable }, chosen);
   }
 }

@@ -34,7 +34,7 @@ export interface Claimed extends ClaimedMessage {
   ranged: boolean;
   /** The second (Unix) the rate window counted a ranged claim in. */
   submittedSecond: number | null;
-  /** Its route has a provider after this one (route.ts): a refusal moves it there at once. */
+  /** Its route has a provider after this one that is up (route.ts): a refusal moves it there at once. */
   failover?: boolean;
 }
 
@@ -83,10 +83,15 @@ export function outcomeOf(
   settled: Omit<Settlement, 'result'> = { handed: true },
 ): SubmissionOutcome {
   const owed = settled.owed;
-  // A refusal with another provider left on the route goes to it at once, even past MAX_ATTEMPTS.
+  // A refusal with another provider left on the route goes to it at once, even past MAX_ATTEMPTS;
+  // so does one this provider alone would refuse (otherProvider: the sender is not its number).
   const failover =
-    !owed && !result.ok && result.retryable && m.failover === true && refusedOutright(result.error);
-  const retry = !!owed || (!result.ok && result.retryable && (m.attempts < MAX_ATTEMPTS || failover));
+    !owed &&
+    !result.ok &&
+    (result.retryable || result.otherProvider === true) &&
+    m.failover === true &&
+    refusedOutright(result.error);
+  const retry = !!owed || (!result.ok && ((result.retryable && m.attempts < MAX_ATTEMPTS) || failover));
   const retryAfterSeconds = owed
     ? lookupDelaySeconds(owed.failures)
     : retry && !failover

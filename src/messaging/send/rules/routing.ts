@@ -170,6 +170,11 @@ export interface ChoiceInput {
   up: (provider: string) => boolean;
   /** Whether this process has the provider. */
   has: (provider: string) => boolean;
+  /**
+   * Whether the provider may send from the message's sender (senderUsable); absent: every one may.
+   * Providers that may not are passed over as if the route did not name them.
+   */
+  usable?: (provider: string) => boolean;
 }
 
 /**
@@ -177,11 +182,13 @@ export interface ChoiceInput {
  * is up. After an attempt whose fate is unknown (UNCERTAIN_CODES) the message stays with that
  * provider, whatever the route says: it may hold it already. After a refusal (or a submission that
  * never left) it moves on to the next provider of its order whose link is up, round the order
- * again after the last one. When no link is up, the provider it would have taken first.
+ * again after the last one. When no link is up, the provider it would have taken first. Providers
+ * that may not send the message's sender (`usable`) are not in its order.
  */
 export function chooseProvider(c: ChoiceInput): string | undefined {
-  const { order, last } = c;
+  const { last } = c;
   if (last && !refusedOutright(last.error) && c.has(last.provider)) return last.provider;
+  const order = c.usable ? c.order.filter(c.usable) : c.order;
   if (order.length === 0) return undefined;
   let start = 0;
   if (last) {
@@ -193,4 +200,35 @@ export function chooseProvider(c: ChoiceInput): string | undefined {
     if (c.up(p)) return p;
   }
   return order[start];
+}
+
+/**
+ * Whether a refusal by `chosen` may move the message on at once: a provider after it in the order
+ * may send its sender and has its link up. Not round the order (after the last provider a refused
+ * message waits its backoff, then starts again from the first), and not to the same provider: a
+ * route whose other providers are all down must not retry the refusing one without a pause.
+ */
+export function movesOnAtOnce(c: Omit<ChoiceInput, 'last' | 'has'>, chosen: string): boolean {
+  const at = c.order.indexOf(chosen);
+  if (at < 0) return false;
+  for (let k = at + 1; k < c.order.length; k++) {
+    const p = c.order[k];
+    if ((!c.usable || c.usable(p)) && c.up(p)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a provider may send from a message's sender (docs/routing.md, "The sender on
+ * failover"). The sender stays the message's number whatever provider takes it. SMPP carriers and
+ * the simulator send from any source address; a Twilio-compatible account only from its own
+ * numbers, so a number bound to one Twilio instance (`numberProvider` of kind twilio) is never
+ * handed to another Twilio instance. Other numbers may go to any provider their route names.
+ */
+export function senderUsable(
+  kindOf: (provider: string) => string | undefined,
+  numberProvider: string,
+  provider: string,
+): boolean {
+  return provider === numberProvider || kindOf(provider) !== 'twilio' || kindOf(numberProvider) !== 'twilio';
 }
