@@ -18,7 +18,8 @@
  * CPU: utime+stime (children included) from /proc of each peer's processes: bearerbox and smsbox;
  * the Sparrow process and its PostgreSQL (postmaster and backends). Env: N (100000), ROUNDS (3),
  * BATCH (2000), CONCURRENCY (4), WINDOW (100: Kannel's max-pending-submits, Sparrow's
- * SMPP_WINDOW_SIZE, and the SMPP clients' window), RACES.
+ * SMPP_WINDOW_SIZE, and the SMPP clients' window), IN_FLIGHT (Sparrow's DISPATCH_IN_FLIGHT; unset:
+ * its default), RACES.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -43,6 +44,7 @@ const BATCH = Number(process.env.BATCH ?? 2000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 4);
 const WINDOW = Number(process.env.WINDOW ?? 100);
 const RACES = (process.env.RACES ?? 'http,smpp').split(',').map((r) => r.trim());
+const IN_FLIGHT = process.env.IN_FLIGHT;
 const TEXT = 'Your appointment is confirmed for Tuesday 10:30. Reply STOP to opt out.';
 const ROUND_TIMEOUT_MS = Number(process.env.ROUND_TIMEOUT_MS ?? 900_000);
 const TICK = 100; // getconf CLK_TCK on Linux
@@ -264,6 +266,7 @@ async function startSparrow(sinkPort: number): Promise<Sparrow> {
       SMPP_MAX_PER_SECOND: '0',
       SMPP_SERVER_PORT: String(smppPort),
       SMPP_SERVER_WINDOW: String(Math.max(WINDOW, 50)),
+      ...(IN_FLIGHT ? { DISPATCH_IN_FLIGHT: IN_FLIGHT } : {}),
       RATE_LIMIT_PER_MINUTE: '100000000',
       QUIET_HOURS_ENABLED: 'false',
       LOG_LEVEL: 'warn',
@@ -480,7 +483,7 @@ try {
   let r = 0;
   console.log(
     `  sink on ${sink.port}; Kannel ${BEARERBOX} (max-pending-submits ${WINDOW}, file store); Sparrow ${BIN} start ` +
-      `(embedded PostgreSQL, fsync on; SMPP window ${WINDOW})`,
+      `(embedded PostgreSQL, fsync on; SMPP window ${WINDOW}; DISPATCH_IN_FLIGHT ${IN_FLIGHT ?? 'default (256)'})`,
   );
   if (RACES.includes('http')) {
     console.log(
