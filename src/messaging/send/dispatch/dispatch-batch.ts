@@ -2,13 +2,12 @@ import type { AppContext } from '../../../context.ts';
 import { preferIndexLookups, withTx } from '../../../db/client.ts';
 import { finishRange } from '../../../db/queries/dispatch-ranges.ts';
 import {
-  applyReceipts,
   type ClaimedMessage,
   claimMessages,
   failCandidates,
   lockDispatchCandidates,
-  takeEarlyReceipts,
 } from '../../../db/queries/message-dispatch.ts';
+import { applyReceipts, takeEarlyReceipts } from '../../../db/queries/message-receipts.ts';
 import { exhaustedSenders, grantSends } from '../../../db/queries/senders.ts';
 import { metrics } from '../../../metrics/metrics.ts';
 import { dispatchBlocker } from './checks.ts';

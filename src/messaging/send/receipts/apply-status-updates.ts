@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../context.ts';
 import { preferIndexLookups, withTx } from '../../../db/client.ts';
-import { applyReceipts, type ReceiptInput } from '../../../db/queries/message-dispatch.ts';
+import { applyReceipts, type ReceiptInput } from '../../../db/queries/message-receipts.ts';
 import { metrics } from '../../../metrics/metrics.ts';
 import type { StatusUpdate } from '../../../providers/types.ts';
 
