@@ -1,4 +1,5 @@
 import type { Queryable } from '../client.ts';
+import { CONTACTS_BY_MOBILES } from './contact-lookups.ts';
 import { fieldsToRecord, mergeCte, mergeSet } from './contacts-merge.ts';
 
 /** A contact row as stored. */
@@ -296,9 +297,18 @@ export async function contactIdsByMobile(
   accountId: string,
   mobiles: string[],
 ): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>(
-    'SELECT id FROM contacts WHERE account_id = $1 AND mobile_number = ANY($2::text[])',
+  return (await contactsByMobile(db, accountId, mobiles)).map((r) => r.id);
+}
+
+/** The account's contacts with these E.164 mobiles: id and mobile (each mobile looked up by key). */
+export async function contactsByMobile(
+  db: Queryable,
+  accountId: string,
+  mobiles: string[],
+): Promise<{ id: string; mobile_number: string }[]> {
+  const { rows } = await db.query<{ id: string; mobile_number: string }>(
+    `SELECT c.id, c.mobile_number FROM ${CONTACTS_BY_MOBILES('$1', '$2', 'c')}`,
     [accountId, mobiles],
   );
-  return rows.map((r) => r.id);
+  return rows;
 }

@@ -1,5 +1,6 @@
 import { type Db, withBulkTx } from '../../db/client.ts';
 import { adjustBalance, findAccount } from '../../db/queries/accounts.ts';
+import { contactsByMobile } from '../../db/queries/contacts.ts';
 import { fieldsToRecord, type UpsertRecord, upsertContactsSet } from '../../db/queries/contacts-merge.ts';
 import { insertJobMessages } from '../../db/queries/message-bulk.ts';
 import { activeAccountNumbers } from '../../db/queries/phone-numbers.ts';
@@ -64,10 +65,7 @@ export async function submitSmppBatch(db: Db, subs: SmppSubmission[]): Promise<S
         });
       }
       await upsertContactsSet(tx, first.accountId, [...byNumber.values()], undefined, by);
-      const { rows: contacts } = await tx.query<{ id: string; mobile_number: string }>(
-        'SELECT id, mobile_number FROM contacts WHERE account_id = $1 AND mobile_number = ANY($2::text[])',
-        [first.accountId, [...byNumber.keys()]],
-      );
+      const contacts = await contactsByMobile(tx, first.accountId, [...byNumber.keys()]);
       const contactOf = new Map(contacts.map((c) => [c.mobile_number, c.id]));
       const jobId = newId();
       await insertSendJob(tx, first.accountId, { id: jobId, campaignId: null, template: first.text, by });

@@ -193,7 +193,9 @@ export async function dispatchRound(ctx: AppContext, signal: AbortSignal): Promi
         busy--;
       }
       if (r.throttled) throttled = true;
-      if (r.full && r.claimed > 0) continue;
+      // A batch that took anything may have left more (a full batch, or one small job of many:
+      // an SMPP client's window becomes a job of its own): look again at once.
+      if (r.claimed > 0 && (r.full || !r.throttled)) continue;
       if (busy === 0 || r.throttled) return;
       await sleep(IDLE_MS, signal);
     }
