@@ -2,7 +2,10 @@
 // numbers, messages and receipts carry. One rule for what a name looks like, for every caller.
 
 /** The kinds of provider adapter: what an instance speaks. */
-export type ProviderKind = 'simulator' | 'twilio' | 'smpp';
+export const PROVIDER_KINDS = ['simulator', 'twilio', 'smpp'] as const;
+
+/** A kind of provider adapter (PROVIDER_KINDS). */
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 /**
  * The built-in instances: `simulator` always, `twilio` from TWILIO_*, `smpp` from SMPP_*. Each is

@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import { configuredInstances, twilioStatusCallback } from './instances.ts';
+import type { ProviderKind } from './names.ts';
 import { SimulatorProvider } from './simulator/provider.ts';
 import { SmppProvider } from './smpp/provider.ts';
 import { TwilioProvider } from './twilio/provider.ts';
@@ -10,6 +11,8 @@ export interface Providers extends ProviderRegistry {
   readonly simulator: SimulatorProvider;
   /** The names of the providers configured in this process. */
   names(): ProviderName[];
+  /** The same providers with the adapter each runs on, in the order of names(): the simulator first. */
+  instances(): { name: ProviderName; kind: ProviderKind }[];
 }
 
 /**
@@ -26,7 +29,9 @@ export function createProviders(config: Config, log: (msg: string) => void = () 
     onError: (err) => log(`simulator: receipt delivery failed: ${(err as Error).message}`),
   });
   const all = new Map<ProviderName, Provider>([['simulator', simulator]]);
+  const kinds = new Map<ProviderName, ProviderKind>([['simulator', 'simulator']]);
   for (const instance of configuredInstances(config)) {
+    kinds.set(instance.name, instance.kind);
     all.set(
       instance.name,
       instance.kind === 'twilio'
@@ -53,6 +58,7 @@ export function createProviders(config: Config, log: (msg: string) => void = () 
   return {
     simulator,
     names: () => [...all.keys()],
+    instances: () => [...kinds].map(([name, kind]) => ({ name, kind })),
     get: (name) => all.get(name),
     async start(sink: ProviderSink) {
       if (started) return;

@@ -1,9 +1,11 @@
 /**
- * The Routes page in a real browser: reached from the grouped navigation, it creates a route for a
- * prefix with three providers in order (priority and weight each), which the API then holds as
- * entered; a country route; a second route for the same prefix is refused with the API's reason;
- * removing a provider row renumbers the others' labels; delete removes a route. A screenshot of the
- * page.
+ * The Routes page in a real browser, on a server with the built-in `twilio` (TWILIO_*) and an SMPP
+ * instance `carrier-b` of PROVIDERS: reached from the grouped navigation, its provider menus offer
+ * exactly the server's instances (GET …/providers: no `smpp`, which is not configured here); it
+ * creates a route for a prefix with three providers in order (priority and weight each), among them
+ * `carrier-b`, which the API then holds as entered; a country route; a second route for the same
+ * prefix is refused with the API's reason; removing a provider row renumbers the others' labels;
+ * delete removes a route. A screenshot of the page.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -27,13 +29,27 @@ describe('console routes page in a browser', { skip: skipWithoutChromium }, () =
     }[];
 
   before(async () => {
-    c = await startConsole();
+    // Nothing is sent here: neither address is reached but by carrier-b's bind attempts, refused.
+    c = await startConsole(
+      {},
+      {
+        env: {
+          TWILIO_ACCOUNT_SID: 'AC0000',
+          TWILIO_AUTH_TOKEN: 'twilio-token',
+          TWILIO_BASE_URL: 'http://127.0.0.1:9',
+          SMPP_URL: '',
+          PROVIDERS: JSON.stringify([
+            { name: 'carrier-b', kind: 'smpp', url: 'smpp://127.0.0.1:9', systemId: 'b', password: 'pw-b' },
+          ]),
+        },
+      },
+    );
     ({ svc, page } = c);
     a = await svc.newAccount();
   });
   after(() => c?.close());
 
-  it('creates a prefix route with providers in order, as the API then holds it', async () => {
+  it('offers the server’s provider instances and creates a prefix route with them in order, as the API then holds it', async () => {
     await c.signIn(a);
     await page.locator('h2', { hasText: 'Overview' }).waitFor();
     // In the navigation's Numbers section.
@@ -44,9 +60,20 @@ describe('console routes page in a browser', { skip: skipWithoutChromium }, () =
     await page.locator('main h2', { hasText: 'Routes' }).waitFor();
     await page.locator('text=No routes yet').waitFor();
 
+    // The server's instances, the simulator first, from the API: not a list of the console's own.
+    const offered = await page
+      .getByLabel('Provider 1', { exact: true })
+      .evaluate((select: HTMLSelectElement) => [...select.options].map((o) => [o.value, o.textContent]));
+    assert.deepEqual(offered, [
+      ['simulator', 'simulator'],
+      ['twilio', 'twilio'],
+      ['carrier-b', 'carrier-b (smpp)'],
+    ]);
+    assert.equal(await page.getByLabel('Provider 1', { exact: true }).inputValue(), 'simulator');
+
     await page.locator('select[name=matches]').selectOption('prefix');
     await page.locator('input[name=prefix]').fill('+4477');
-    await page.getByLabel('Provider 1', { exact: true }).selectOption('smpp');
+    await page.getByLabel('Provider 1', { exact: true }).selectOption('carrier-b');
     await page.getByLabel('Weight of provider 1').fill('70');
     await page.locator('button', { hasText: 'Add provider' }).click();
     await page.getByLabel('Provider 2', { exact: true }).selectOption('twilio');
@@ -64,7 +91,7 @@ describe('console routes page in a browser', { skip: skipWithoutChromium }, () =
     assert.equal(route?.prefix, '4477');
     assert.equal(route?.description, 'UK mobiles');
     assert.deepEqual(route?.providers, [
-      { provider: 'smpp', priority: 1, weight: 70 },
+      { provider: 'carrier-b', priority: 1, weight: 70 },
       { provider: 'twilio', priority: 1, weight: 30 },
       { provider: 'simulator', priority: 2, weight: 1 },
     ]);
@@ -72,7 +99,7 @@ describe('console routes page in a browser', { skip: skipWithoutChromium }, () =
       [...document.querySelectorAll('ol.providers li')].map((li) => li.textContent),
     );
     assert.deepEqual(shown, [
-      'smpp · priority 1 · weight 70',
+      'carrier-b · priority 1 · weight 70',
       'twilio · priority 1 · weight 30',
       'simulator · priority 2 · weight 1',
     ]);

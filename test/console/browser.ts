@@ -43,11 +43,14 @@ export interface ConsoleSession {
 }
 
 /**
- * Starts the service (workers on, real listener; `overrides` as for startTestService) and a
- * headless Chromium with a fresh profile.
+ * Starts the service (workers on, real listener; `overrides` and `opts.env`, e.g. PROVIDERS, as for
+ * startTestService) and a headless Chromium with a fresh profile.
  */
-export async function startConsole(overrides: Partial<Config> = {}): Promise<ConsoleSession> {
-  const svc = await startTestService(overrides);
+export async function startConsole(
+  overrides: Partial<Config> = {},
+  opts: { env?: Record<string, string> } = {},
+): Promise<ConsoleSession> {
+  const svc = await startTestService(overrides, { env: opts.env });
   svc.startWorkers();
   await svc.api.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(svc.api.server.address() as AddressInfo).port}`;

@@ -1,13 +1,16 @@
 // Routes: which providers carry which destinations (failover routing, docs/routing.md); list,
 // create (a prefix, a country or every destination, and providers in order with priority and
-// weight), delete.
+// weight, chosen from the server's provider instances), delete.
 import { api } from '../api.js';
 import { field, h, pager, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
 import { go } from '../router.js';
 
-/** The providers a route may name (the registry's names). */
-const PROVIDERS = ['simulator', 'twilio', 'smpp'];
+/**
+ * A provider instance a route may name, as the API lists it (`GET …/providers`): the server's own,
+ * built in or of its PROVIDERS setting.
+ * @typedef {{ name: string, kind: 'simulator' | 'twilio' | 'smpp', builtIn: boolean }} ProviderChoice
+ */
 
 /**
  * A route as the API shows it.
@@ -34,9 +37,14 @@ export function destinationOf(r) {
  */
 export async function routesPage(view, { query }) {
   const offset = Number(query.get('offset') ?? 0);
-  const res = await api('GET', '/routes', { query: { offset, limit: 20 } });
+  const [res, choices] = await Promise.all([
+    api('GET', '/routes', { query: { offset, limit: 20 } }),
+    api('GET', '/providers', { query: { limit: 100 } }),
+  ]);
   /** @type {Route[]} */
   const routes = res.data;
+  /** @type {ProviderChoice[]} */
+  const providers = choices.data;
   view.append(
     h('h2', {}, 'Routes'),
     h(
@@ -82,7 +90,7 @@ export async function routesPage(view, { query }) {
       'No routes yet: every message goes through its number’s provider.',
     ),
     pager(res.pagination, (o) => go('/routes', { offset: o })),
-    newRouteForm(),
+    newRouteForm(providers),
   );
 }
 
@@ -98,8 +106,11 @@ async function remove(r) {
   }
 }
 
-/** The form of a new route: what it matches, its providers in order, a description. */
-function newRouteForm() {
+/**
+ * The form of a new route: what it matches, its providers in order, a description.
+ * @param {ProviderChoice[]} choices the provider instances the server has
+ */
+function newRouteForm(choices) {
   const matches = h(
     'select',
     { name: 'matches' },
@@ -134,7 +145,7 @@ function newRouteForm() {
   };
   matches.addEventListener('change', showMatch);
   showMatch();
-  const providers = providerRows();
+  const providers = providerRows(choices);
   const description = h('input', { name: 'description', maxlength: 200 });
   const submit = async (/** @type {Event} */ e) => {
     e.preventDefault();
@@ -165,10 +176,20 @@ function newRouteForm() {
 }
 
 /**
- * The providers of a new route, one row each (provider, priority, weight), in the order they are
- * tried; add and remove rows (at least one stays).
+ * A provider's option text: its name, and its kind where the name does not say it (`carrier-b (smpp)`).
+ * @param {ProviderChoice} p
  */
-function providerRows() {
+function choiceLabel(p) {
+  return p.name === p.kind ? p.name : `${p.name} (${p.kind})`;
+}
+
+/**
+ * The providers of a new route, one row each (provider, priority, weight), in the order they are
+ * tried; add and remove rows (at least one stays). Each row's menu offers the server's instances.
+ * @param {ProviderChoice[]} choices
+ */
+function providerRows(choices) {
+  const names = choices.map((p) => p.name);
   const list = h('ol', { class: 'provider-rows' });
   const renumber = () => {
     [...list.children].forEach((row, i) => {
@@ -190,7 +211,7 @@ function providerRows() {
       h(
         'select',
         { name: 'provider' },
-        PROVIDERS.map((p) => h('option', { value: p, selected: p === name }, p)),
+        choices.map((p) => h('option', { value: p.name, selected: p.name === name }, choiceLabel(p))),
       ),
       h(
         'label',
@@ -220,7 +241,7 @@ function providerRows() {
     list.append(row);
     renumber();
   };
-  addRow('simulator');
+  addRow(names[0]);
   const el = h(
     'fieldset',
     {},
@@ -233,7 +254,7 @@ function providerRows() {
         class: 'secondary',
         onclick: () => {
           const used = new Set(read().map((p) => p.provider));
-          addRow(PROVIDERS.find((p) => !used.has(p)) ?? 'simulator', list.children.length + 1);
+          addRow(names.find((p) => !used.has(p)) ?? names[0], list.children.length + 1);
         },
       },
       'Add provider',

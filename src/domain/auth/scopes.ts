@@ -83,6 +83,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'clients:write': 'creating and revoking API clients',
   'smpp:read': "the account's SMPP credentials (never their passwords)",
   'smpp:write': 'issuing and deleting SMPP credentials (each one can send as the account over SMPP)',
-  'routes:read': "the account's routes (which providers carry which destinations)",
+  'routes:read':
+    "the account's routes (which providers carry which destinations) and the provider instances they may name (names and kinds only)",
   'routes:write': 'creating, changing and deleting routes',
 };

@@ -1,11 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { listProviders } from '../../domain/routes/list-providers.ts';
 import { createRoute, deleteRoute, getRoute, listRoutes, replaceRoute } from '../../domain/routes/routes.ts';
 import { ok, page } from '../respond.ts';
 import { Collection, Envelope, errorResponses, IdParam, PageQuery } from '../schemas/common.ts';
-import { Route, RouteBody } from '../schemas/routes.ts';
+import { ProviderChoice, Route, RouteBody } from '../schemas/routes.ts';
 
 type Account = { accountId: string };
+type Paged = { offset: number; limit: number };
 type One = Account & { routeId: string };
 const tags = ['routes'];
 
@@ -17,7 +19,10 @@ const ROUTE_DESCRIPTION =
   'unknown fate (no answer) it stays with that provider, so it is never sent twice. Destinations no route of the ' +
   "account matches follow the operator's default routes, then the sending number's provider.";
 
-/** Routes: which providers carry which destinations, and where a message goes when one fails. */
+/**
+ * Routes: which providers carry which destinations, and where a message goes when one fails; and
+ * the provider instances a route may name.
+ */
 export async function routeRoutes(app: FastifyInstance) {
   const base = '/v1/accounts/:accountId/routes';
 
@@ -38,7 +43,7 @@ export async function routeRoutes(app: FastifyInstance) {
       reply.code(201).send(ok(await createRoute(app.ctx.db, req.params.accountId, req.body, req.actor))),
   );
 
-  app.get<{ Params: Account; Querystring: { offset: number; limit: number } }>(
+  app.get<{ Params: Account; Querystring: Paged }>(
     base,
     {
       config: { scope: 'routes:read' },
@@ -53,6 +58,28 @@ export async function routeRoutes(app: FastifyInstance) {
     },
     async (req) =>
       page(await listRoutes(app.ctx.db, req.params.accountId, req.query.offset, req.query.limit), (r) => r),
+  );
+
+  app.get<{ Params: Account; Querystring: Paged }>(
+    '/v1/accounts/:accountId/providers',
+    {
+      config: { scope: 'routes:read' },
+      schema: {
+        tags,
+        summary: 'List provider instances',
+        description:
+          'The provider instances a route may name on this server (docs/routing.md, "Provider instances"): ' +
+          'exactly those this process has, in order: `simulator` (always there, in production too), `twilio` ' +
+          'when TWILIO_ACCOUNT_SID is set, `smpp` when SMPP_URL is set, then each instance of the PROVIDERS ' +
+          "setting as listed. The same for every account (they are the operator's). Each shows its name, kind " +
+          'and whether it is built in; never its URL, host or credentials. A route may still name an instance ' +
+          'not listed here (a carrier not set up yet): the dispatcher passes it over.',
+        params: IdParam('accountId'),
+        querystring: Type.Object(PageQuery),
+        response: { 200: Collection(ProviderChoice), ...errorResponses() },
+      },
+    },
+    async (req) => page(listProviders(app.ctx.providers, req.query), (p) => p),
   );
 
   app.get<{ Params: One }>(

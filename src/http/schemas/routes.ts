@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { AuditStamp } from './common.ts';
+import { PROVIDER_KINDS } from '../../providers/names.ts';
+import { AuditStamp, LiteralUnion } from './common.ts';
 import { Provider } from './numbers.ts';
 
 export const RouteProvider = Type.Object({
@@ -67,4 +68,17 @@ export const RouteBody = Type.Object({
     description: 'Each provider at most once.',
   }),
   description: Type.Optional(Type.String({ maxLength: 200 })),
+});
+
+/** A provider instance a route may name (GET …/providers): its name and kind, never its settings. */
+export const ProviderChoice = Type.Object({
+  name: Type.String({ description: 'The instance name a route (and a phone number) names.' }),
+  kind: LiteralUnion(PROVIDER_KINDS, {
+    description:
+      'The adapter it runs on: the simulator, a Twilio-compatible REST account, or an SMPP carrier.',
+  }),
+  builtIn: Type.Boolean({
+    description:
+      'True for `simulator`, `twilio` (TWILIO_*) and `smpp` (SMPP_*); false for an instance of the PROVIDERS setting.',
+  }),
 });
