@@ -20,8 +20,3 @@ export const CONTACT_STOPPED = (alias: string) =>
 export const CONTACTS_BY_IDS = (account: string, ids: string, alias: string) =>
   `(SELECT DISTINCT k.id FROM unnest(${ids}::uuid[]) AS k(id)) ${alias}_k
    CROSS JOIN LATERAL (SELECT * FROM contacts c0 WHERE c0.account_id = ${account} AND c0.id = ${alias}_k.id LIMIT 1) ${alias}`;
-
-/** SQL: the contacts of account `account` with the mobiles in array parameter `mobiles`, as `alias`. */
-export const CONTACTS_BY_MOBILES = (account: string, mobiles: string, alias: string) =>
-  `(SELECT DISTINCT k.mobile FROM unnest(${mobiles}::text[]) AS k(mobile)) ${alias}_k
-   CROSS JOIN LATERAL (SELECT * FROM contacts c0 WHERE c0.account_id = ${account} AND c0.mobile_number = ${alias}_k.mobile LIMIT 1) ${alias}`;

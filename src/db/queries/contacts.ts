@@ -1,5 +1,4 @@
 import type { Queryable } from '../client.ts';
-import { CONTACTS_BY_MOBILES } from './contact-lookups.ts';
 import { fieldsToRecord, mergeCte, mergeSet } from './contacts-merge.ts';
 
 /** A contact row as stored. */
@@ -307,7 +306,7 @@ export async function contactsByMobile(
   mobiles: string[],
 ): Promise<{ id: string; mobile_number: string }[]> {
   const { rows } = await db.query<{ id: string; mobile_number: string }>(
-    `SELECT c.id, c.mobile_number FROM ${CONTACTS_BY_MOBILES('$1', '$2', 'c')}`,
+    'SELECT id, mobile_number FROM contacts WHERE account_id = $1 AND mobile_number = ANY($2::text[])',
     [accountId, mobiles],
   );
   return rows;

@@ -64,9 +64,21 @@ export async function submitSmppBatch(db: Db, subs: SmppSubmission[]): Promise<S
           event_id: newId(),
         });
       }
-      await upsertContactsSet(tx, first.accountId, [...byNumber.values()], undefined, by);
-      const contacts = await contactsByMobile(tx, first.accountId, [...byNumber.keys()]);
-      const contactOf = new Map(contacts.map((c) => [c.mobile_number, c.id]));
+      const { inserted } = await upsertContactsSet(
+        tx,
+        first.accountId,
+        [...byNumber.values()],
+        undefined,
+        by,
+      );
+      // New contacts are known by their rows; only numbers that already had one are looked up.
+      const contactOf = new Map<string, string>();
+      const created = new Set(inserted.map((c) => c.id));
+      for (const [number, record] of byNumber) if (created.has(record.id)) contactOf.set(number, record.id);
+      const known = [...byNumber.keys()].filter((n) => !contactOf.has(n));
+      if (known.length > 0)
+        for (const c of await contactsByMobile(tx, first.accountId, known))
+          contactOf.set(c.mobile_number, c.id);
       const jobId = newId();
       await insertSendJob(tx, first.accountId, { id: jobId, campaignId: null, template: first.text, by });
       const counts = await insertJobMessages(tx, first.accountId, {
