@@ -381,6 +381,7 @@ CREATE TABLE dispatch_inflight (
   account_ids uuid[] NOT NULL,
   ids uuid[] NOT NULL,
   attempts integer[] NOT NULL,
+  lookup_failures smallint NOT NULL DEFAULT 0,
   CONSTRAINT dispatch_inflight_pkey PRIMARY KEY (id)
 );
 CREATE INDEX dispatch_inflight_expiry ON dispatch_inflight USING btree (claimed_until);

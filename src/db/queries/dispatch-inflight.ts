@@ -83,6 +83,8 @@ export interface ExpiredInflight {
   started_at: Date;
   provider: string;
   ranged: boolean;
+  /** Rounds of lookups of its messages that failed so far (migration 0367). */
+  lookup_failures: number;
 }
 
 /** Whether any group's lease passed (a cheap test before reconciling, every dispatch round). */
@@ -95,20 +97,49 @@ export async function anyExpiredInflight(db: Queryable): Promise<boolean> {
 }
 
 /**
- * Locks one group whose lease passed, of a provider this process has (a worker without it could
- * not ask it), skipping groups another worker is reconciling.
+ * Locks one group whose lease passed (or whose lookup backoff did: deferInflight), of a provider
+ * this process has (a worker without it could not ask it), skipping groups another worker is
+ * reconciling.
  */
 export async function lockExpiredInflight(
   db: Queryable,
   providers: string[],
 ): Promise<ExpiredInflight | undefined> {
   const { rows } = await db.query<ExpiredInflight>(
-    `SELECT id::text, started_at, provider, ranged FROM dispatch_inflight
+    `SELECT id::text, started_at, provider, ranged, lookup_failures FROM dispatch_inflight
      WHERE claimed_until < now() AND provider = ANY($1::text[])
      ORDER BY claimed_until LIMIT 1 FOR UPDATE SKIP LOCKED`,
     [providers],
   );
   return rows[0];
+}
+
+/**
+ * A leftover group whose lookups could not all be made: it keeps only the messages still of
+ * unknown fate (those found were recorded, those not found are released to be sent), counts the
+ * failed round, and is not taken again, by any worker, before `delaySeconds` have passed.
+ */
+export async function deferInflight(
+  db: Queryable,
+  groupId: string,
+  unknown: { accountId: string; id: string; attempt: number }[],
+  failures: number,
+  delaySeconds: number,
+): Promise<void> {
+  await db.query({
+    name: 'dispatch-defer-inflight',
+    text: `UPDATE dispatch_inflight SET account_ids = $2::uuid[], ids = $3::uuid[], attempts = $4::int[],
+             lookup_failures = $5, claimed_until = now() + make_interval(secs => $6)
+           WHERE id = $1`,
+    values: [
+      groupId,
+      plainArray(unknown.map((m) => m.accountId)),
+      plainArray(unknown.map((m) => m.id)),
+      plainArray(unknown.map((m) => m.attempt)),
+      failures,
+      delaySeconds,
+    ],
+  });
 }
 
 /** A message of a leftover group whose outcome was never recorded: its fate at the carrier is unknown. */

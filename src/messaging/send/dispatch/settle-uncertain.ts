@@ -13,15 +13,21 @@ import type {
 } from '../../../providers/types.ts';
 
 /**
- * Lookups of an attempt of unknown fate that could not be made are made again on this backoff
- * (the dispatcher's: 2 s, 4 s, … 128 s) until 8 have failed, about 4 minutes plus the lookups' own
- * timeouts; only then does DELIVERY_GUARANTEE decide (README, "Exactly once at the carrier").
+ * Lookups of an attempt of unknown fate that could not be made (a live one's, and those of a dead
+ * worker's group: reconcile.ts) are made again on this backoff (the dispatcher's: 2 s, 4 s, …
+ * 128 s) until 8 have failed, about 4 minutes plus the lookups' own timeouts; only then does
+ * DELIVERY_GUARANTEE decide (README, "Exactly once at the carrier").
  */
 export const LOOKUP_BACKOFF: Backoff = { baseMs: 2000, factor: 2, maxMs: 300_000, maxAttempts: 8 };
 
 /** Seconds before the lookup after `failures` failed ones. */
 export function lookupDelaySeconds(failures: number): number {
   return backoffMs(LOOKUP_BACKOFF, failures) / 1000;
+}
+
+/** Whether `failures` failed lookups are the bound: DELIVERY_GUARANTEE decides, nobody asks again. */
+export function lookupsExhausted(failures: number): boolean {
+  return failures >= (LOOKUP_BACKOFF.maxAttempts ?? 1);
 }
 
 /** A provider that can be asked what it holds. */
@@ -42,7 +48,8 @@ export interface Settlement {
   owed?: OwedLookup;
 }
 
-const UNKNOWN_FATE = { code: 'MSG-020', description: ERRORS['MSG-020'].message };
+/** The error of a message whose fate at the provider could not be learnt, failed under at-most-once. */
+export const UNKNOWN_FATE = { code: 'MSG-020', description: ERRORS['MSG-020'].message };
 
 /**
  * The candidates in the order they are tried: the closest to the attempt's start first (two
@@ -146,8 +153,7 @@ export async function settleOwed(
     return match ? { result: matchResult(match, uncertain), handed: false } : undefined;
   } catch (err) {
     const failures = (m.lookup_failures ?? 0) + 1;
-    if (failures < (LOOKUP_BACKOFF.maxAttempts ?? 1))
-      return { result: uncertain, handed: false, owed: { since, failures } };
+    if (!lookupsExhausted(failures)) return { result: uncertain, handed: false, owed: { since, failures } };
     const policy = ctx.config.deliveryGuarantee;
     ctx.log(
       `dispatch: message ${m.id}: ${failures} lookups at ${provider.name} failed (${(err as Error).message}): ${
