@@ -165,29 +165,9 @@ export async function startEmbedded(
       '--locale=C',
       ...(process.platform === 'linux' ? ['--sync-method=syncfs'] : []),
     ],
-    postgresFlags: [
-      '-c',
-      'max_connections=200',
-      '-c',
-      'unix_socket_directories=',
-      ...(process.env.PROFILE_PG
-        ? [
-            '-c',
-            'shared_preload_libraries=pg_stat_statements,auto_explain',
-            '-c',
-            'pg_stat_statements.track=all',
-            '-c',
-            'auto_explain.log_min_duration=8',
-            '-c',
-            'auto_explain.log_analyze=on',
-            '-c',
-            'auto_explain.log_buffers=on',
-          ]
-        : []),
-    ],
+    postgresFlags: ['-c', 'max_connections=200', '-c', 'unix_socket_directories='],
     onLog: (line) => {
       logLines.push(String(line));
-      if (process.env.PROFILE_PG) void fs.appendFile('/tmp/pglog.txt', String(line));
       if (logLines.length > 50) logLines.shift();
     },
     onError: (e) => log?.(String(e)),

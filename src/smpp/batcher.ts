@@ -4,6 +4,11 @@ import type { SmppSubmission, SmppSubmitOutcome } from '../domain/smpp/submit-me
 
 /** Most submissions one transaction takes. */
 export const MAX_BATCH = 1000;
+/**
+ * Batches of one key written at once: while one commits (its fsync, then the balance row it holds
+ * to the commit), the next is already inserting what arrived meanwhile.
+ */
+const IN_FLIGHT = 2;
 
 interface Waiting {
   submission: SmppSubmission;
@@ -12,15 +17,15 @@ interface Waiting {
 }
 
 /**
- * Gathers the submit_sm of one credential and source number that arrive while its previous batch
- * is being written, and sends them as one (submitSmppBatch: one transaction, one commit, one charge
+ * Gathers the submit_sm of one credential and source number that arrive while its previous
+ * batches are being written (IN_FLIGHT at once), and sends them as one (submitSmppBatch: one transaction, one commit, one charge
  * of the balance row) instead of one transaction each, which serialise on that row. A submission
  * arriving when nothing of its key is in flight goes at the next turn of the event loop (with
  * whatever came in the same read), so a lone submission waits for no timer. Each waiting
  * submission is answered its own outcome.
  */
 export class SubmitBatcher {
-  private readonly queues = new Map<string, { waiting: Waiting[]; running: boolean }>();
+  private readonly queues = new Map<string, { waiting: Waiting[]; running: number }>();
 
   constructor(private readonly db: Db) {}
 
@@ -29,24 +34,24 @@ export class SubmitBatcher {
     const key = `${submission.credentialId}|${submission.source}|${submission.validityPeriod ?? ''}`;
     let queue = this.queues.get(key);
     if (!queue) {
-      queue = { waiting: [], running: false };
+      queue = { waiting: [], running: 0 };
       this.queues.set(key, queue);
     }
     const q = queue;
     return new Promise((resolve, reject) => {
       q.waiting.push({ submission, resolve, reject });
-      if (!q.running && q.waiting.length === 1) setImmediate(() => this.flush(key));
+      if (q.running < IN_FLIGHT && q.waiting.length === 1) setImmediate(() => this.flush(key));
     });
   }
 
   private async flush(key: string): Promise<void> {
     const queue = this.queues.get(key);
-    if (!queue || queue.running) return;
+    if (!queue || queue.running >= IN_FLIGHT) return;
     if (queue.waiting.length === 0) {
-      this.queues.delete(key);
+      if (queue.running === 0) this.queues.delete(key);
       return;
     }
-    queue.running = true;
+    queue.running++;
     const batch = queue.waiting.splice(0, MAX_BATCH);
     try {
       const outcomes = await submitSmppBatch(
@@ -57,9 +62,9 @@ export class SubmitBatcher {
     } catch (err) {
       for (const w of batch) w.reject(err);
     } finally {
-      queue.running = false;
+      queue.running--;
       if (queue.waiting.length > 0) setImmediate(() => this.flush(key));
-      else this.queues.delete(key);
+      else if (queue.running === 0) this.queues.delete(key);
     }
   }
 }

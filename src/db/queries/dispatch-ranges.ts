@@ -4,7 +4,6 @@
  * range row and the job's cursor, never the message rows.
  */
 import type { Queryable } from '../client.ts';
-import { CONTACT_STOPPED } from './contact-lookups.ts';
 
 /**
  * A quiet-hours hold as the keys of dispatch_cursors and dispatch_ranges carry it: the instant the
@@ -112,9 +111,10 @@ export async function lockExpiredRange(db: Queryable): Promise<ExpiredRange | un
 
 const RANGE_SELECT = `SELECT m.id, m.attempts, m.price::float8 AS price, m.from_number, m.to_number,
          m.body, m.encoding, m.segments, nullif(m.media, '[]'::jsonb) AS media, m.phone_number_id,
-         ${CONTACT_STOPPED('m')} AS stopped,
+         coalesce(c.opted_out_at IS NOT NULL OR c.blocked_at IS NOT NULL, false) AS stopped,
          m.expires_at, coalesce(m.expires_at <= now(), false) AS expired
-  FROM messages m`;
+  FROM messages m
+  LEFT JOIN contacts c ON c.account_id = m.account_id AND c.id = m.contact_id`;
 
 /** The sending numbers of a range (a handful: the numbers of the job's group). */
 export async function rangeNumbers(db: Queryable, accountId: string, ids: string[]): Promise<RangeNumber[]> {

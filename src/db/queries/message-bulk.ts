@@ -6,7 +6,6 @@ import { countSegments } from '../../messaging/segments.ts';
 import { suitableSenders } from '../../messaging/send/rules/senders.ts';
 import { textErrorSql } from '../../messaging/text-rules.ts';
 import type { Queryable } from '../client.ts';
-import { CONTACTS_BY_IDS } from './contact-lookups.ts';
 import { contactFilterSql } from './contacts.ts';
 import { type AttributeCondition, type ListRow, listMemberCondition } from './lists.ts';
 import { MESSAGE_EVENT_DATA, OPTED_OUT_ERROR } from './messages.ts';
@@ -137,7 +136,7 @@ export function recipientsSql(r: RecipientSpec, params: unknown[]): string {
   }
   if (r.contactIds.length > 0) {
     sources.push(`SELECT c.id AS contact_id, NULL::uuid AS forced_number_id, 1 AS pri
-                  FROM ${CONTACTS_BY_IDS('$1', add(r.contactIds), 'c')}`);
+                  FROM contacts c WHERE c.account_id = $1 AND c.id = ANY(${add(r.contactIds)}::uuid[])`);
   }
   if (r.filter) {
     const where = ['c.account_id = $1'];
@@ -285,13 +284,7 @@ export async function insertJobMessages(
                        sparrow_pick_sender(c.id, c.mobile_country, ${poolIds}::uuid[], ${byCountry})) AS number_id,
               ${body} AS body${spec.fixed ? '' : `, ${fields} AS fields`}${quiet.zones}
        FROM r
-       ${
-         // Recipients named one by one are looked up by key (contact-lookups.ts); a filter's are
-         // already the account's matching contacts, joined as a set.
-         spec.recipients.filter && !perRow
-           ? 'JOIN contacts c ON c.account_id = $1 AND c.id = r.contact_id'
-           : 'CROSS JOIN LATERAL (SELECT * FROM contacts c0 WHERE c0.account_id = $1 AND c0.id = r.contact_id LIMIT 1) c'
-       }
+       JOIN contacts c ON c.account_id = $1 AND c.id = r.contact_id
        ${sticky}
        ${quiet.lookup}
      ),

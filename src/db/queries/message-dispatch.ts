@@ -2,7 +2,6 @@
 
 import { plainArray, textArray } from '../arrays.ts';
 import type { Queryable } from '../client.ts';
-import { CONTACT_STOPPED } from './contact-lookups.ts';
 import { MESSAGE_EVENT_DATA, MESSAGE_EVENT_REF } from './messages.ts';
 
 /**
@@ -63,11 +62,12 @@ export async function lockDispatchCandidates(
        FOR UPDATE SKIP LOCKED
      )
      SELECT q.account_id, q.id, q.phone_number_id, q.system,
-            ${CONTACT_STOPPED('q')} AS stopped,
+            coalesce(c.opted_out_at IS NOT NULL OR c.blocked_at IS NOT NULL, false) AS stopped,
             coalesce(q.expires_at <= now(), false) AS expired,
             coalesce(n.status = 'active', false) AS number_active, coalesce(n.verified, false) AS number_verified,
             n.provider, n.throughput_mps
      FROM q
+     LEFT JOIN contacts c ON c.account_id = q.account_id AND c.id = q.contact_id
      LEFT JOIN phone_numbers n ON n.account_id = q.account_id AND n.id = q.phone_number_id`,
     [limit, exhaustedNumberIds],
   );

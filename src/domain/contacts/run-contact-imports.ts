@@ -7,6 +7,7 @@ import {
   type ImportRowError,
   nextImportRows,
 } from '../../db/queries/contact-imports.ts';
+import { contactsCreated } from '../../db/statistics.ts';
 import type { Actor } from '../actor.ts';
 import { type Backoff, type Log, runLocked } from '../claim.ts';
 import { cellsByHeader, coreColumn, writeBatch } from './contact-rows.ts';
@@ -38,18 +39,22 @@ export async function runContactImports(db: Db, chunkSize: number, max: number, 
       backoff: IMPORT_BACKOFF,
     },
     max,
-    (tx, imp) => runImportChunk(tx, imp, chunkSize),
+    async (tx, imp) => {
+      const created = await runImportChunk(tx, imp, chunkSize);
+      // Counted once the chunk's transaction is under way to commit (statistics.ts waits for it).
+      contactsCreated(db, created, log);
+    },
   );
 }
 
-/** One chunk of a locked import. */
-async function runImportChunk(tx: Queryable, imp: ContactImportRow, chunkSize: number): Promise<void> {
+/** One chunk of a locked import; answers how many contacts it created. */
+async function runImportChunk(tx: Queryable, imp: ContactImportRow, chunkSize: number): Promise<number> {
   if (imp.attempts >= (IMPORT_BACKOFF.maxAttempts ?? Number.POSITIVE_INFINITY)) {
     await failContactImport(tx, imp, {
       code: 'CONT-007',
       description: `The import stopped after ${imp.attempts} failed attempts at rows after ${imp.cursor}; the rows before were imported.`,
     });
-    return;
+    return 0;
   }
   const staged = await nextImportRows(tx, imp, chunkSize);
   const lines = new Map(staged.map((s) => [s.row, s.line]));
@@ -84,6 +89,7 @@ async function runImportChunk(tx: Queryable, imp: ContactImportRow, chunkSize: n
     keep: IMPORT_ERRORS_KEPT,
     finished: staged.length < chunkSize || (staged.at(-1)?.row ?? 0) >= imp.total,
   });
+  return written.inserted;
 }
 
 /** The row's mobile cell, shortened, for the error list. */

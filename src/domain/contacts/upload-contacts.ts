@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { type Db, withTx } from '../../db/client.ts';
 import { findContacts, type MergeMode } from '../../db/queries/contacts.ts';
+import { contactsCreated } from '../../db/statistics.ts';
 import { fail } from '../../errors.ts';
 import type { Actor } from '../actor.ts';
 import {
@@ -76,6 +77,7 @@ export async function uploadContacts(
       }
       if (batch.length > 0) await flush();
     });
+    contactsCreated(db, written.inserted);
 
     const ids = [...new Set(written.first.sort((a, b) => a.row - b.row).map((w) => w.id))];
     const byId = new Map(

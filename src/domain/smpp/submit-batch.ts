@@ -6,6 +6,7 @@ import { insertJobMessages } from '../../db/queries/message-bulk.ts';
 import { activeAccountNumbers } from '../../db/queries/phone-numbers.ts';
 import { insertSendJob, setSendJobCounts } from '../../db/queries/send-jobs.ts';
 import { enqueueFinalReceipts, insertSmppSubmissions } from '../../db/queries/smpp.ts';
+import { contactsCreated } from '../../db/statistics.ts';
 import { AppError, fail } from '../../errors.ts';
 import { parseMobile } from '../../messaging/phone.ts';
 import { encodeText } from '../../messaging/segments.ts';
@@ -44,6 +45,7 @@ export async function submitSmppBatch(db: Db, subs: SmppSubmission[]): Promise<S
   }
   const by: Actor = { id: first.credentialId, name: first.systemId, source: 'smpp' };
   const ids = subs.map(() => newId());
+  let created = 0;
   try {
     await withBulkTx(db, async (tx) => {
       // The account's sending settings, as sendMessages applies them: smart encoding of the text
@@ -73,8 +75,9 @@ export async function submitSmppBatch(db: Db, subs: SmppSubmission[]): Promise<S
       );
       // New contacts are known by their rows; only numbers that already had one are looked up.
       const contactOf = new Map<string, string>();
-      const created = new Set(inserted.map((c) => c.id));
-      for (const [number, record] of byNumber) if (created.has(record.id)) contactOf.set(number, record.id);
+      created = inserted.length;
+      const fresh = new Set(inserted.map((c) => c.id));
+      for (const [number, record] of byNumber) if (fresh.has(record.id)) contactOf.set(number, record.id);
       const known = [...byNumber.keys()].filter((n) => !contactOf.has(n));
       if (known.length > 0)
         for (const c of await contactsByMobile(tx, first.accountId, known))
@@ -118,11 +121,13 @@ export async function submitSmppBatch(db: Db, subs: SmppSubmission[]): Promise<S
             ],
       );
       await insertSmppSubmissions(tx, first.accountId, receipts);
-      await enqueueFinalReceipts(
-        tx,
-        first.accountId,
-        receipts.map((r) => r.messageId),
-      );
+      // A message failed at once (opted out, blocked) is final: its receipt goes now.
+      if (counts.failed > 0)
+        await enqueueFinalReceipts(
+          tx,
+          first.accountId,
+          receipts.map((r) => r.messageId),
+        );
       // The charge comes last: the account row it locks is held to the commit.
       if (counts.price > 0) {
         const balance = await adjustBalance(tx, first.accountId, -counts.price);
@@ -136,5 +141,6 @@ export async function submitSmppBatch(db: Db, subs: SmppSubmission[]): Promise<S
     for (const s of subs) outcomes.push(await submitSmppMessage(db, s));
     return outcomes;
   }
+  contactsCreated(db, created);
   return ids.map((id) => ({ ok: true, messageIds: [id] }));
 }

@@ -7,6 +7,7 @@ import { findList } from '../../../db/queries/lists.ts';
 import { insertInvalidNumberMessages, insertJobMessages } from '../../../db/queries/message-bulk.ts';
 import { existingConversationIds, firstJobMessages } from '../../../db/queries/messages.ts';
 import { insertSendJob, setSendJobCounts, startScheduledJob } from '../../../db/queries/send-jobs.ts';
+import { contactsCreated } from '../../../db/statistics.ts';
 import type { Actor } from '../../../domain/actor.ts';
 import { shortenLinks } from '../../../domain/links/shorten-links.ts';
 import { type Message, presentMessage } from '../../../domain/messages/present-message.ts';
@@ -180,6 +181,7 @@ export async function sendMessages(
 
   const jobId = opts.scheduledJobId ?? newId();
   // The accept statement covers every recipient: a million take about a minute.
+  let created = 0;
   const run = withBulkTx(db, async (tx) => {
     // A scheduled job's run takes the job first: a second worker (or a cancel) waits on its row and then finds it taken.
     if (opts.scheduledJobId !== undefined && !(await startScheduledJob(tx, accountId, jobId)))
@@ -246,7 +248,8 @@ export async function sendMessages(
       });
     }
     if (byNumber.size > 0) {
-      await upsertContactsSet(tx, accountId, [...byNumber.values()], undefined, by);
+      created = (await upsertContactsSet(tx, accountId, [...byNumber.values()], undefined, by)).inserted
+        .length;
       for (const id of await contactIdsByMobile(tx, accountId, [...byNumber.keys()])) contactIds.add(id);
     }
 
@@ -323,7 +326,11 @@ export async function sendMessages(
     if (opts.estimate) throw new Estimate(result);
     return result;
   });
-  if (!opts.estimate) return run;
+  if (!opts.estimate)
+    return run.then((result) => {
+      contactsCreated(db, created);
+      return result;
+    });
   try {
     return await run;
   } catch (err) {
