@@ -27,6 +27,13 @@ export const BATCH_SIZE = 2000;
 const LANES = 4;
 /** Poll interval when the queue is empty. */
 const IDLE_MS = 100;
+/**
+ * After a claim of one-off messages found none, the round's lanes go straight to the bulk ranges
+ * for this long: a stream of small jobs (an SMPP client's windows) would otherwise pay a claim
+ * transaction of one-off messages for nothing before each of them.
+ */
+const SINGLES_QUIET_MS = 50;
+const NO_SINGLES = { claimed: [], throttled: false, full: false, found: 0 };
 
 /** The result of one dispatch batch. */
 export interface BatchResult {
@@ -35,6 +42,8 @@ export interface BatchResult {
   throttled: boolean;
   /** The batch was full: there is probably more work right now. */
   full: boolean;
+  /** One-off messages found due (claimed, failed or throttled); -1 when none were looked for. */
+  singles: number;
 }
 
 /**
@@ -45,7 +54,7 @@ export interface BatchResult {
 async function claimBatch(
   ctx: AppContext,
   limit: number,
-): Promise<{ claimed: ClaimedMessage[]; throttled: boolean; full: boolean }> {
+): Promise<{ claimed: ClaimedMessage[]; throttled: boolean; full: boolean; found: number }> {
   return withTx(ctx.db, async (tx) => {
     await preferIndexLookups(tx);
     const exhausted = await exhaustedSenders(tx);
@@ -95,7 +104,7 @@ async function claimBatch(
         claims.push({ accountId: n.accountId, id, provider: n.provider });
     }
     const claimed = await claimMessages(tx, claims, ctx.config.dispatchLeaseSeconds, second);
-    return { claimed, throttled, full: candidates.length >= limit };
+    return { claimed, throttled, full: candidates.length >= limit, found: candidates.length };
   });
 }
 
@@ -105,8 +114,12 @@ async function claimBatch(
  * ends the range. A worker killed between claim and record loses nothing: the claim expires and
  * another worker takes it over.
  */
-export async function dispatchBatch(ctx: AppContext, limit = BATCH_SIZE): Promise<BatchResult> {
-  const single = await claimBatch(ctx, limit);
+export async function dispatchBatch(
+  ctx: AppContext,
+  limit = BATCH_SIZE,
+  opts: { singles?: boolean } = {},
+): Promise<BatchResult> {
+  const single = opts.singles === false ? NO_SINGLES : await claimBatch(ctx, limit);
   const range =
     single.claimed.length < limit ? await claimRangeBatch(ctx, limit - single.claimed.length) : undefined;
   const claimed: Claimed[] = single.claimed.map((m) => ({ ...m, ranged: false, submittedSecond: null }));
@@ -142,6 +155,7 @@ export async function dispatchBatch(ctx: AppContext, limit = BATCH_SIZE): Promis
     claimed: claimed.length,
     throttled: single.throttled || (range?.throttled ?? false),
     full: single.full || (range?.full ?? false),
+    singles: opts.singles === false ? -1 : single.found,
   };
 }
 
@@ -180,12 +194,14 @@ export async function dispatchRound(ctx: AppContext, signal: AbortSignal): Promi
   // A lane that finds the queue empty while another is still sending looks again shortly (what
   // arrives meanwhile is taken at once); the round ends when no lane has anything in hand.
   let busy = 0;
+  let singlesQuietUntil = 0;
   const lane = async () => {
     while (!signal.aborted) {
       busy++;
       let r: BatchResult;
       try {
-        r = await dispatchBatch(ctx);
+        r = await dispatchBatch(ctx, BATCH_SIZE, { singles: Date.now() >= singlesQuietUntil });
+        if (r.singles === 0) singlesQuietUntil = Date.now() + SINGLES_QUIET_MS;
       } catch (err) {
         metrics.claimFailure(err instanceof LeaseLost ? 'lease-lost' : 'error');
         throw err;
