@@ -15,7 +15,8 @@ import type { Db } from './client.ts';
  * since its last ANALYZE of them, `ANALYZE contacts` runs on its own connection (after DELAY_MS, so
  * that the transaction that created them has committed; never more often than every INTERVAL_MS).
  * ANALYZE reads a fixed sample (30,000 rows at the default statistics target), so it costs the same
- * on a big table; a failure (e.g. a role that does not own the table) is reported, never thrown.
+ * on a big table; a failure is reported, never thrown (a role that does not own the table gets a
+ * warning from PostgreSQL and the statistics stay as they are).
  */
 const GROWTH = 2000;
 const DELAY_MS = 500;
@@ -45,7 +46,9 @@ export function contactsCreated(db: Db, created: number, log: (msg: string) => v
     async () => {
       state.grown = 0;
       try {
-        await db.query('ANALYZE contacts');
+        // SKIP_LOCKED: behind a VACUUM of contacts (autovacuum's, a migration's) it is skipped
+        // rather than holding a connection of the pool until the VACUUM ends.
+        await db.query('ANALYZE (SKIP_LOCKED) contacts');
       } catch (err) {
         log(`statistics: ANALYZE contacts failed: ${(err as Error).message}`);
       } finally {
