@@ -1,5 +1,11 @@
 import type { Queryable } from '../client.ts';
-import { fieldsToRecord, mergeCte, mergeSet } from './contacts-merge.ts';
+import {
+  fieldsToRecord,
+  mergeCte,
+  mergeSet,
+  type UpsertRecord,
+  upsertContactsSet,
+} from './contacts-merge.ts';
 
 /** A contact row as stored. */
 export interface ContactRow {
@@ -290,15 +296,6 @@ export async function findContacts(db: Queryable, accountId: string, ids: string
   return rows;
 }
 
-/** Ids of the account's contacts with these E.164 mobiles (one statement for any number of them). */
-export async function contactIdsByMobile(
-  db: Queryable,
-  accountId: string,
-  mobiles: string[],
-): Promise<string[]> {
-  return (await contactsByMobile(db, accountId, mobiles)).map((r) => r.id);
-}
-
 /** The account's contacts with these E.164 mobiles: id and mobile (each mobile looked up by key). */
 export async function contactsByMobile(
   db: Queryable,
@@ -310,4 +307,26 @@ export async function contactsByMobile(
     [accountId, mobiles],
   );
   return rows;
+}
+
+/**
+ * Creates a contact for each of these mobiles that has none (records keyed by E.164 number, nothing
+ * merged into existing contacts, each with its contact-created event) and answers each number's
+ * contact id and how many were created. New contacts are known by their records: only the numbers
+ * that already had one are looked up.
+ */
+export async function contactsForMobiles(
+  db: Queryable,
+  accountId: string,
+  byNumber: Map<string, UpsertRecord>,
+  by: object,
+): Promise<{ ids: Map<string, string>; created: number }> {
+  const { inserted } = await upsertContactsSet(db, accountId, [...byNumber.values()], undefined, by);
+  const fresh = new Set(inserted.map((c) => c.id));
+  const ids = new Map<string, string>();
+  for (const [number, record] of byNumber) if (fresh.has(record.id)) ids.set(number, record.id);
+  const known = [...byNumber.keys()].filter((n) => !ids.has(n));
+  if (known.length > 0)
+    for (const c of await contactsByMobile(db, accountId, known)) ids.set(c.mobile_number, c.id);
+  return { ids, created: inserted.length };
 }

@@ -1,7 +1,7 @@
 import { type Db, withBulkTx } from '../../db/client.ts';
 import { adjustBalance, findAccount } from '../../db/queries/accounts.ts';
-import { contactsByMobile } from '../../db/queries/contacts.ts';
-import { fieldsToRecord, type UpsertRecord, upsertContactsSet } from '../../db/queries/contacts-merge.ts';
+import { contactsForMobiles } from '../../db/queries/contacts.ts';
+import { fieldsToRecord, type UpsertRecord } from '../../db/queries/contacts-merge.ts';
 import { insertJobMessages } from '../../db/queries/message-bulk.ts';
 import { activeAccountNumbers } from '../../db/queries/phone-numbers.ts';
 import { insertSendJob, setSendJobCounts } from '../../db/queries/send-jobs.ts';
@@ -66,22 +66,9 @@ export async function submitSmppBatch(db: Db, subs: SmppSubmission[]): Promise<S
           event_id: newId(),
         });
       }
-      const { inserted } = await upsertContactsSet(
-        tx,
-        first.accountId,
-        [...byNumber.values()],
-        undefined,
-        by,
-      );
-      // New contacts are known by their rows; only numbers that already had one are looked up.
-      const contactOf = new Map<string, string>();
-      created = inserted.length;
-      const fresh = new Set(inserted.map((c) => c.id));
-      for (const [number, record] of byNumber) if (fresh.has(record.id)) contactOf.set(number, record.id);
-      const known = [...byNumber.keys()].filter((n) => !contactOf.has(n));
-      if (known.length > 0)
-        for (const c of await contactsByMobile(tx, first.accountId, known))
-          contactOf.set(c.mobile_number, c.id);
+      const contacts = await contactsForMobiles(tx, first.accountId, byNumber, by);
+      const contactOf = contacts.ids;
+      created = contacts.created;
       const jobId = newId();
       await insertSendJob(tx, first.accountId, { id: jobId, campaignId: null, template: first.text, by });
       const counts = await insertJobMessages(tx, first.accountId, {

@@ -1,7 +1,7 @@
 import { type Db, type Queryable, withBulkTx } from '../../../db/client.ts';
 import { adjustBalance, findAccount } from '../../../db/queries/accounts.ts';
-import { contactIdsByMobile, findContacts } from '../../../db/queries/contacts.ts';
-import { fieldsToRecord, type UpsertRecord, upsertContactsSet } from '../../../db/queries/contacts-merge.ts';
+import { contactsForMobiles, findContacts } from '../../../db/queries/contacts.ts';
+import { fieldsToRecord, type UpsertRecord } from '../../../db/queries/contacts-merge.ts';
 import type { ListRow } from '../../../db/queries/lists.ts';
 import { findList } from '../../../db/queries/lists.ts';
 import { insertInvalidNumberMessages, insertJobMessages } from '../../../db/queries/message-bulk.ts';
@@ -248,9 +248,9 @@ export async function sendMessages(
       });
     }
     if (byNumber.size > 0) {
-      created = (await upsertContactsSet(tx, accountId, [...byNumber.values()], undefined, by)).inserted
-        .length;
-      for (const id of await contactIdsByMobile(tx, accountId, [...byNumber.keys()])) contactIds.add(id);
+      const contacts = await contactsForMobiles(tx, accountId, byNumber, by);
+      created = contacts.created;
+      for (const id of contacts.ids.values()) contactIds.add(id);
     }
 
     const campaignId = input.campaignId ?? null;
