@@ -42,7 +42,7 @@ export interface BatchResult {
   throttled: boolean;
   /** The batch was full: there is probably more work right now. */
   full: boolean;
-  /** One-off messages found due (claimed, failed or throttled); -1 when none were looked for. */
+  /** One-off messages found due (claimed, failed or throttled); 0 when none were looked for. */
   singles: number;
 }
 
@@ -155,7 +155,7 @@ export async function dispatchBatch(
     claimed: claimed.length,
     throttled: single.throttled || (range?.throttled ?? false),
     full: single.full || (range?.full ?? false),
-    singles: opts.singles === false ? -1 : single.found,
+    singles: single.found,
   };
 }
 
@@ -200,8 +200,9 @@ export async function dispatchRound(ctx: AppContext, signal: AbortSignal): Promi
       busy++;
       let r: BatchResult;
       try {
-        r = await dispatchBatch(ctx, BATCH_SIZE, { singles: Date.now() >= singlesQuietUntil });
-        if (r.singles === 0) singlesQuietUntil = Date.now() + SINGLES_QUIET_MS;
+        const singles = Date.now() >= singlesQuietUntil;
+        r = await dispatchBatch(ctx, BATCH_SIZE, { singles });
+        if (singles && r.singles === 0) singlesQuietUntil = Date.now() + SINGLES_QUIET_MS;
       } catch (err) {
         metrics.claimFailure(err instanceof LeaseLost ? 'lease-lost' : 'error');
         throw err;
