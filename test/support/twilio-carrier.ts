@@ -178,3 +178,20 @@ export async function outgoing(svc: TestService, acc: TestAccount) {
   );
   return rows;
 }
+
+/**
+ * Asserts that the carrier created exactly one message for each mobile, and that each sent row
+ * carries the id of its one submission (none resent, none taking another's id).
+ */
+export function assertEachSentOnce(
+  carrier: { created: CarrierMessage[] },
+  rows: { to_number: string; status: string; provider_message_id: string | null }[],
+  mobiles: string[],
+) {
+  assert.deepEqual(carrier.created.map((c) => c.to).sort(), [...mobiles].sort());
+  const sidOf = new Map(carrier.created.map((c) => [c.to, c.sid]));
+  for (const r of rows) {
+    assert.equal(r.status, 'sent', r.to_number);
+    assert.equal(r.provider_message_id, sidOf.get(r.to_number), r.to_number);
+  }
+}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { dispatch } from '../../src/workers/dispatch.ts';
-import { send, settled, withCarrier } from '../support/twilio-carrier.ts';
+import { assertEachSentOnce, send, settled, withCarrier } from '../support/twilio-carrier.ts';
 
 describe('an attempt of unknown fate at a Twilio-compatible carrier is looked up before any retry', () => {
   const N = 24;
@@ -16,14 +16,9 @@ describe('an attempt of unknown fate at a Twilio-compatible carrier is looked up
     await send(t.svc, t.acc, mobiles, 'Your code is 4411');
     const rows = await settled(t.svc, t.acc, N);
 
-    // At the carrier: each recipient exactly once, though SLOW answers were never heard.
-    assert.deepEqual(t.carrier.created.map((c) => c.to).sort(), [...mobiles].sort());
-    // Each message carries the id the carrier gave its one submission, the late ones included.
-    const sidOf = new Map(t.carrier.created.map((c) => [c.to, c.sid]));
-    for (const r of rows) {
-      assert.equal(r.status, 'sent', r.to_number);
-      assert.equal(r.provider_message_id, sidOf.get(r.to_number), r.to_number);
-    }
+    // At the carrier: each recipient exactly once, though SLOW answers were never heard; each
+    // message carries the id the carrier gave its one submission, the late ones included.
+    assertEachSentOnce(t.carrier, rows, mobiles);
   });
 });
 
@@ -44,12 +39,7 @@ describe('a lookup of unknown fate that fails is made again, with backoff, befor
     await send(t.svc, t.acc, mobiles, 'Your code is 5522');
     const rows = await settled(t.svc, t.acc, N);
 
-    assert.deepEqual(t.carrier.created.map((c) => c.to).sort(), [...mobiles].sort());
-    const sidOf = new Map(t.carrier.created.map((c) => [c.to, c.sid]));
-    for (const r of rows) {
-      assert.equal(r.status, 'sent', r.to_number);
-      assert.equal(r.provider_message_id, sidOf.get(r.to_number), r.to_number);
-    }
+    assertEachSentOnce(t.carrier, rows, mobiles);
     // The case happened: every slow recipient's lookups failed twice before one was answered.
     for (const to of slow) assert.ok((t.carrier.lookups.get(to) ?? 0) >= 3, to);
   });
