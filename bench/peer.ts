@@ -21,9 +21,7 @@
  * SMPP_WINDOW_SIZE, and the SMPP clients' window), IN_FLIGHT (Sparrow's DISPATCH_IN_FLIGHT; unset:
  * its default), RACES.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import smpp, { type PDU } from 'smpp';
@@ -34,7 +32,10 @@ import { createAccount } from '../src/domain/accounts/create-account.ts';
 import { SYSTEM } from '../src/domain/actor.ts';
 import { createClient } from '../src/domain/auth/create-client.ts';
 import { createSmppCredential } from '../src/domain/smpp/create-credential.ts';
-import { BEARERBOX, KANNEL_MISSING, kannelConfig, SMSBOX } from '../test/support/kannel-config.ts';
+import { BEARERBOX } from '../test/support/kannel-config.ts';
+import { type Kannel, startKannel } from './kannel-peer.ts';
+import { treeCpuSeconds } from './proc-cpu.ts';
+import { agent, type Peer, pool, request, sleep, spawnLogged, stopChild } from './race-support.ts';
 import { type SmppSink, startSmppSink } from './smpp-sink.ts';
 import { benchDatabase, fmt } from './support.ts';
 
@@ -47,7 +48,6 @@ const RACES = (process.env.RACES ?? 'http,smpp').split(',').map((r) => r.trim())
 const IN_FLIGHT = process.env.IN_FLIGHT;
 const TEXT = 'Your appointment is confirmed for Tuesday 10:30. Reply STOP to opt out.';
 const ROUND_TIMEOUT_MS = Number(process.env.ROUND_TIMEOUT_MS ?? 900_000);
-const TICK = 100; // getconf CLK_TCK on Linux
 const BIN = path.resolve('bin/sparrow.js');
 
 const load = () =>
@@ -55,7 +55,6 @@ const load = () =>
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -65,158 +64,7 @@ const median = (xs: number[]) => {
 const AREAS = ['201', '202', '203', '205', '206', '207', '208', '209', '210', '212', '213', '214'];
 const destination = (round: number, i: number) => `+1${AREAS[round % AREAS.length]}${2_000_000 + i}`;
 
-// --- CPU of process trees, from /proc ---------------------------------------------------------
-
-function procStat(pid: number): { ppid: number; ticks: number } | undefined {
-  try {
-    const raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
-    // After the name: state(0) ppid(1) … utime(11) stime(12) cutime(13) cstime(14).
-    return { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) };
-  } catch {
-    return undefined;
-  }
-}
-
-/** CPU seconds of these processes and all their live descendants (the dead ones are in cutime). */
-function treeCpuSeconds(roots: number[]): number {
-  const stats = new Map<number, { ppid: number; ticks: number }>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const s = procStat(Number(name));
-    if (s) stats.set(Number(name), s);
-  }
-  const children = new Map<number, number[]>();
-  for (const [pid, s] of stats) children.set(s.ppid, [...(children.get(s.ppid) ?? []), pid]);
-  let ticks = 0;
-  const seen = new Set<number>();
-  const walk = (pid: number) => {
-    if (seen.has(pid)) return;
-    seen.add(pid);
-    ticks += stats.get(pid)?.ticks ?? 0;
-    for (const c of children.get(pid) ?? []) walk(c);
-  };
-  for (const r of roots) walk(r);
-  return ticks / TICK;
-}
-
-// --- HTTP ---------------------------------------------------------------------------------------
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-
-function request(
-  url: string,
-  opts: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: opts.method ?? 'GET', headers: opts.headers, agent }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => {
-        text += c;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
-    req.on('error', reject);
-    req.setTimeout(300_000, () => req.destroy(new Error(`${url.slice(0, 80)}: no answer in 300 s`)));
-    req.end(opts.body);
-  });
-}
-
-/** Runs `count` tasks, `width` at a time. */
-async function pool(count: number, width: number, task: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(width, count) }, async () => {
-      while (next < count) await task(next++);
-    }),
-  );
-}
-
 // --- The peers -------------------------------------------------------------------------------------
-
-interface Peer {
-  name: string;
-  /** Root pids whose process trees are this peer's CPU. */
-  pids(): number[];
-  /** What each of those trees is. */
-  cpuParts: string[];
-  stop(): Promise<void>;
-}
-
-interface Kannel extends Peer {
-  sendsmsPort: number;
-}
-
-function spawnLogged(bin: string, args: string[], env: NodeJS.ProcessEnv, cwd: string) {
-  const child = spawn(bin, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const keep = (b: Buffer) => {
-    output = (output + b.toString()).slice(-20_000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  return { child, output: () => output };
-}
-
-async function stopChild(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-async function startKannel(sinkPort: number): Promise<Kannel> {
-  if (!BEARERBOX || !SMSBOX) throw new Error(KANNEL_MISSING || 'Kannel is not installed');
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'sparrow-peer-kannel-'));
-  const [adminPort, smsboxPort, sendsmsPort] = [await freePort(), await freePort(), await freePort()];
-  const conf = path.join(dir, 'kannel.conf');
-  writeFileSync(
-    conf,
-    kannelConfig({
-      adminPort,
-      smsboxPort,
-      sendsmsPort,
-      logLevel: 2,
-      storeLocation: path.join(dir, 'kannel.store'),
-      smsc: { id: 'sink', port: sinkPort, username: 'kannel', password: 'kannel', maxPendingSubmits: WINDOW },
-      sendsmsUser: { username: 'bench', password: 'benchpass' },
-    }),
-  );
-  const bearer = spawnLogged(BEARERBOX, ['-v', '2', conf], process.env, dir);
-  const binds = async () => {
-    const res = await request(`http://127.0.0.1:${adminPort}/status.txt?password=adminpass`).catch(
-      () => undefined,
-    );
-    return res?.text.includes('online') ?? false;
-  };
-  for (let i = 0; !(await binds()); i++) {
-    if (bearer.child.exitCode !== null || i > 300)
-      throw new Error(`bearerbox did not bind:\n${bearer.output()}`);
-    await sleep(100);
-  }
-  const smsbox = spawnLogged(SMSBOX, ['-v', '2', conf], process.env, dir);
-  for (let i = 0; ; i++) {
-    const res = await request(`http://127.0.0.1:${sendsmsPort}/cgi-bin/sendsms`).catch(() => undefined);
-    if (res) break;
-    if (smsbox.child.exitCode !== null || i > 300)
-      throw new Error(`smsbox did not start:\n${smsbox.output()}`);
-    await sleep(100);
-  }
-  return {
-    name: 'Kannel',
-    sendsmsPort,
-    pids: () => [bearer.child.pid ?? 0, smsbox.child.pid ?? 0],
-    cpuParts: ['bearerbox', 'smsbox'],
-    async stop() {
-      await stopChild(smsbox.child);
-      await stopChild(bearer.child);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 interface Sparrow extends Peer {
   apiPort: number;
@@ -477,7 +325,7 @@ const sink = await startSmppSink();
 let kannel: Kannel | undefined;
 let sparrow: Sparrow | undefined;
 try {
-  kannel = await startKannel(sink.port);
+  kannel = await startKannel(sink.port, WINDOW);
   sparrow = await startSparrow(sink.port);
   let sparrowSent = 0;
   let r = 0;
