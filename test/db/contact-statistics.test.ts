@@ -59,7 +59,7 @@ describe('contact statistics after a send to new numbers', () => {
       json: { contacts, template: 'Hello' },
     });
     assert.equal(res.statusCode, 200, res.body.slice(0, 300));
-    await eventually(async () => (await analyzedAt()) > before, 15_000, 100);
+    await eventually(async () => (await analyzedAt()) > before, 30_000, 100);
     const rows = await estimate();
     assert.ok(rows >= 1500, `the planner now estimates ${rows} of the account's 3,000 contacts`);
   });
