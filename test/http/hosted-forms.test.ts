@@ -282,6 +282,24 @@ describe('hosted lead forms (public listener)', () => {
       );
     });
 
+    it('records a submission from a blocked contact as CONT-011 and sends it nothing', async () => {
+      const number = mobile();
+      const created = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/contacts`, {
+        auth: a.auth,
+        json: { mobile: { number }, blocked: true },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const contact = JSON.parse(created.body).data;
+      const f = await newForm(a, { confirmationMessage: 'Welcome!' });
+      const res = await post(f.id, { mobile: number });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal((await messagesOf(a, contact.id)).length, 0, 'no confirmation to a blocked contact');
+      const [conv] = await conversions(a, f.id);
+      assert.equal(conv.contact.id, contact.id);
+      assert.equal(conv.confirmation.messageId, undefined);
+      assert.deepEqual(conv.confirmation.error, { code: 'CONT-011', description: 'Contact is blocked.' });
+    });
+
     it('sets optIn on consent and keeps the lead when the balance cannot pay for the confirmation', async () => {
       const poor = await svc.newAccount({ balance: 0 });
       const f = await newForm(poor, { confirmationMessage: 'Hello', consentText: 'I agree.' });

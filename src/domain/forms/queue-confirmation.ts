@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/client.ts';
 import { withSavepoint } from '../../db/client.ts';
 import type { ContactRow } from '../../db/queries/contacts.ts';
 import type { FormRow } from '../../db/queries/forms.ts';
-import { AppError, ERRORS, fail, recordedError } from '../../errors.ts';
+import { AppError, fail, recordedError } from '../../errors.ts';
 import { queueMessage } from '../../messaging/send/accept/queue-message.ts';
 import type { Actor } from '../actor.ts';
 import { renderForContact } from '../contacts/merge-values.ts';
@@ -17,8 +17,8 @@ export interface ConfirmationOutcome {
 
 /**
  * Queues the form's confirmation text (merge fields rendered for the contact) from the account's
- * default group, in the caller's transaction. Nothing is sent to an opted-out or blocked contact
- * (CONT-010). An expected failure (ACCT-002 balance, GRP-001/GRP-003 no sender, MSG-003 empty
+ * default group, in the caller's transaction. Nothing is sent to an opted-out (CONT-010) or a
+ * blocked (CONT-011) contact. An expected failure (ACCT-002 balance, GRP-001/GRP-003 no sender, MSG-003 empty
  * text, FORM-005 the form's hourly cap of confirmation texts reached) is undone within a savepoint
  * and reported, so that the lead itself is never lost.
  */
@@ -32,8 +32,8 @@ export async function queueConfirmation(
   const template = form.confirmation_message;
   if (!template?.trim()) return { messageId: null, error: null };
   if (contact.opted_out_at || contact.blocked_at) {
-    const description = ERRORS[contact.blocked_at ? 'CONT-011' : 'CONT-010'].message;
-    return { messageId: null, error: recordedError('CONT-010', description) };
+    const code = contact.blocked_at ? 'CONT-011' : 'CONT-010';
+    return { messageId: null, error: recordedError(code) };
   }
   try {
     return await withSavepoint(tx, async () => {
