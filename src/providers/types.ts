@@ -85,11 +85,30 @@ export interface InboundMessage {
   at: Date;
 }
 
-/** Where a provider delivers what it receives asynchronously (receipts, inbound messages). */
+/**
+ * Where a provider delivers what it receives asynchronously (receipts, inbound messages). A
+ * failure is temporary (the provider asks its carrier to deliver again) unless it is an
+ * InboundRefused.
+ */
 export interface ProviderSink {
   /** Receipts arrive in batches where the provider can batch them (the simulator, SMPP). */
   statuses(updates: StatusUpdate[]): Promise<void>;
   inbound(message: InboundMessage): Promise<void>;
+}
+
+/**
+ * An inbound message that can never be taken, however often the carrier delivers it again: it is
+ * to a number no account has on this provider (`destination`), or its sender is not a phone number
+ * (`source`). The provider answers its carrier a permanent refusal.
+ */
+export class InboundRefused extends Error {
+  constructor(
+    readonly refused: 'destination' | 'source',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'InboundRefused';
+  }
 }
 
 /**

@@ -64,6 +64,24 @@ export class RecordingSmsc {
     return this.received.filter((r) => r.messageId === undefined).map((r) => r.to);
   }
 
+  /** Sends an inbound text (deliver_sm) on the bound session; answers the ESME's command_status. */
+  inbound(from: string, to: string, text: string): Promise<number> {
+    const session = [...this.sessions].at(-1);
+    if (!session) return Promise.reject(new Error('no bound session'));
+    return new Promise((resolve) => {
+      session.deliver_sm(
+        {
+          source_addr: from.replace(/^\+/, ''),
+          source_addr_ton: 1,
+          destination_addr: to.replace(/^\+/, ''),
+          dest_addr_ton: 1,
+          short_message: text,
+        },
+        (resp: PDU) => resolve(Number(resp.command_status)),
+      );
+    });
+  }
+
   async close(): Promise<void> {
     this.down = true;
     for (const s of this.sessions) s.destroy();

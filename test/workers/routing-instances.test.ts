@@ -248,4 +248,27 @@ describe('routes across provider instances of the same kind', () => {
     const refused = await inbound(a1.number.number);
     assert.equal(refused.statusCode, 404, refused.body);
   });
+
+  it('an SMPP carrier is refused for good an inbound text it cannot place, and not for one it can', async () => {
+    const onSmpp = await accountOn('carrier-s');
+    const onTwilio = await accountOn('twilio', t1);
+    const received = async (acc: TestAccount) =>
+      (
+        await svc.db.query<{ from_number: string; body: string }>(
+          'SELECT from_number, body FROM messages WHERE account_id = $1 AND NOT outgoing',
+          [acc.accountId],
+        )
+      ).rows;
+    // Its own number: taken (ESME_ROK) and stored.
+    assert.equal(await smsc.inbound('+12025557301', onSmpp.number.number, 'hello'), 0);
+    assert.deepEqual(await received(onSmpp.acc), [{ from_number: '+12025557301', body: 'hello' }]);
+    // Another provider's number, a number of no account: ESME_RINVDSTADR (0x0B), not a temporary
+    // error the SMSC would deliver again forever; nothing stored.
+    assert.equal(await smsc.inbound('+12025557302', onTwilio.number.number, 'hello'), 0x0b);
+    assert.equal(await smsc.inbound('+12025557303', '+12025550000', 'hello'), 0x0b);
+    // A sender that is not a phone number: ESME_RINVSRCADR (0x0A).
+    assert.equal(await smsc.inbound('12', onSmpp.number.number, 'hello'), 0x0a);
+    assert.deepEqual(await received(onTwilio.acc), []);
+    assert.equal((await received(onSmpp.acc)).length, 1);
+  });
 });

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import smpp, { type PDU, type Session } from 'smpp';
 import type { RecentMap } from '../submission-memo.ts';
-import type { InboundMessage, ProviderSink, StatusUpdate } from '../types.ts';
+import { type InboundMessage, InboundRefused, type ProviderSink, type StatusUpdate } from '../types.ts';
 import { concatInfo, fromAddress, InboundParts, messageText } from './pdu.ts';
 import { isReceipt, parseReceipt } from './receipts.ts';
 
 /**
  * deliver_sm of an SMPP bind: delivery receipts are gathered for `receiptBatchMs` and handed to the sink
  * in one call (the SMSC gets its answers after that, a temporary error if the sink failed, so it sends
- * them again); other deliver_sm are inbound messages, reassembled from concatenated parts.
+ * them again); other deliver_sm are inbound messages, reassembled from concatenated parts. An
+ * inbound message the sink refuses for good (InboundRefused) is answered ESME_RINVDSTADR or
+ * ESME_RINVSRCADR, which an SMSC does not deliver again; any other failure a temporary error.
  */
 export class DeliverSmHandler {
   private receipts: { update: StatusUpdate; pdu: PDU; session: Session }[] = [];
@@ -106,8 +108,12 @@ export class DeliverSmHandler {
       if (!sink) throw new Error('no sink');
       await sink.inbound(message);
     } catch (err) {
-      this.log(`inbound delivery failed: ${(err as Error).message}`);
-      status = smpp.ESME_RX_T_APPN;
+      if (err instanceof InboundRefused) {
+        status = err.refused === 'destination' ? smpp.ESME_RINVDSTADR : smpp.ESME_RINVSRCADR;
+      } else {
+        this.log(`inbound delivery failed: ${(err as Error).message}`);
+        status = smpp.ESME_RX_T_APPN;
+      }
     }
     session.send(pdu.response({ command_status: status }));
   }

@@ -58,6 +58,7 @@ declare module 'smpp' {
     ESME_ROK: number;
     ESME_RSYSERR: number;
     ESME_RINVDSTADR: number;
+    ESME_RINVSRCADR: number;
     ESME_RBINDFAIL: number;
     ESME_RINVPASWD: number;
     ESME_RMSGQFUL: number;
