@@ -249,6 +249,75 @@ describe('routes across provider instances of the same kind', () => {
     assert.equal(refused.statusCode, 404, refused.body);
   });
 
+  it('takes the calls of a Twilio instance of PROVIDERS with its token, for its numbers, through the call', async () => {
+    const onTw2 = await accountOn('tw2', t2);
+    const onTwilio = await accountOn('twilio', t1);
+    const base = svc.config.externalsUrl;
+    const signed = (path: string, token: string, params: Record<string, string>) =>
+      call(svc.externals, 'POST', path, {
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-twilio-signature': twilioSignature(token, `${base}${path}`, params),
+        },
+        payload: new URLSearchParams(params).toString(),
+      });
+    const callOf = async (sid: string) =>
+      (
+        await svc.db.query<{
+          account_id: string;
+          provider: string;
+          status: string;
+          recording_url: string | null;
+        }>('SELECT account_id, provider, status, recording_url FROM calls WHERE provider_call_id = $1', [sid])
+      ).rows;
+    const ring = {
+      CallSid: 'CA-tw2-1',
+      From: '+12025557411',
+      To: onTw2.number.number,
+      CallStatus: 'ringing',
+    };
+
+    // Its number, its token: taken as a call of tw2; the voicemail's action URL names tw2 again.
+    const res = await signed('/v1/providers/twilio/voice?provider=tw2', 'token-two', ring);
+    assert.equal(res.statusCode, 200, res.body);
+    assert.ok(
+      res.body.includes(`action="${base}/v1/providers/twilio/voice/recording?provider=tw2"`),
+      res.body,
+    );
+    assert.deepEqual(await callOf('CA-tw2-1'), [
+      { account_id: onTw2.acc.accountId, provider: 'tw2', status: 'initiated', recording_url: null },
+    ]);
+    // Signed with the built-in account's token, or through the built-in door: refused, nothing stored.
+    const other = { ...ring, CallSid: 'CA-tw2-2' };
+    assert.equal(
+      (await signed('/v1/providers/twilio/voice?provider=tw2', 'token-one', other)).statusCode,
+      403,
+    );
+    assert.equal((await signed('/v1/providers/twilio/voice', 'token-one', other)).statusCode, 404);
+    // tw2 cannot take a call for a number the built-in instance serves.
+    const foreign = { ...ring, CallSid: 'CA-tw2-3', To: onTwilio.number.number };
+    assert.equal(
+      (await signed('/v1/providers/twilio/voice?provider=tw2', 'token-two', foreign)).statusCode,
+      404,
+    );
+    assert.deepEqual(await callOf('CA-tw2-2'), []);
+    assert.deepEqual(await callOf('CA-tw2-3'), []);
+
+    // Its status and recording callbacks move the call; the built-in instance's do not reach it.
+    const done = { ...ring, CallStatus: 'completed', CallDuration: '12' };
+    assert.equal((await signed('/v1/providers/twilio/voice/status', 'token-one', done)).statusCode, 404);
+    assert.equal((await callOf('CA-tw2-1'))[0].status, 'initiated');
+    assert.equal(
+      (await signed('/v1/providers/twilio/voice/status?provider=tw2', 'token-two', done)).statusCode,
+      204,
+    );
+    assert.equal((await callOf('CA-tw2-1'))[0].status, 'completed');
+    const recording = { ...ring, RecordingUrl: 'https://api.twilio.test/rec/RE1', RecordingDuration: '9' };
+    const rec = await signed('/v1/providers/twilio/voice/recording?provider=tw2', 'token-two', recording);
+    assert.equal(rec.statusCode, 200, rec.body);
+    assert.equal((await callOf('CA-tw2-1'))[0].recording_url, 'https://api.twilio.test/rec/RE1');
+  });
+
   it('an SMPP carrier is refused for good an inbound text it cannot place, and not for one it can', async () => {
     const onSmpp = await accountOn('carrier-s');
     const onTwilio = await accountOn('twilio', t1);

@@ -3,11 +3,11 @@ import { receiveMessage } from '../../domain/inbound/receive-message.ts';
 import { fail } from '../../errors.ts';
 import { applyStatusUpdates } from '../../messaging/send/receipts/apply-status-updates.ts';
 import { TWILIO_STATUS_PATH } from '../../providers/instances.ts';
-import { PROVIDER_NAME_PATTERN } from '../../providers/names.ts';
 import { parseTwilioInbound, parseTwilioStatus } from '../../providers/twilio/webhooks.ts';
 import { newId } from '../../util/ids.ts';
 import { noContent, ok } from '../respond.ts';
 import { Envelope, errorResponses } from '../schemas/common.ts';
+import { TwilioInstance, TwilioParams } from '../schemas/twilio-callbacks.ts';
 import { checkTwilioSignature } from '../twilio-signature.ts';
 import type { App } from '../types.ts';
 
@@ -54,22 +54,6 @@ const Received = Type.Object({
       },
       { description: 'The autoresponder that matched the text, if any (docs/autoresponders.md).' },
     ),
-  ),
-});
-
-/** Form-encoded Twilio callback parameters (every value a string). */
-const TwilioParams = Type.Record(Type.String(), Type.String());
-
-/** Which Twilio-compatible instance a callback is for: absent, the built-in `twilio`. */
-const TwilioInstance = Type.Object({
-  provider: Type.Optional(
-    Type.String({
-      pattern: PROVIDER_NAME_PATTERN,
-      description:
-        'The Twilio instance of PROVIDERS the callback is for (its status callbacks carry it; give it in the ' +
-        'inbound webhook URL configured at that account). Absent: `twilio` (TWILIO_*). The signature is checked ' +
-        'with that instance’s auth token.',
-    }),
   ),
 });
 

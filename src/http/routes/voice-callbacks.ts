@@ -9,11 +9,10 @@ import { fail } from '../../errors.ts';
 import { noContent, ok } from '../respond.ts';
 import { Call, SimulatedCallBody } from '../schemas/calls.ts';
 import { Envelope, errorResponses } from '../schemas/common.ts';
+import { TwilioInstance, TwilioParams } from '../schemas/twilio-callbacks.ts';
 import { checkTwilioSignature } from '../twilio-signature.ts';
 import type { App } from '../types.ts';
 
-/** Form-encoded Twilio callback parameters (every value a string). */
-const TwilioParams = Type.Record(Type.String(), Type.String());
 type Params = Record<string, string>;
 const TwiML = { description: 'TwiML.', content: { 'text/xml': { schema: Type.String() } } };
 const tags = ['providers'];
@@ -47,10 +46,15 @@ function callOf(p: Params): { sid: string; from: string; to: string } {
 
 /**
  * Voice on the public listener: Twilio's voice webhooks (authenticated by X-Twilio-Signature, like
- * the SMS callbacks). The simulator's call door is simulatorCallRoutes.
+ * the SMS callbacks), for the built-in `twilio` or, with `?provider=NAME`, a Twilio instance of
+ * PROVIDERS: its auth token checks the signature and the call is taken for the numbers it serves.
+ * The simulator's call door is simulatorCallRoutes.
  */
 export async function voiceCallbackRoutes(app: App) {
-  const recordingUrl = `${app.ctx.config.externalsUrl}/v1/providers/twilio/voice/recording`;
+  /** The `<Record>` action of a call taken by `instance`: it names the instance again. */
+  const recordingUrl = (instance: string) =>
+    `${app.ctx.config.externalsUrl}/v1/providers/twilio/voice/recording` +
+    (instance === 'twilio' ? '' : `?provider=${encodeURIComponent(instance)}`);
 
   app.post(
     '/v1/providers/twilio/voice',
@@ -62,22 +66,28 @@ export async function voiceCallbackRoutes(app: App) {
           'Stores the call (`initiated`; the caller becomes a contact when new) and answers TwiML from the number’s ' +
           '`channels.voice.incoming`: `action: forward` → `<Dial>` to `forwardTo`; otherwise `<Say>` the `message` and ' +
           '`<Record>` a voicemail (`transcribe` honoured); voice inactive → `<Reject>`. A retried CallSid is the same ' +
-          'call. Bad signature → 403 PROV-001; unknown number → 404 PROV-002.',
+          'call. `?provider=NAME`: a Twilio instance of PROVIDERS, for the numbers it serves. Bad signature → 403 ' +
+          'PROV-001; a number unknown or not served by the instance → 404 PROV-002.',
+        querystring: TwilioInstance,
         body: TwilioParams,
         response: { 200: TwiML, ...errorResponses() },
       },
     },
     async (req, reply) => {
-      checkTwilioSignature(app, req);
+      const instance = req.query.provider ?? 'twilio';
+      checkTwilioSignature(app, req, instance);
       const c = callOf(req.body);
       if (!c.from) fail('VAL-001', 'Not a Twilio voice callback: From is required.');
       const { plan } = await receiveCall(app.ctx.db, {
-        provider: 'twilio',
+        provider: instance,
         providerCallId: c.sid,
         from: c.from,
         to: c.to,
       });
-      return reply.code(200).type('text/xml').send(voiceTwiml(plan, recordingUrl));
+      return reply
+        .code(200)
+        .type('text/xml')
+        .send(voiceTwiml(plan, recordingUrl(instance)));
     },
   );
 
@@ -90,18 +100,20 @@ export async function voiceCallbackRoutes(app: App) {
         description:
           'Moves the call forward (`initiated → ringing → in-progress → completed | busy | no-answer | failed | ' +
           'canceled`; never backwards, a repeat is harmless) and records `CallDuration`. Answers 204; a bad ' +
-          'signature → 403 PROV-001.',
+          'signature → 403 PROV-001. `?provider=NAME`: the calls of that Twilio instance.',
+        querystring: TwilioInstance,
         body: TwilioParams,
         response: { 204: { description: 'Applied.', type: 'null' }, ...errorResponses() },
       },
     },
     async (req, reply) => {
-      checkTwilioSignature(app, req);
+      const instance = req.query.provider ?? 'twilio';
+      checkTwilioSignature(app, req, instance);
       const c = callOf(req.body);
       const status = STATUS[(req.body.CallStatus ?? '').toLowerCase()];
       if (status) {
         await applyCallStatus(app.ctx.db, {
-          provider: 'twilio',
+          provider: instance,
           providerCallId: c.sid,
           to: c.to,
           status,
@@ -121,17 +133,20 @@ export async function voiceCallbackRoutes(app: App) {
         description:
           'The `<Record>` action (and transcribeCallback): marks the call recorded — a voicemail when the call was ' +
           'sent to voicemail — with `RecordingUrl`, `RecordingDuration` and `TranscriptionText`. Answers TwiML that ' +
-          'hangs up. Bad signature → 403 PROV-001; unknown call → 404 CALL-001.',
+          'hangs up. `?provider=NAME`: a call of that Twilio instance (the action URL of its TwiML names it). Bad ' +
+          'signature → 403 PROV-001; unknown call → 404 CALL-001.',
+        querystring: TwilioInstance,
         body: TwilioParams,
         response: { 200: TwiML, ...errorResponses() },
       },
     },
     async (req, reply) => {
-      checkTwilioSignature(app, req);
+      const instance = req.query.provider ?? 'twilio';
+      checkTwilioSignature(app, req, instance);
       const c = callOf(req.body);
       const url = req.body.RecordingUrl;
       await recordCallRecording(app.ctx.db, {
-        provider: 'twilio',
+        provider: instance,
         providerCallId: c.sid,
         to: c.to,
         url: url && /^https?:\/\//i.test(url) ? url.slice(0, 2048) : null,
