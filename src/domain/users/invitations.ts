@@ -1,7 +1,9 @@
 import type { Config } from '../../config.ts';
 import { type Db, withTx } from '../../db/client.ts';
+import { findAccount } from '../../db/queries/accounts.ts';
 import {
   findUser,
+  findUserByEmail,
   insertInvitation,
   markInvitationAccepted,
   putMember,
@@ -61,20 +63,15 @@ export async function describeInvitation(db: Db, token: string) {
   return withTx(db, async (tx) => {
     const inv = await takeInvitation(tx, tokenHash(token));
     if (!inv) fail('USER-006');
-    const existing = await tx.query<{ has_password: boolean }>(
-      'SELECT password_hash IS NOT NULL AS has_password FROM users WHERE email = $1',
-      [inv.email],
-    );
-    const account = await tx.query<{ name: string }>('SELECT name FROM accounts WHERE id = $1', [
-      inv.account_id,
-    ]);
+    const existing = await findUserByEmail(tx, inv.email);
+    const account = await findAccount(tx, inv.account_id);
     return {
       email: inv.email,
       role: inv.role,
       kind: inv.kind,
-      account: { id: inv.account_id, name: account.rows[0]?.name ?? '' },
+      account: { id: inv.account_id, name: account?.name ?? '' },
       // An existing user keeps their password: accepting only adds the account.
-      needsPassword: inv.kind === 'reset' || !existing.rows[0]?.has_password,
+      needsPassword: inv.kind === 'reset' || !existing?.password_hash,
       expires: inv.expires_at.toISOString(),
     };
   });
