@@ -283,6 +283,43 @@ describe('SMPP server', () => {
       assert.equal(m.segments, 2);
     });
 
+    it('records a window of submit_sm as send jobs with their counts, source text and author', async () => {
+      const e = await bound('transmitter');
+      const answers = await Promise.all(
+        [41, 42, 43, 44, 45].map((n) =>
+          e.submit(
+            submitParams({ destination_addr: `120155501${n}`, short_message: Buffer.from(`Window ${n}`) }),
+          ),
+        ),
+      );
+      assert.deepEqual(
+        answers.map((a) => a.command_status),
+        [0, 0, 0, 0, 0],
+      );
+      const messages = await Promise.all(answers.map((a) => message(acct, String(a.message_id))));
+      const byJob = new Map<string, string[]>();
+      for (const m of messages) byJob.set(m.jobId, [...(byJob.get(m.jobId) ?? []), m.message]);
+      let seen = 0;
+      for (const [jobId, texts] of byJob) {
+        const res = await call(svc.api, 'GET', `/v1/accounts/${acct.accountId}/jobs/${jobId}`, {
+          auth: acct.auth,
+        });
+        assert.equal(res.statusCode, 200, res.body);
+        const job = body(res).data;
+        assert.equal(job.id, jobId);
+        assert.equal(job.submitted, texts.length);
+        assert.equal(job.failures, 0);
+        const { rows } = await svc.db.query(
+          'SELECT template FROM send_jobs WHERE account_id = $1 AND id = $2',
+          [acct.accountId, jobId],
+        );
+        assert.ok(texts.includes(rows[0].template), `${rows[0].template} is one of ${texts}`);
+        assert.equal(job.created.by.id, cred.id);
+        seen += texts.length;
+      }
+      assert.equal(seen, 5);
+    });
+
     it('sends submit_multi to each valid destination and lists the invalid ones', async () => {
       const e = await bound('transmitter');
       const resp = await e.request('submit_multi', {

@@ -78,6 +78,9 @@ export interface RecipientSpec {
   };
 }
 
+/** Rows of a per-row batch that the default work_mem holds (a few hundred bytes each in each CTE). */
+const SMALL_BATCH = 2000;
+
 /** A bulk send, as the statement inserting its messages needs it. */
 export interface JobMessagesSpec {
   jobId: string;
@@ -272,7 +275,9 @@ export async function insertJobMessages(
     : { zones: '', lookup: '', holds: '', hold: 'NULL::timestamptz', join: '' };
 
   // The statement holds every recipient in a few CTEs: kept in memory rather than spilled to disk.
-  await db.query(`SELECT set_config('work_mem', '64MB', true)`);
+  // A batch of rows (an SMPP window) fits the default and saves the round trip.
+  if (!perRow || perRow.ids.length > SMALL_BATCH)
+    await db.query(`SELECT set_config('work_mem', '64MB', true)`);
 
   const { rows } = await db.query<JobMessagesResult>(
     `WITH r AS (${recipients}),

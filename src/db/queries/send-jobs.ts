@@ -40,7 +40,11 @@ export async function insertSendJob(
   );
 }
 
-/** Records what a send submitted, queued, failed and charged. */
+/**
+ * Records what a send submitted, queued, failed and charged. With `create`, the job is inserted
+ * with its counts in the same statement (a job nothing reads before its messages are in: an SMPP
+ * batch), instead of updating the row insertSendJob wrote.
+ */
 export async function setSendJobCounts(
   db: Queryable,
   accountId: string,
@@ -54,16 +58,23 @@ export async function setSendJobCounts(
     /** The holds of its queued messages (quiet hours), null for none: one dispatch cursor each. */
     holds: (Date | null)[];
   },
+  create?: { campaignId: string | null; template: string; by: object },
 ): Promise<SendJobRow> {
+  const status = `CASE WHEN $4 > 0 THEN 'queued' ELSE 'completed' END`;
+  const write = create
+    ? `INSERT INTO send_jobs (account_id, id, campaign_id, template, created_by, submitted, queued, pending, failures,
+                             price, invalid, status)
+       VALUES ($1, $2, $9, $10, $11, $3, $4, $4, $5, $6, $7, ${status}) RETURNING *`
+    : `UPDATE send_jobs SET submitted = $3, queued = $4, pending = $4, failures = $5, price = $6, invalid = $7,
+            status = ${status}
+     WHERE account_id = $1 AND id = $2 RETURNING *`;
   const { rows } = await db.query<SendJobRow>(
     // A job with queued (bulk) messages is opened for range dispatch: one cursor per hold.
     `WITH open AS (
        INSERT INTO dispatch_cursors (account_id, job_id, not_before)
        SELECT DISTINCT $1::uuid, $2::uuid, coalesce(h, '-infinity') FROM unnest($8::timestamptz[]) AS h WHERE $4 > 0
      )
-     UPDATE send_jobs SET submitted = $3, queued = $4, pending = $4, failures = $5, price = $6, invalid = $7,
-            status = CASE WHEN $4 > 0 THEN 'queued' ELSE 'completed' END
-     WHERE account_id = $1 AND id = $2 RETURNING *`,
+     ${write}`,
     [
       accountId,
       jobId,
@@ -73,6 +84,7 @@ export async function setSendJobCounts(
       c.price,
       JSON.stringify(c.invalid),
       c.holds.length > 0 ? c.holds : [null],
+      ...(create ? [create.campaignId, create.template, create.by] : []),
     ],
   );
   return rows[0];

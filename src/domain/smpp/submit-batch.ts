@@ -4,7 +4,7 @@ import { contactsForMobiles } from '../../db/queries/contacts.ts';
 import { fieldsToRecord, type UpsertRecord } from '../../db/queries/contacts-merge.ts';
 import { insertJobMessages } from '../../db/queries/message-bulk.ts';
 import { activeAccountNumbers } from '../../db/queries/phone-numbers.ts';
-import { insertSendJob, setSendJobCounts } from '../../db/queries/send-jobs.ts';
+import { setSendJobCounts } from '../../db/queries/send-jobs.ts';
 import { enqueueFinalReceipts, insertSmppSubmissions } from '../../db/queries/smpp.ts';
 import { contactsCreated } from '../../db/statistics.ts';
 import { AppError, fail } from '../../errors.ts';
@@ -70,7 +70,6 @@ export async function submitSmppBatch(db: Db, subs: SmppSubmission[]): Promise<S
       const contactOf = contacts.ids;
       created = contacts.created;
       const jobId = newId();
-      await insertSendJob(tx, first.accountId, { id: jobId, campaignId: null, template: first.text, by });
       const counts = await insertJobMessages(tx, first.accountId, {
         jobId,
         campaignId: null,
@@ -87,14 +86,21 @@ export async function submitSmppBatch(db: Db, subs: SmppSubmission[]): Promise<S
         prices: priceTable(),
         by,
       });
-      await setSendJobCounts(tx, first.accountId, jobId, {
-        holds: counts.holds,
-        submitted: counts.queued + counts.failed,
-        queued: counts.queued,
-        failures: counts.failed,
-        price: counts.price,
-        invalid: [],
-      });
+      // The job is written with its counts, after its messages (nothing reads it before the commit).
+      await setSendJobCounts(
+        tx,
+        first.accountId,
+        jobId,
+        {
+          holds: counts.holds,
+          submitted: counts.queued + counts.failed,
+          queued: counts.queued,
+          failures: counts.failed,
+          price: counts.price,
+          invalid: [],
+        },
+        { campaignId: null, template: first.text, by },
+      );
       const receipts = subs.flatMap((s, k) =>
         s.receiptMask === 0
           ? []
