@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 /** SQL of the bulk send: recipients, merge fields rendered in SQL, and the set-based message insert. */
 
 import { ERRORS } from '../../errors.ts';
@@ -279,8 +280,7 @@ export async function insertJobMessages(
   if (!perRow || perRow.ids.length > SMALL_BATCH)
     await db.query(`SELECT set_config('work_mem', '64MB', true)`);
 
-  const { rows } = await db.query<JobMessagesResult>(
-    `WITH r AS (${recipients}),
+  const text = `WITH r AS (${recipients}),
      x AS (
        SELECT ${perRow ? 'r.row_id' : 'sparrow_uuidv7()'} AS id, c.id AS contact_id, c.mobile_number, c.mobile_country,
               CASE WHEN c.mobile_number IS NULL OR NOT c.mobile_valid THEN ${invalid}::jsonb
@@ -354,8 +354,17 @@ export async function insertJobMessages(
             count(*) FILTER (WHERE status = 'failed')::int AS failed,
             coalesce(sum(price), 0)::float8 AS price,
             coalesce(array_agg(DISTINCT not_before) FILTER (WHERE status = 'queued'), '{}') AS holds
-     FROM ins`,
-    params,
+     FROM ins`;
+  // A batch of rows (an SMPP window, a few dozen rows) is the same statement every time: prepared
+  // once per connection, its plan is reused instead of made again for each batch (about 1 ms).
+  const { rows } = await db.query<JobMessagesResult>(
+    perRow
+      ? {
+          name: `job-rows-${createHash('sha1').update(text).digest('hex').slice(0, 16)}`,
+          text,
+          values: params,
+        }
+      : { text, values: params },
   );
   return rows[0];
 }
