@@ -171,8 +171,11 @@ export async function upsertContactsSet(
   updated: { id: string; row: number }[];
   duplicates: number[];
 }> {
-  const ins = await db.query<{ id: string; row: number }>(
-    `${mergeCte(2, 3)},
+  // Named: the same statement every time (its input a JSON recordset the planner sizes the same
+  // whatever its length), so its plan is made once per connection.
+  const ins = await db.query<{ id: string; row: number }>({
+    name: 'upsert-contacts-insert',
+    text: `${mergeCte(2, 3)},
      ins AS (
        INSERT INTO contacts AS c (account_id, id, first_name, last_name, email, mobile_number, mobile_country, mobile_valid,
          mobile_line_type, attributes, tags, opt_in_at, blocked_at, created_by, updated_by)
@@ -185,8 +188,8 @@ export async function upsertContactsSet(
        INSERT INTO events (id, account_id, type, data)
        SELECT i.event_id, $1, 'contact-created', ${contactJsonSql('ins', { fresh: true })} FROM ins JOIN input i ON i.id = ins.id)
      SELECT ins.id, i."row" FROM ins JOIN input i ON i.id = ins.id`,
-    [accountId, JSON.stringify(records), mode ?? 'append', by],
-  );
+    values: [accountId, JSON.stringify(records), mode ?? 'append', by],
+  });
   const insertedIds = new Set(ins.rows.map((r) => r.id));
   const rest = records.filter((r) => !insertedIds.has(r.id));
   if (rest.length === 0) return { inserted: ins.rows, updated: [], duplicates: [] };
