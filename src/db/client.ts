@@ -99,28 +99,30 @@ export function dropConnections(db: Db): void {
 
 /**
  * Runs fn in one transaction: committed if it returns, rolled back if it throws. A `bulk`
- * transaction's statements may run up to the bulk statement timeout instead of the usual one.
+ * transaction's statements may run up to the bulk statement timeout instead of the usual one;
+ * `indexLookups` is preferIndexLookups, set with the BEGIN in the same round trip.
  */
 export async function withTx<T>(
   db: Db,
   fn: (tx: pg.PoolClient) => Promise<T>,
-  opts: { bulk?: boolean } = {},
+  opts: { bulk?: boolean; indexLookups?: boolean } = {},
 ): Promise<T> {
   const client = await db.connect();
   const state = pools.get(db);
   let broken: Error | undefined;
   try {
+    // One round trip (simple protocol), as BEGIN alone is.
+    const lookups = opts.indexLookups ? `; ${INDEX_LOOKUPS}` : '';
     if (opts.bulk) {
       state?.bulk.add(client);
       const ms = state?.timeouts.bulkStatementMs ?? DB_TIMEOUTS.bulkStatementMs;
-      await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.trunc(ms)}`);
+      await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.trunc(ms)}${lookups}`);
     } else if (state?.timeouts.pooler === 'transaction' && state.timeouts.statementMs > 0) {
-      // One round trip (simple protocol), as BEGIN alone is.
       await client.query(
-        `BEGIN; SET LOCAL statement_timeout = ${Math.trunc(state.timeouts.statementMs)}; SET LOCAL jit = off`,
+        `BEGIN; SET LOCAL statement_timeout = ${Math.trunc(state.timeouts.statementMs)}; SET LOCAL jit = off${lookups}`,
       );
     } else {
-      await client.query('BEGIN');
+      await client.query(`BEGIN${lookups}`);
     }
     const result = await fn(client);
     await client.query('COMMIT');
@@ -149,13 +151,14 @@ export function withBulkTx<T>(db: Db, fn: (tx: pg.PoolClient) => Promise<T>): Pr
  * costs a full scan per batch and grows with every message sent.
  */
 export async function preferIndexLookups(tx: pg.PoolClient): Promise<void> {
-  // JIT off too: a plan type turned off is priced at 10^10, so every statement of the transaction
-  // passes jit_above_cost, and a server built with LLVM (Debian's PostgreSQL 15, not the embedded
-  // one) compiled each claim for 2–3 s before running it in a millisecond.
-  await tx.query(
-    'SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off; SET LOCAL enable_seqscan = off; SET LOCAL jit = off',
-  );
+  await tx.query(INDEX_LOOKUPS);
 }
+
+// JIT off too: a plan type turned off is priced at 10^10, so every statement of the transaction
+// passes jit_above_cost, and a server built with LLVM (Debian's PostgreSQL 15, not the embedded
+// one) compiled each claim for 2–3 s before running it in a millisecond.
+const INDEX_LOOKUPS =
+  'SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off; SET LOCAL enable_seqscan = off; SET LOCAL jit = off';
 
 /**
  * Runs fn inside a savepoint of the caller's transaction: if it throws, only its writes are undone

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../context.ts';
-import { preferIndexLookups, withTx } from '../../../db/client.ts';
+import { withTx } from '../../../db/client.ts';
 import { finishRange } from '../../../db/queries/dispatch-ranges.ts';
 import {
   type ClaimedMessage,
@@ -55,57 +55,60 @@ async function claimBatch(
   ctx: AppContext,
   limit: number,
 ): Promise<{ claimed: ClaimedMessage[]; throttled: boolean; full: boolean; found: number }> {
-  return withTx(ctx.db, async (tx) => {
-    await preferIndexLookups(tx);
-    const exhausted = await exhaustedSenders(tx);
-    const candidates = await lockDispatchCandidates(tx, limit, exhausted);
-    const failures: Parameters<typeof failCandidates>[1] = [];
-    const byNumber = new Map<string, { accountId: string; mps: number; provider: string; ids: string[] }>();
-    for (const c of candidates) {
-      const error = dispatchBlocker(ctx, c);
-      if (error) {
-        failures.push({ accountId: c.account_id, id: c.id, error });
-        continue;
+  return withTx(
+    ctx.db,
+    async (tx) => {
+      const exhausted = await exhaustedSenders(tx);
+      const candidates = await lockDispatchCandidates(tx, limit, exhausted);
+      const failures: Parameters<typeof failCandidates>[1] = [];
+      const byNumber = new Map<string, { accountId: string; mps: number; provider: string; ids: string[] }>();
+      for (const c of candidates) {
+        const error = dispatchBlocker(ctx, c);
+        if (error) {
+          failures.push({ accountId: c.account_id, id: c.id, error });
+          continue;
+        }
+        // Past dispatchBlocker the number, its provider and its rate are known.
+        const numberId = c.phone_number_id as string;
+        let n = byNumber.get(numberId);
+        if (!n) {
+          n = {
+            accountId: c.account_id,
+            mps: c.throughput_mps as number,
+            provider: c.provider as string,
+            ids: [],
+          };
+          byNumber.set(numberId, n);
+        }
+        n.ids.push(c.id);
       }
-      // Past dispatchBlocker the number, its provider and its rate are known.
-      const numberId = c.phone_number_id as string;
-      let n = byNumber.get(numberId);
-      if (!n) {
-        n = {
-          accountId: c.account_id,
-          mps: c.throughput_mps as number,
-          provider: c.provider as string,
-          ids: [],
-        };
-        byNumber.set(numberId, n);
+      await failCandidates(tx, failures);
+      // The rate windows are granted in a statement of their own (autocommit, on another connection):
+      // the window row's lock is held for that statement only, not for the whole claim, so concurrent
+      // claims do not queue behind each other. A claim that then fails leaves its slots unused: the
+      // window can only be under-used, never exceeded.
+      const { granted: grants, second } = await grantSends(
+        ctx.db,
+        [...byNumber].map(([phoneNumberId, n]) => ({
+          accountId: n.accountId,
+          phoneNumberId,
+          mps: n.mps,
+          wanted: n.ids.length,
+        })),
+      );
+      const claims: { accountId: string; id: string; provider: string }[] = [];
+      let throttled = exhausted.length > 0;
+      for (const [phoneNumberId, n] of byNumber) {
+        const granted = grants.get(phoneNumberId) ?? 0;
+        if (granted < n.ids.length) throttled = true;
+        for (const id of n.ids.slice(0, granted))
+          claims.push({ accountId: n.accountId, id, provider: n.provider });
       }
-      n.ids.push(c.id);
-    }
-    await failCandidates(tx, failures);
-    // The rate windows are granted in a statement of their own (autocommit, on another connection):
-    // the window row's lock is held for that statement only, not for the whole claim, so concurrent
-    // claims do not queue behind each other. A claim that then fails leaves its slots unused: the
-    // window can only be under-used, never exceeded.
-    const { granted: grants, second } = await grantSends(
-      ctx.db,
-      [...byNumber].map(([phoneNumberId, n]) => ({
-        accountId: n.accountId,
-        phoneNumberId,
-        mps: n.mps,
-        wanted: n.ids.length,
-      })),
-    );
-    const claims: { accountId: string; id: string; provider: string }[] = [];
-    let throttled = exhausted.length > 0;
-    for (const [phoneNumberId, n] of byNumber) {
-      const granted = grants.get(phoneNumberId) ?? 0;
-      if (granted < n.ids.length) throttled = true;
-      for (const id of n.ids.slice(0, granted))
-        claims.push({ accountId: n.accountId, id, provider: n.provider });
-    }
-    const claimed = await claimMessages(tx, claims, ctx.config.dispatchLeaseSeconds, second);
-    return { claimed, throttled, full: candidates.length >= limit, found: candidates.length };
-  });
+      const claimed = await claimMessages(tx, claims, ctx.config.dispatchLeaseSeconds, second);
+      return { claimed, throttled, full: candidates.length >= limit, found: candidates.length };
+    },
+    { indexLookups: true },
+  );
 }
 
 /**
@@ -161,11 +164,14 @@ export async function dispatchBatch(
 
 /** Applies receipts that arrived before their submission was recorded. */
 async function applyEarlyReceipts(ctx: AppContext): Promise<void> {
-  await withTx(ctx.db, async (tx) => {
-    await preferIndexLookups(tx);
-    const early = await takeEarlyReceipts(tx);
-    if (early.length > 0) await applyReceipts(tx, early);
-  });
+  await withTx(
+    ctx.db,
+    async (tx) => {
+      const early = await takeEarlyReceipts(tx);
+      if (early.length > 0) await applyReceipts(tx, early);
+    },
+    { indexLookups: true },
+  );
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../../context.ts';
-import { preferIndexLookups, withTx } from '../../../db/client.ts';
+import { withTx } from '../../../db/client.ts';
 import {
   claimRange,
   closeJobDispatch,
@@ -47,132 +47,135 @@ const NO_MEDIA: { url: string }[] = Object.freeze([]) as unknown as { url: strin
  * Messages that must not be sent (contact stopped, validity ended, number gone) are failed and refunded here.
  */
 export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<RangeClaim> {
-  return withTx(ctx.db, async (tx) => {
-    await preferIndexLookups(tx);
-    const expired = await lockExpiredRange(tx);
-    let messages: RangeMessage[];
-    let job: OpenJob | undefined;
-    let jobHasMore = false;
-    if (expired) {
-      messages = await rangeMessages(tx, expired);
-    } else {
-      // The oldest open job with messages left; a job found exhausted is closed and the next one
-      // tried in the same claim (a lane that came back empty-handed would idle until the next round).
-      // One message more than the limit is read to know whether the range ends the job.
-      let more = false;
-      messages = [];
-      for (let tries = 0; tries < MAX_JOBS_PER_CLAIM && messages.length === 0; tries++) {
-        const open = await lockOpenJob(tx);
-        if (!open) break;
-        messages = await jobMessagesAfter(tx, open, limit + 1);
-        if (messages.length === 0) await closeJobDispatch(tx, open);
-        else job = open;
-      }
-      if (!job) return NOTHING;
-      if (messages.length > limit) {
-        more = true;
-        messages = messages.slice(0, limit);
-      }
-      jobHasMore = more;
-    }
-
-    const accountId = expired ? expired.account_id : (job as OpenJob).account_id;
-    // Each number is checked once for the range; each message for its contact.
-    const numberIds = [...new Set(messages.map((m) => m.phone_number_id).filter((id) => id !== null))];
-    const numbers = new Map((await rangeNumbers(tx, accountId, numberIds)).map((n) => [n.id, n]));
-    const numberError = new Map<string | null, { code: string; description: string } | null>();
-    for (const id of [...numberIds, null]) {
-      const n = id === null ? undefined : numbers.get(id);
-      numberError.set(
-        id,
-        numberBlocker(ctx, {
-          phone_number_id: id,
-          number_active: n?.number_active ?? false,
-          number_verified: n?.number_verified ?? false,
-          provider: n?.provider ?? null,
-          throughput_mps: n?.throughput_mps ?? null,
-        }),
-      );
-    }
-
-    const failures: Parameters<typeof failCandidates>[1] = [];
-    const wants = new Map<string, { accountId: string; mps: number; wanted: number }>();
-    for (const m of messages) {
-      const error = m.stopped
-        ? OPTED_OUT_ERROR
-        : m.expired
-          ? EXPIRED_ERROR
-          : numberError.get(m.phone_number_id);
-      if (error) failures.push({ accountId, id: m.id, error });
-      else {
-        const id = m.phone_number_id as string;
-        const w = wants.get(id) ?? {
-          accountId,
-          mps: numbers.get(id)?.throughput_mps as number,
-          wanted: 0,
-        };
-        w.wanted++;
-        wants.set(id, w);
-      }
-    }
-    // Granted on another connection, in a statement of its own (see claimBatch in dispatch-batch.ts).
-    const { granted, second } = await grantSends(
-      ctx.db,
-      [...wants].map(([phoneNumberId, w]) => ({ phoneNumberId, ...w })),
-    );
-
-    const failing = new Set(failures.map((f) => f.id));
-    const claimed: RangeClaim['claimed'] = [];
-    let throttled = false;
-    let skipped = false;
-    let last: string | undefined;
-    for (const m of messages) {
-      if (!failing.has(m.id)) {
-        const left = granted.get(m.phone_number_id as string) ?? 0;
-        if (left === 0) {
-          throttled = true;
-          // A new range stops here; a range taken over keeps its other messages for the next round.
-          if (job) break;
-          skipped = true;
-          continue;
+  return withTx(
+    ctx.db,
+    async (tx) => {
+      const expired = await lockExpiredRange(tx);
+      let messages: RangeMessage[];
+      let job: OpenJob | undefined;
+      let jobHasMore = false;
+      if (expired) {
+        messages = await rangeMessages(tx, expired);
+      } else {
+        // The oldest open job with messages left; a job found exhausted is closed and the next one
+        // tried in the same claim (a lane that came back empty-handed would idle until the next round).
+        // One message more than the limit is read to know whether the range ends the job.
+        let more = false;
+        messages = [];
+        for (let tries = 0; tries < MAX_JOBS_PER_CLAIM && messages.length === 0; tries++) {
+          const open = await lockOpenJob(tx);
+          if (!open) break;
+          messages = await jobMessagesAfter(tx, open, limit + 1);
+          if (messages.length === 0) await closeJobDispatch(tx, open);
+          else job = open;
         }
-        granted.set(m.phone_number_id as string, left - 1);
-        claimed.push(
-          toClaimed(accountId, m, numbers.get(m.phone_number_id as string)?.provider as string, second),
+        if (!job) return NOTHING;
+        if (messages.length > limit) {
+          more = true;
+          messages = messages.slice(0, limit);
+        }
+        jobHasMore = more;
+      }
+
+      const accountId = expired ? expired.account_id : (job as OpenJob).account_id;
+      // Each number is checked once for the range; each message for its contact.
+      const numberIds = [...new Set(messages.map((m) => m.phone_number_id).filter((id) => id !== null))];
+      const numbers = new Map((await rangeNumbers(tx, accountId, numberIds)).map((n) => [n.id, n]));
+      const numberError = new Map<string | null, { code: string; description: string } | null>();
+      for (const id of [...numberIds, null]) {
+        const n = id === null ? undefined : numbers.get(id);
+        numberError.set(
+          id,
+          numberBlocker(ctx, {
+            phone_number_id: id,
+            number_active: n?.number_active ?? false,
+            number_verified: n?.number_verified ?? false,
+            provider: n?.provider ?? null,
+            throughput_mps: n?.throughput_mps ?? null,
+          }),
         );
       }
-      last = m.id;
-    }
 
-    let range: RangeRef | undefined;
-    const owner = randomUUID();
-    if (expired) {
-      await renewRange(tx, expired, ctx.config.dispatchLeaseSeconds, owner);
-      range = refOf(expired, owner);
-    } else if (job && last !== undefined) {
-      range = {
-        accountId: job.account_id,
-        jobId: job.id,
-        notBefore: job.not_before,
-        lo: messages[0].id,
-        hi: last,
-        owner,
+      const failures: Parameters<typeof failCandidates>[1] = [];
+      const wants = new Map<string, { accountId: string; mps: number; wanted: number }>();
+      for (const m of messages) {
+        const error = m.stopped
+          ? OPTED_OUT_ERROR
+          : m.expired
+            ? EXPIRED_ERROR
+            : numberError.get(m.phone_number_id);
+        if (error) failures.push({ accountId, id: m.id, error });
+        else {
+          const id = m.phone_number_id as string;
+          const w = wants.get(id) ?? {
+            accountId,
+            mps: numbers.get(id)?.throughput_mps as number,
+            wanted: 0,
+          };
+          w.wanted++;
+          wants.set(id, w);
+        }
+      }
+      // Granted on another connection, in a statement of its own (see claimBatch in dispatch-batch.ts).
+      const { granted, second } = await grantSends(
+        ctx.db,
+        [...wants].map(([phoneNumberId, w]) => ({ phoneNumberId, ...w })),
+      );
+
+      const failing = new Set(failures.map((f) => f.id));
+      const claimed: RangeClaim['claimed'] = [];
+      let throttled = false;
+      let skipped = false;
+      let last: string | undefined;
+      for (const m of messages) {
+        if (!failing.has(m.id)) {
+          const left = granted.get(m.phone_number_id as string) ?? 0;
+          if (left === 0) {
+            throttled = true;
+            // A new range stops here; a range taken over keeps its other messages for the next round.
+            if (job) break;
+            skipped = true;
+            continue;
+          }
+          granted.set(m.phone_number_id as string, left - 1);
+          claimed.push(
+            toClaimed(accountId, m, numbers.get(m.phone_number_id as string)?.provider as string, second),
+          );
+        }
+        last = m.id;
+      }
+
+      let range: RangeRef | undefined;
+      const owner = randomUUID();
+      if (expired) {
+        await renewRange(tx, expired, ctx.config.dispatchLeaseSeconds, owner);
+        range = refOf(expired, owner);
+      } else if (job && last !== undefined) {
+        range = {
+          accountId: job.account_id,
+          jobId: job.id,
+          notBefore: job.not_before,
+          lo: messages[0].id,
+          hi: last,
+          owner,
+        };
+        const exhausted = !jobHasMore && last === messages[messages.length - 1].id;
+        await claimRange(tx, { ...range, leaseSeconds: ctx.config.dispatchLeaseSeconds, exhausted });
+      }
+      await failCandidates(
+        tx,
+        failures.filter((f) => last !== undefined && f.id <= last),
+      );
+      return {
+        claimed,
+        range,
+        complete: !skipped,
+        throttled,
+        full: expired !== undefined || messages.length >= limit,
       };
-      const exhausted = !jobHasMore && last === messages[messages.length - 1].id;
-      await claimRange(tx, { ...range, leaseSeconds: ctx.config.dispatchLeaseSeconds, exhausted });
-    }
-    await failCandidates(
-      tx,
-      failures.filter((f) => last !== undefined && f.id <= last),
-    );
-    return {
-      claimed,
-      range,
-      complete: !skipped,
-      throttled,
-      full: expired !== undefined || messages.length >= limit,
-    };
-  });
+    },
+    { indexLookups: true },
+  );
 }
 
 function refOf(r: ExpiredRange, owner: string): RangeRef {

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../context.ts';
-import { preferIndexLookups, withTx } from '../../../db/client.ts';
+import { withTx } from '../../../db/client.ts';
 import { dropInflight } from '../../../db/queries/dispatch-inflight.ts';
 import { recordSubmissions, type SubmissionOutcome } from '../../../db/queries/message-dispatch.ts';
 import { metrics } from '../../../metrics/metrics.ts';
@@ -105,12 +105,15 @@ export class OutcomeRecorder {
   private async write(outcomes: SubmissionOutcome[], groups: string[], last?: (tx: Tx) => Promise<void>) {
     if (outcomes.length === 0 && groups.length === 0 && !last) return;
 
-    await withTx(this.ctx.db, async (tx) => {
-      await preferIndexLookups(tx);
-      await recordSubmissions(tx, outcomes);
-      await dropInflight(tx, groups);
-      if (last) await last(tx);
-    });
+    await withTx(
+      this.ctx.db,
+      async (tx) => {
+        await recordSubmissions(tx, outcomes);
+        await dropInflight(tx, groups);
+        if (last) await last(tx);
+      },
+      { indexLookups: true },
+    );
     this.lease?.closed(groups);
     if (metrics.enabled) for (const o of outcomes) metrics.submissions(o.provider ?? 'none', o.outcome);
   }

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../context.ts';
-import { preferIndexLookups, withTx } from '../../../db/client.ts';
+import { withTx } from '../../../db/client.ts';
 import { applyReceipts, type ReceiptInput } from '../../../db/queries/message-receipts.ts';
 import { metrics } from '../../../metrics/metrics.ts';
 import type { StatusUpdate } from '../../../providers/types.ts';
@@ -34,10 +34,7 @@ export async function applyStatusUpdates(
   let changed = 0;
   for (let i = 0; i < receipts.length; i += CHUNK) {
     const chunk = receipts.slice(i, i + CHUNK);
-    changed += await withTx(ctx.db, async (tx) => {
-      await preferIndexLookups(tx);
-      return applyReceipts(tx, chunk);
-    });
+    changed += await withTx(ctx.db, (tx) => applyReceipts(tx, chunk), { indexLookups: true });
   }
   return changed;
 }
