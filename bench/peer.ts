@@ -19,7 +19,8 @@
  * the Sparrow process and its PostgreSQL (postmaster and backends). Env: N (100000), ROUNDS (3),
  * BATCH (2000), CONCURRENCY (4), WINDOW (100: Kannel's max-pending-submits, Sparrow's
  * SMPP_WINDOW_SIZE, and the SMPP clients' window), IN_FLIGHT (Sparrow's DISPATCH_IN_FLIGHT; unset:
- * its default), RACES.
+ * its default), RACES, TICK (set: each round also prints, every second, the messages the sink got
+ * and each process's CPU seconds in that second, which shows where the round is CPU-bound).
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -46,6 +47,7 @@ const CONCURRENCY = Number(process.env.CONCURRENCY ?? 4);
 const WINDOW = Number(process.env.WINDOW ?? 100);
 const RACES = (process.env.RACES ?? 'http,smpp').split(',').map((r) => r.trim());
 const IN_FLIGHT = process.env.IN_FLIGHT;
+const TICK = Boolean(process.env.TICK);
 const TEXT = 'Your appointment is confirmed for Tuesday 10:30. Reply STOP to opt out.';
 const ROUND_TIMEOUT_MS = Number(process.env.ROUND_TIMEOUT_MS ?? 900_000);
 const BIN = path.resolve('bin/sparrow.js');
@@ -188,9 +190,12 @@ async function round(
   const cpu0 = treeCpuSeconds(roots);
   const each0 = roots.map((pid) => treeCpuSeconds([pid]));
   const t0 = performance.now();
+  const ticker = TICK ? tickEachSecond(roots, sink, t0) : undefined;
   await feed();
   const accepted = performance.now();
+  if (ticker) console.log(`    t=${fmt((accepted - t0) / 1000, 1)}: accepted`);
   await sink.waitFor(N, ROUND_TIMEOUT_MS);
+  clearInterval(ticker);
   const totalMs = sink.lastAt - t0;
   // Anything left in flight that would still cost CPU (records of the last acknowledgements).
   const note = after ? await after() : '';
@@ -210,6 +215,19 @@ async function round(
       `${fmt(sink.distinct)} distinct, ${r.duplicates} duplicates${note}; load ${load()}`,
   );
   return r;
+}
+
+/** TICK: every second, the sink's new messages and the CPU seconds of each of the peer's processes. */
+function tickEachSecond(roots: number[], sink: SmppSink, t0: number) {
+  let last = { n: sink.distinct, cpu: roots.map((pid) => treeCpuSeconds([pid])) };
+  return setInterval(() => {
+    const now = { n: sink.distinct, cpu: roots.map((pid) => treeCpuSeconds([pid])) };
+    const cpu = now.cpu.map((c, k) => fmt(c - last.cpu[k], 2)).join(' + ');
+    console.log(
+      `    t=${fmt((performance.now() - t0) / 1000, 1)}: sink +${fmt(now.n - last.n)}, CPU ${cpu} s`,
+    );
+    last = now;
+  }, 1000);
 }
 
 /** Kannel: sendsms GETs naming `per` recipients each (space-separated `to`). */
