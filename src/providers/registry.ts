@@ -29,9 +29,7 @@ export function createProviders(config: Config, log: (msg: string) => void = () 
     onError: (err) => log(`simulator: receipt delivery failed: ${(err as Error).message}`),
   });
   const all = new Map<ProviderName, Provider>([['simulator', simulator]]);
-  const kinds = new Map<ProviderName, ProviderKind>([['simulator', 'simulator']]);
   for (const instance of configuredInstances(config)) {
-    kinds.set(instance.name, instance.kind);
     all.set(
       instance.name,
       instance.kind === 'twilio'
@@ -58,7 +56,8 @@ export function createProviders(config: Config, log: (msg: string) => void = () 
   return {
     simulator,
     names: () => [...all.keys()],
-    instances: () => [...kinds].map(([name, kind]) => ({ name, kind })),
+    // Every adapter says its kind (Provider.kind); a stand-in without one is taken as SMPP, as routing does.
+    instances: () => [...all].map(([name, p]) => ({ name, kind: p.kind ?? 'smpp' })),
     get: (name) => all.get(name),
     async start(sink: ProviderSink) {
       if (started) return;

@@ -18,8 +18,9 @@ interface Waiting {
 
 /**
  * Gathers the submit_sm of one credential and source number that arrive while its previous
- * batches are being written (IN_FLIGHT at once), and sends them as one (submitSmppBatch: one transaction, one commit, one charge
- * of the balance row) instead of one transaction each, which serialise on that row. A submission
+ * batches are being written (IN_FLIGHT at once), and sends them as one (submitSmppBatch: one
+ * transaction, one commit, one charge of the balance row) instead of one transaction each, which
+ * serialise on that row. A submission
  * arriving when nothing of its key is in flight goes at the next turn of the event loop (with
  * whatever came in the same read), so a lone submission waits for no timer. Each waiting
  * submission is answered its own outcome.

@@ -8,7 +8,7 @@ import { newId } from '../../util/ids.ts';
 import { noContent, ok } from '../respond.ts';
 import { Envelope, errorResponses } from '../schemas/common.ts';
 import { TwilioInstance, TwilioParams } from '../schemas/twilio-callbacks.ts';
-import { checkTwilioSignature } from '../twilio-signature.ts';
+import { signedTwilioInstance } from '../twilio-signature.ts';
 import type { App } from '../types.ts';
 
 const SimulatorInbound = Type.Object({
@@ -120,8 +120,7 @@ export async function providerRoutes(app: App) {
       },
     },
     async (req, reply) => {
-      const instance = req.query.provider ?? 'twilio';
-      checkTwilioSignature(app, req, instance);
+      const instance = signedTwilioInstance(app, req);
       const message =
         parseTwilioInbound(req.body, instance) ?? fail('VAL-001', 'Not a Twilio inbound message.');
       await receiveMessage(app.ctx, message);
@@ -146,8 +145,7 @@ export async function providerRoutes(app: App) {
       },
     },
     async (req, reply) => {
-      const instance = req.query.provider ?? 'twilio';
-      checkTwilioSignature(app, req, instance);
+      const instance = signedTwilioInstance(app, req);
       const update = parseTwilioStatus(req.body, instance);
       if (update) await applyStatusUpdates(app.ctx, [update]);
       return noContent(reply);

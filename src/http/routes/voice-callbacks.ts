@@ -10,7 +10,7 @@ import { noContent, ok } from '../respond.ts';
 import { Call, SimulatedCallBody } from '../schemas/calls.ts';
 import { Envelope, errorResponses } from '../schemas/common.ts';
 import { TwilioInstance, TwilioParams } from '../schemas/twilio-callbacks.ts';
-import { checkTwilioSignature } from '../twilio-signature.ts';
+import { signedTwilioInstance } from '../twilio-signature.ts';
 import type { App } from '../types.ts';
 
 type Params = Record<string, string>;
@@ -74,8 +74,7 @@ export async function voiceCallbackRoutes(app: App) {
       },
     },
     async (req, reply) => {
-      const instance = req.query.provider ?? 'twilio';
-      checkTwilioSignature(app, req, instance);
+      const instance = signedTwilioInstance(app, req);
       const c = callOf(req.body);
       if (!c.from) fail('VAL-001', 'Not a Twilio voice callback: From is required.');
       const { plan } = await receiveCall(app.ctx.db, {
@@ -107,8 +106,7 @@ export async function voiceCallbackRoutes(app: App) {
       },
     },
     async (req, reply) => {
-      const instance = req.query.provider ?? 'twilio';
-      checkTwilioSignature(app, req, instance);
+      const instance = signedTwilioInstance(app, req);
       const c = callOf(req.body);
       const status = STATUS[(req.body.CallStatus ?? '').toLowerCase()];
       if (status) {
@@ -141,8 +139,7 @@ export async function voiceCallbackRoutes(app: App) {
       },
     },
     async (req, reply) => {
-      const instance = req.query.provider ?? 'twilio';
-      checkTwilioSignature(app, req, instance);
+      const instance = signedTwilioInstance(app, req);
       const c = callOf(req.body);
       const url = req.body.RecordingUrl;
       await recordCallRecording(app.ctx.db, {
