@@ -4,7 +4,7 @@
  * Whitespace inside the braces is tolerated; a missing value renders empty; nothing is escaped.
  * The one definition: the server uses this module and the web console is served a browser build
  * of it (src/http/routes/console.ts). The bulk send path compiles the parsed parts to a SQL
- * expression (renderSql in db/queries/message-bulk.ts); test/messaging/vectors.test.ts holds both,
+ * expression (renderSql in db/queries/render-sql.ts); test/messaging/vectors.test.ts holds both,
  * and the console's build, to the shared vectors in test/messaging/vectors/render.json.
  */
 
@@ -75,7 +75,7 @@ export function parseTemplate(template: string): TemplatePart[] {
 
 /**
  * How an attribute value reads in a message: as PostgreSQL's `attributes ->> name` gives it, since
- * bulk sends render in SQL (renderSql in db/queries/message-bulk.ts): a string as it is, a number in
+ * bulk sends render in SQL (renderSql in db/queries/render-sql.ts): a string as it is, a number in
  * plain decimal notation (`0.0000001`, never `1e-7`), `true`/`false`, an object or array as jsonb's
  * text (`{"a": 1, "b": [true, null]}`: keys shortest first, then by their UTF-8 bytes), null empty.
  */

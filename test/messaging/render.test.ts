@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { renderForContacts } from '../../src/db/queries/message-bulk.ts';
+import { renderForContacts } from '../../src/db/queries/render-sql.ts';
 import { parseTemplate, renderTemplate } from '../../src/messaging/render.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 import { HOSTILE_TEMPLATES } from './hostile-templates.ts';

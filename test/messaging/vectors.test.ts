@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { findContact } from '../../src/db/queries/contacts.ts';
-import { renderForContacts } from '../../src/db/queries/message-bulk.ts';
+import { renderForContacts } from '../../src/db/queries/render-sql.ts';
 import { mergeValues, renderForContact } from '../../src/domain/contacts/merge-values.ts';
 import {
   attributeText,

@@ -11,7 +11,7 @@ export type MergeContact = Pick<
  * The values a contact's merge fields render with (`{{{firstName}}}`, `{{{mobile}}}`, a custom
  * attribute by name): the one mapping from a contacts row, for every text the service writes to a
  * contact by itself (workflow steps, autoresponders, form confirmations). Bulk sends read the same
- * columns in SQL (renderSql in db/queries/message-bulk.ts).
+ * columns in SQL (renderSql in db/queries/render-sql.ts).
  */
 export function mergeValues(contact: MergeContact): RenderContact {
   return {
