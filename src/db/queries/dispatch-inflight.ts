@@ -29,41 +29,54 @@ export async function markInflight(
   g: InflightGroup,
   leaseSeconds: number,
 ): Promise<string | undefined> {
-  const { rows } = await db.query<{ id: string }>({
-    name: 'dispatch-mark-inflight',
-    text: `WITH k AS (
-             SELECT * FROM unnest($7::uuid[], $8::uuid[], $9::int[]) AS k(account_id, id, attempt)
-           ), r AS (
-             UPDATE dispatch_ranges SET claimed_until = now() + make_interval(secs => $1)
-             WHERE $3 AND account_id = $4 AND job_id = $5 AND lo = $6 AND owner = $10
-             RETURNING 1
-           ), s AS (
-             UPDATE messages m SET claimed_until = now() + make_interval(secs => $1) FROM k
-             WHERE NOT $3 AND m.account_id = k.account_id AND m.id = k.id AND m.status = 'sending'
-               AND m.attempts = k.attempt
-             RETURNING 1
-           ), ins AS (
-             INSERT INTO dispatch_inflight (claimed_until, provider, ranged, range_account_id, range_job_id, range_lo,
-                                            account_ids, ids, attempts)
-             SELECT now() + make_interval(secs => $1), $2, $3, $4, $5, $6, $7::uuid[], $8::uuid[], $9::int[]
-             WHERE CASE WHEN $3 THEN EXISTS (SELECT 1 FROM r)
-                        ELSE (SELECT count(*) FROM s) = cardinality($8::uuid[]) END
-             RETURNING id
-           )
-           SELECT id::text FROM ins`,
-    values: [
-      leaseSeconds,
-      g.provider,
-      g.ranged,
-      g.range?.accountId ?? null,
-      g.range?.jobId ?? null,
-      g.range?.lo ?? null,
-      plainArray(g.accountIds),
-      plainArray(g.ids),
-      plainArray(g.attempts),
-      g.range?.owner ?? null,
-    ],
-  });
+  // Two statements, one per kind of group: each keeps one generic plan (a statement taking the
+  // kind as a parameter was planned anew at every call, its custom plan dropping the other branch).
+  const { rows } = g.ranged
+    ? await db.query<{ id: string }>({
+        name: 'dispatch-mark-inflight-range',
+        text: `WITH r AS (
+                 UPDATE dispatch_ranges SET claimed_until = now() + make_interval(secs => $1)
+                 WHERE account_id = $3 AND job_id = $4 AND lo = $5 AND owner = $9
+                 RETURNING 1
+               )
+               INSERT INTO dispatch_inflight (claimed_until, provider, ranged, range_account_id, range_job_id, range_lo,
+                                              account_ids, ids, attempts)
+               SELECT now() + make_interval(secs => $1), $2, true, $3, $4, $5, $6::uuid[], $7::uuid[], $8::int[]
+               WHERE EXISTS (SELECT 1 FROM r)
+               RETURNING id::text`,
+        values: [
+          leaseSeconds,
+          g.provider,
+          g.range?.accountId ?? null,
+          g.range?.jobId ?? null,
+          g.range?.lo ?? null,
+          plainArray(g.accountIds),
+          plainArray(g.ids),
+          plainArray(g.attempts),
+          g.range?.owner ?? null,
+        ],
+      })
+    : await db.query<{ id: string }>({
+        name: 'dispatch-mark-inflight-singles',
+        text: `WITH s AS (
+                 UPDATE messages m SET claimed_until = now() + make_interval(secs => $1)
+                 FROM unnest($3::uuid[], $4::uuid[], $5::int[]) AS k(account_id, id, attempt)
+                 WHERE m.account_id = k.account_id AND m.id = k.id AND m.status = 'sending'
+                   AND m.attempts = k.attempt
+                 RETURNING 1
+               )
+               INSERT INTO dispatch_inflight (claimed_until, provider, ranged, account_ids, ids, attempts)
+               SELECT now() + make_interval(secs => $1), $2, false, $3::uuid[], $4::uuid[], $5::int[]
+               WHERE (SELECT count(*) FROM s) = cardinality($4::uuid[])
+               RETURNING id::text`,
+        values: [
+          leaseSeconds,
+          g.provider,
+          plainArray(g.accountIds),
+          plainArray(g.ids),
+          plainArray(g.attempts),
+        ],
+      });
   return rows[0]?.id;
 }
 

@@ -26,7 +26,6 @@ import { type SmppSubmission, type SmppSubmitOutcome, submitSmppMessage } from '
  * so that each gets its own answer.
  */
 export async function submitSmppBatch(db: Db, subs: SmppSubmission[]): Promise<SmppSubmitOutcome[]> {
-  if (subs.length === 1) return [await submitSmppMessage(db, subs[0])];
   const first = subs[0];
   for (const s of subs) {
     if (
@@ -50,6 +49,8 @@ export async function submitSmppBatch(db: Db, subs: SmppSubmission[]): Promise<S
     await withBulkTx(db, async (tx) => {
       // The account's sending settings, as sendMessages applies them: smart encoding of the text
       // and the default validity period when the submissions named none.
+      // A blank text is refused as sendMessages refuses it: each submission then answers on its own.
+      if (subs.some((s) => s.text.trim() === '')) fail('MSG-003');
       const account = (await findAccount(tx, first.accountId)) ?? fail('ACCT-001');
       const validity = effectiveValidity(first.validityPeriod, account.validity_period);
       const bodies = subs.map((s) => encodeText(s.text, account.smart_encoding));
