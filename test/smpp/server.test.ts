@@ -278,6 +278,26 @@ describe('SMPP server', () => {
       assert.equal(m.segments, 2);
     });
 
+    it('refuses a blank text with ESME_RINVMSGLEN, alone and within a window, and sends the others of that window', async () => {
+      const e = await bound('transmitter');
+      const lone = await e.submit(
+        submitParams({ destination_addr: '12015550131', short_message: Buffer.from('   ') }),
+      );
+      assert.equal(lone.command_status, STATUS.RINVMSGLEN);
+      const answers = await Promise.all(
+        ['Before', '    ', 'After'].map((text, n) =>
+          e.submit(
+            submitParams({ destination_addr: `120155501${32 + n}`, short_message: Buffer.from(text) }),
+          ),
+        ),
+      );
+      assert.deepEqual(
+        answers.map((a) => a.command_status),
+        [0, STATUS.RINVMSGLEN, 0],
+      );
+      assert.equal((await message(acct, String(answers[2].message_id))).message, 'After');
+    });
+
     it('records a window of submit_sm as send jobs with their counts, source text and author', async () => {
       const e = await bound('transmitter');
       const answers = await Promise.all(
