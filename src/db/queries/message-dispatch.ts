@@ -46,9 +46,12 @@ export async function lockDispatchCandidates(
 ): Promise<DispatchCandidate[]> {
   // The queue is read in id order straight from the messages_dispatch index (a sort would read every
   // queued row: with statistics taken before a bulk send the planner believes the queue is tiny).
+  // Named: polled several times a second, it was planned anew each time (0.8 ms); the plan is made
+  // (and remade after an ANALYZE) with sorts off, as it runs.
   await db.query('SET LOCAL enable_sort = off');
-  const { rows } = await db.query<DispatchCandidate>(
-    `WITH q AS (
+  const { rows } = await db.query<DispatchCandidate>({
+    name: 'dispatch-lock-candidates',
+    text: `WITH q AS (
        SELECT m.account_id, m.id, m.phone_number_id, m.contact_id, m.system, m.expires_at
        FROM messages m
        WHERE m.queued
@@ -69,8 +72,8 @@ export async function lockDispatchCandidates(
      FROM q
      LEFT JOIN contacts c ON c.account_id = q.account_id AND c.id = q.contact_id
      LEFT JOIN phone_numbers n ON n.account_id = q.account_id AND n.id = q.phone_number_id`,
-    [limit, exhaustedNumberIds],
-  );
+    values: [limit, exhaustedNumberIds],
+  });
   await db.query('SET LOCAL enable_sort = on');
   return rows;
 }
