@@ -1,5 +1,7 @@
 /** CPU seconds of process trees, from /proc (Linux): what a peer in a benchmark race spent. */
 import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Queryable } from '../src/db/client.ts';
 
 const TICK = 100; // getconf CLK_TCK on Linux
 
@@ -34,4 +36,17 @@ export function treeCpuSeconds(roots: number[]): number {
   };
   for (const r of roots) walk(r);
   return ticks / TICK;
+}
+
+/** The postmaster's pid of this database when its data directory is readable here (else undefined). */
+export async function postmasterPid(db: Queryable): Promise<number | undefined> {
+  const { rows } = await db.query<{ data_directory: string }>('SHOW data_directory');
+  try {
+    const pid = Number(
+      readFileSync(path.join(rows[0].data_directory, 'postmaster.pid'), 'utf8').split('\n')[0],
+    );
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -8,6 +8,9 @@
  * Then the way integrations send (NAMED=mobiles,ids): the N recipients named in calls of BATCH
  * (2,000), CONCURRENCY (4) at once, as new mobiles and as the seeded contacts' ids; each mode's
  * accept rate is printed beside the filter's, with its end-to-end rate.
+ * Last, with no dispatcher running, what the accept alone costs in CPU: FLOOR (10,000) new mobiles
+ * named in calls of BATCH, one at a time; PostgreSQL's processes (from /proc, when its data
+ * directory is on this machine) and this one, per recipient: the floor of a named-mobile send.
  * With OLD=M, the account first holds M old messages (final, spread over the past twelve months, in
  * their month partitions), as a database that has been sending for a year does (`bench:growth`).
  * Env: N (default 100000), NAMED, BATCH, CONCURRENCY, OLD, DATABASE_URL (else embedded PostgreSQL).
@@ -21,6 +24,7 @@ import { createClient } from '../src/domain/auth/create-client.ts';
 import { buildApiApp } from '../src/http/app.ts';
 import { dispatch } from '../src/workers/dispatch.ts';
 import { startWorkers } from '../src/workers/index.ts';
+import { postmasterPid, treeCpuSeconds } from './proc-cpu.ts';
 import { benchDatabase, fmt } from './support.ts';
 
 const N = Number(process.env.N ?? 100_000);
@@ -29,6 +33,7 @@ const NAMED = (process.env.NAMED ?? 'mobiles,ids').split(',').filter((k) => k ==
 const BATCH = Number(process.env.BATCH ?? 2000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 4);
 const OLD = Number(process.env.OLD ?? 0);
+const FLOOR = Number(process.env.FLOOR ?? 10_000);
 const THROUGHPUT = 1_000_000;
 const TEMPLATE = 'Hi {{{firstName}}}, your {{{plan}}} offer ends Sunday. Reply STOP to opt out.';
 
@@ -104,8 +109,36 @@ async function namedSends(api: FastifyInstance, accountId: string, token: string
   return out;
 }
 
+/**
+ * CPU per recipient of accepting FLOOR new mobiles, BATCH a call, one call at a time, with no
+ * dispatcher running: PostgreSQL's (undefined when its processes are not on this machine) and this
+ * process's (the API in-process: routing, validation, parsing the numbers, the statements).
+ */
+async function acceptCost(api: FastifyInstance, accountId: string, token: string) {
+  const pg = await postmasterPid(db);
+  const pgBefore = pg === undefined ? 0 : treeCpuSeconds([pg]);
+  const nodeBefore = process.cpuUsage();
+  for (let from = 0; from < FLOOR; from += BATCH) {
+    const contacts = [];
+    for (let i = from; i < Math.min(FLOOR, from + BATCH); i++)
+      contacts.push({ mobile: { number: `+1203${2_000_000 + i}` } });
+    const res = await api.inject({
+      method: 'POST',
+      url: `/v1/accounts/${accountId}/messages`,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ contacts, template: TEMPLATE }),
+    });
+    if (res.statusCode !== 200) throw new Error(`floor send answered ${res.statusCode}: ${res.body}`);
+  }
+  const node = process.cpuUsage(nodeBefore);
+  return {
+    pgUs: pg === undefined ? undefined : ((treeCpuSeconds([pg]) - pgBefore) * 1e6) / FLOOR,
+    nodeUs: (node.user + node.system) / FLOOR,
+  };
+}
+
 try {
-  const { account } = await createAccount(db, { name: 'bench', balance: N * 3 });
+  const { account } = await createAccount(db, { name: 'bench', balance: N * 3 + FLOOR * 2 });
   const { client } = await createClient(db, account.id);
   const token = await ctx.tokens.issue(
     { id: client.id, name: client.name, accountId: account.id },
@@ -187,6 +220,7 @@ try {
   );
   await workers.stop();
   workers = undefined;
+  const floor = FLOOR > 0 ? await acceptCost(api, account.id, token) : undefined;
   await api.close();
   // How many message updates stayed on their page without touching an index (statistics lag a little).
   await new Promise((r) => setTimeout(r, 700));
@@ -240,6 +274,12 @@ try {
         )
         .join('; '),
   );
+  if (floor)
+    console.log(
+      `accept alone, no dispatcher (${fmt(FLOOR)} new mobiles, calls of ${fmt(BATCH)} one at a time): CPU per recipient ` +
+        `PostgreSQL ${floor.pgUs === undefined ? 'n/a (its processes are not on this machine)' : `${fmt(floor.pgUs)} µs`}, ` +
+        `this process ${fmt(floor.nodeUs)} µs`,
+    );
   console.log(`peak RSS of this process: ${fmt(peakRss / 2 ** 20, 1)} MB`);
   console.log(`message row updates: ${fmt(hot[0]?.upd ?? 0)}, of which HOT: ${fmt(hot[0]?.hot ?? 0)}`);
   console.log(
