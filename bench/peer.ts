@@ -22,7 +22,6 @@
  * its default), RACES, TICK (set: each round also prints, every second, the messages the sink got
  * and each process's CPU seconds in that second, which shows where the round is CPU-bound).
  */
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import smpp, { type PDU } from 'smpp';
@@ -35,7 +34,7 @@ import { createClient } from '../src/domain/auth/create-client.ts';
 import { createSmppCredential } from '../src/domain/smpp/create-credential.ts';
 import { BEARERBOX } from '../test/support/kannel-config.ts';
 import { type Kannel, startKannel } from './kannel-peer.ts';
-import { treeCpuSeconds } from './proc-cpu.ts';
+import { postmasterPid, treeCpuSeconds } from './proc-cpu.ts';
 import { agent, type Peer, pool, request, sleep, spawnLogged, stopChild } from './race-support.ts';
 import { type SmppSink, startSmppSink } from './smpp-sink.ts';
 import { benchDatabase, fmt } from './support.ts';
@@ -84,10 +83,7 @@ async function startSparrow(sinkPort: number): Promise<Sparrow> {
   await ensureBundle();
   const database = await benchDatabase();
   const db = createPool(database.url, 2);
-  const { rows: dd } = await db.query<{ data_directory: string }>('SHOW data_directory');
-  const postmasterPid = Number(
-    readFileSync(path.join(dd[0].data_directory, 'postmaster.pid'), 'utf8').split('\n')[0],
-  );
+  const postmaster = (await postmasterPid(db)) ?? 0;
   const { account } = await createAccount(db, { name: 'peer race', balance: 10_000_000 });
   const { client, secret } = await createClient(db, account.id);
   const { credential, password } = await createSmppCredential(
@@ -151,7 +147,7 @@ async function startSparrow(sinkPort: number): Promise<Sparrow> {
     systemId: credential.system_id,
     password,
     sourceNumber: numbers[0].number,
-    pids: () => [proc.child.pid ?? 0, postmasterPid],
+    pids: () => [proc.child.pid ?? 0, postmaster],
     cpuParts: ['node', 'PostgreSQL'],
     async sent() {
       const { rows } = await db.query<{ n: number }>(
