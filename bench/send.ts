@@ -66,6 +66,18 @@ async function jobsDone(accountId: string, jobIds: string[]): Promise<void> {
   }
 }
 
+/** One POST …/messages naming its recipients; answers the job id. */
+async function sendNamed(api: FastifyInstance, accountId: string, token: string, contacts: object[]) {
+  const res = await api.inject({
+    method: 'POST',
+    url: `/v1/accounts/${accountId}/messages`,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    payload: JSON.stringify({ contacts, template: TEMPLATE }),
+  });
+  if (res.statusCode !== 200) throw new Error(`named send answered ${res.statusCode}: ${res.body}`);
+  return JSON.parse(res.body).data.jobId as string;
+}
+
 /**
  * The way integrations send: N recipients named in the request, BATCH a call, CONCURRENCY calls at
  * once. `mobiles`: N numbers no contact has yet (each call creates its contacts); `ids`: the N
@@ -91,14 +103,7 @@ async function namedSends(api: FastifyInstance, accountId: string, token: string
             contacts.push(
               kind === 'ids' ? { id: seeded[i].id } : { mobile: { number: `+1202${2_000_000 + i}` } },
             );
-          const res = await api.inject({
-            method: 'POST',
-            url: `/v1/accounts/${accountId}/messages`,
-            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-            payload: JSON.stringify({ contacts, template: TEMPLATE }),
-          });
-          if (res.statusCode !== 200) throw new Error(`named send answered ${res.statusCode}: ${res.body}`);
-          jobIds.push(JSON.parse(res.body).data.jobId);
+          jobIds.push(await sendNamed(api, accountId, token, contacts));
         }
       }),
     );
@@ -122,13 +127,7 @@ async function acceptCost(api: FastifyInstance, accountId: string, token: string
     const contacts = [];
     for (let i = from; i < Math.min(FLOOR, from + BATCH); i++)
       contacts.push({ mobile: { number: `+1203${2_000_000 + i}` } });
-    const res = await api.inject({
-      method: 'POST',
-      url: `/v1/accounts/${accountId}/messages`,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      payload: JSON.stringify({ contacts, template: TEMPLATE }),
-    });
-    if (res.statusCode !== 200) throw new Error(`floor send answered ${res.statusCode}: ${res.body}`);
+    await sendNamed(api, accountId, token, contacts);
   }
   const node = process.cpuUsage(nodeBefore);
   return {
