@@ -2,7 +2,7 @@ import type { PDU } from 'smpp';
 import type { Db } from '../db/client.ts';
 import type { SmppCredentialRow } from '../db/queries/smpp.ts';
 import { submitSmppMessage } from '../domain/smpp/submit-message.ts';
-import { parseMobile } from '../messaging/phone.ts';
+import { type ParsedMobile, parseMobile } from '../messaging/phone.ts';
 import { MAX_VALIDITY_SECONDS } from '../messaging/send/rules/validity.ts';
 import { MAX_TEXT_LENGTH } from '../messaging/text-rules.ts';
 import { validitySeconds } from '../providers/smpp/time.ts';
@@ -38,7 +38,7 @@ export async function submitSm(
 ): Promise<SubmitAnswer> {
   const destination = parseMobile(e164(pdu.destination_addr));
   if (!destination) return { status: STATUS.RINVDSTADR };
-  const r = await submit(ctx, pdu, credential, [destination.number]);
+  const r = await submit(ctx, pdu, credential, [destination]);
   return r.status === STATUS.ROK ? { status: STATUS.ROK, params: { message_id: r.messageId } } : r;
 }
 
@@ -51,10 +51,10 @@ export async function submitMulti(
   const dests = Array.isArray(pdu.dest_address) ? (pdu.dest_address as Record<string, unknown>[]) : [];
   if (dests.length === 0) return { status: STATUS.RINVNUMDESTS };
   const unsuccess: Record<string, unknown>[] = [];
-  const numbers: string[] = [];
+  const mobiles = new Map<string, ParsedMobile>();
   for (const d of dests) {
     const parsed = 'dl_name' in d ? undefined : parseMobile(e164(d.destination_addr));
-    if (parsed) numbers.push(parsed.number);
+    if (parsed) mobiles.set(parsed.number, parsed);
     else
       unsuccess.push({
         dest_addr_ton: Number(d.dest_addr_ton ?? 0),
@@ -63,8 +63,8 @@ export async function submitMulti(
         error_status_code: 'dl_name' in d ? STATUS.RINVDLNAME : STATUS.RINVDSTADR,
       });
   }
-  if (numbers.length === 0) return { status: STATUS.RINVDSTADR };
-  const r = await submit(ctx, pdu, credential, [...new Set(numbers)]);
+  if (mobiles.size === 0) return { status: STATUS.RINVDSTADR };
+  const r = await submit(ctx, pdu, credential, [...mobiles.values()]);
   if (r.status !== STATUS.ROK) return r;
   return { status: STATUS.ROK, params: { message_id: r.messageId, unsuccess_sme: unsuccess } };
 }
@@ -77,8 +77,9 @@ async function submit(
   ctx: SubmitContext,
   pdu: PDU,
   credential: SmppCredentialRow,
-  destinations: string[],
+  mobiles: ParsedMobile[],
 ): Promise<{ status: number; messageId?: string }> {
+  const destinations = mobiles.map((m) => m.number);
   const source = e164(pdu.source_addr);
   if (!source.startsWith('+')) return { status: STATUS.RINVSRCADR };
   // validity_period, absolute or relative (§7.1.1): a time that is not one, or already past, is
@@ -105,6 +106,7 @@ async function submit(
     systemId: credential.system_id,
     source,
     destinations,
+    mobiles,
     text,
     receiptMask: registered === 3 ? 1 : registered,
     otherPartIds,

@@ -58,7 +58,7 @@ export async function submitSmppBatch(db: Db, subs: SmppSubmission[]): Promise<S
       for (const s of subs) {
         const number = s.destinations[0];
         if (byNumber.has(number)) continue;
-        const parsed = parseMobile(number);
+        const parsed = s.mobiles?.[0]?.number === number ? s.mobiles[0] : parseMobile(number);
         if (!parsed) fail('MSG-002');
         byNumber.set(number, {
           ...fieldsToRecord({ mobile: { ...parsed, valid: true } }),

@@ -2,6 +2,7 @@ import type { Db, Queryable } from '../../db/client.ts';
 import { activeAccountNumbers } from '../../db/queries/phone-numbers.ts';
 import { enqueueFinalReceipts, insertSmppSubmissions } from '../../db/queries/smpp.ts';
 import { AppError } from '../../errors.ts';
+import type { ParsedMobile } from '../../messaging/phone.ts';
 import { sendMessages } from '../../messaging/send/accept/send-messages.ts';
 import type { Actor } from '../actor.ts';
 
@@ -14,6 +15,8 @@ export interface SmppSubmission {
   source: string;
   /** Recipients, E.164 (already checked to be valid numbers). */
   destinations: string[];
+  /** The same recipients as parsed when checked (a batch reuses them instead of parsing again). */
+  mobiles?: ParsedMobile[];
   text: string;
   /** registered_delivery & 3: 0 no receipt, 1 every final outcome, 2 failures only. */
   receiptMask: number;
