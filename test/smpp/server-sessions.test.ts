@@ -6,56 +6,35 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import smpp from 'smpp';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-import { activeAccountNumbers } from '../../src/db/queries/phone-numbers.ts';
 import { SmppServer } from '../../src/smpp/server.ts';
 import { STATUS } from '../../src/smpp/status.ts';
 import { newId } from '../../src/util/ids.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 import { RawClient, rawPdu, TestEsme } from '../support/esme.ts';
+import { smppSuite } from '../support/smpp-suite.ts';
 
 /**
  * The SMPP server's sessions beyond one bind's PDUs (test/smpp/server.test.ts): connection limits,
  * TLS, the credentials API, and submissions that arrive together.
  */
 describe('SMPP server limits on connections', () => {
-  let svc: TestService;
-  let server: SmppServer;
-  let port: number;
-  const esmes: TestEsme[] = [];
-
-  before(async () => {
-    svc = await startTestService();
-    server = new SmppServer(svc.db, { maxBindsPerCredential: 2, enquireLinkMs: 200, bindTimeoutMs: 2000 });
-    port = await server.listen(0, '127.0.0.1');
-  });
-  after(async () => {
-    for (const e of esmes) e.close();
-    await server.close();
-    await svc.close();
-  });
+  const smppd = smppSuite({ maxBindsPerCredential: 2, enquireLinkMs: 200, bindTimeoutMs: 2000 });
 
   it('refuses a bind past the most a credential may have open with ESME_RBINDFAIL', async () => {
-    const a = await svc.newAccount();
-    const c = body(
-      await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/smpp/credentials`, { auth: a.auth, json: {} }),
-    ).data;
+    const c = await smppd.issue(await smppd.svc.newAccount());
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) {
-      const e = await TestEsme.connect(port);
-      esmes.push(e);
+      const e = await smppd.connect();
       statuses.push((await e.bind('transmitter', c.systemId, c.password)).command_status);
     }
     assert.deepEqual(statuses, [0, 0, STATUS.RBINDFAIL]);
   });
 
   it('closes a connection that never binds, and a bound one that stops answering enquire_link', async () => {
-    const idle = await RawClient.connect(port);
+    const idle = await RawClient.connect(smppd.port);
     await eventually(async () => idle.ended);
-    const a = await svc.newAccount();
-    const c = body(
-      await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/smpp/credentials`, { auth: a.auth, json: {} }),
-    ).data;
-    const mute = await RawClient.connect(port);
+    const c = await smppd.issue(await smppd.svc.newAccount());
+    const mute = await RawClient.connect(smppd.port);
     mute.write(
       new smpp.PDU('bind_transceiver', {
         sequence_number: 1,
@@ -217,38 +196,18 @@ describe('/v1/accounts/{accountId}/smpp/credentials', () => {
 });
 
 describe('SMPP server: submissions that arrive together', () => {
-  let svc: TestService;
-  let server: SmppServer;
-  let port: number;
-  const esmes: TestEsme[] = [];
-
-  before(async () => {
-    svc = await startTestService();
-    server = new SmppServer(svc.db, { window: 200, maxBindsPerCredential: 10 });
-    port = await server.listen(0, '127.0.0.1');
-  });
-  after(async () => {
-    for (const e of esmes) e.close();
-    await server.close();
-    await svc.close();
-  });
+  const smppd = smppSuite({ window: 200, maxBindsPerCredential: 10 });
 
   const setUp = async (balance: number) => {
-    const a = await svc.newAccount({ balance });
-    const c = body(
-      await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/smpp/credentials`, {
-        auth: a.auth,
-        json: { throughput: 10_000 },
-      }),
-    ).data;
-    const e = await TestEsme.connect(port);
-    esmes.push(e);
-    assert.equal((await e.bind('transmitter', c.systemId, c.password)).command_status, 0);
-    const source = (await activeAccountNumbers(svc.db, a.accountId))[0].number.slice(1);
+    const a = await smppd.svc.newAccount({ balance });
+    const e = await smppd.bound('transmitter', await smppd.issue(a, { throughput: 10_000 }));
+    const source = (await smppd.numberOf(a)).slice(1);
     return { a, e, source };
   };
   const get = async (a: TestAccount, id: string) => {
-    const res = await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/messages/${id}`, { auth: a.auth });
+    const res = await call(smppd.svc.api, 'GET', `/v1/accounts/${a.accountId}/messages/${id}`, {
+      auth: a.auth,
+    });
     assert.equal(res.statusCode, 200, res.body);
     return body(res).data;
   };
@@ -281,9 +240,10 @@ describe('SMPP server: submissions that arrive together', () => {
       assert.equal(m.to ?? m.contact?.mobile?.number, `+${to(i)}`);
     }
     // Charged once per message: 80 US segments.
-    const { rows } = await svc.db.query<{ balance: string }>('SELECT balance FROM accounts WHERE id = $1', [
-      a.accountId,
-    ]);
+    const { rows } = await smppd.svc.db.query<{ balance: string }>(
+      'SELECT balance FROM accounts WHERE id = $1',
+      [a.accountId],
+    );
     assert.equal(Math.round((100 - Number(rows[0].balance)) * 10_000), 80 * 79);
   });
 
@@ -303,7 +263,7 @@ describe('SMPP server: submissions that arrive together', () => {
     );
     const statuses = answers.map((r) => r.command_status).sort();
     assert.deepEqual(statuses, [0, 0, 0, STATUS.RSUBMITFAIL, STATUS.RSUBMITFAIL, STATUS.RSUBMITFAIL]);
-    const list = await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/messages`, { auth: a.auth });
+    const list = await call(smppd.svc.api, 'GET', `/v1/accounts/${a.accountId}/messages`, { auth: a.auth });
     const sent = answers.filter((r) => r.command_status === 0).map((r) => String(r.message_id));
     assert.deepEqual(
       body(list)
@@ -315,12 +275,12 @@ describe('SMPP server: submissions that arrive together', () => {
 
   it('records a submission to an opted-out contact as a failed, uncharged message, and answers it an id', async () => {
     const { a, e, source } = await setUp(10);
-    const made = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/contacts`, {
+    const made = await call(smppd.svc.api, 'POST', `/v1/accounts/${a.accountId}/contacts`, {
       auth: a.auth,
       json: { mobile: { number: '+12015553001' } },
     });
     assert.equal(made.statusCode, 201, made.body);
-    await svc.db.query('UPDATE contacts SET opted_out_at = now() WHERE account_id = $1 AND id = $2', [
+    await smppd.svc.db.query('UPDATE contacts SET opted_out_at = now() WHERE account_id = $1 AND id = $2', [
       a.accountId,
       body(made).data.id,
     ]);

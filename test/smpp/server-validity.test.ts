@@ -1,62 +1,30 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { activeAccountNumbers } from '../../src/db/queries/phone-numbers.ts';
-import { SmppServer } from '../../src/smpp/server.ts';
+import { before, describe, it } from 'node:test';
 import { STATUS } from '../../src/smpp/status.ts';
-import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
-import { TestEsme } from '../support/esme.ts';
+import type { TestAccount, TestService } from '../helpers.ts';
+import {
+  submitParams as baseSubmitParams,
+  type Credential,
+  SERVER_OPTIONS,
+  smppSuite,
+} from '../support/smpp-suite.ts';
 
 /** submit_sm's validity_period (SMPP 3.4 §7.1.1) becomes the message's validity (docs/encoding.md). */
 describe('SMPP server: validity_period', () => {
+  const smppd = smppSuite({ ...SERVER_OPTIONS, maxBindsPerCredential: 10 });
   let svc: TestService;
-  let server: SmppServer;
-  let port: number;
   let acct: TestAccount;
-  let cred: { systemId: string; password: string };
+  let cred: Credential;
   let ourNumber: string;
-  const esmes: TestEsme[] = [];
 
-  const bound = async () => {
-    const e = await TestEsme.connect(port);
-    esmes.push(e);
-    const resp = await e.bind('transceiver', cred.systemId, cred.password);
-    assert.equal(resp.command_status, 0, 'bind');
-    return e;
-  };
-  const submitParams = (extra: Record<string, unknown> = {}) => ({
-    source_addr: ourNumber.slice(1),
-    source_addr_ton: 1,
-    source_addr_npi: 1,
-    destination_addr: '12015550123',
-    dest_addr_ton: 1,
-    dest_addr_npi: 1,
-    data_coding: 0,
-    short_message: Buffer.from('Hello from an ESME'),
-    ...extra,
-  });
+  const bound = () => smppd.bound('transceiver', cred);
+  const submitParams = (extra: Record<string, unknown> = {}) => baseSubmitParams(ourNumber, extra);
 
   before(async () => {
-    svc = await startTestService();
-    server = new SmppServer(svc.db, {
-      pollMs: 20,
-      window: 5,
-      maxBindsPerCredential: 10,
-      bindLimits: { failuresPerSystemId: 4, failuresPerIp: 1000 },
-    });
-    port = await server.listen(0, '127.0.0.1');
+    svc = smppd.svc;
     acct = await svc.newAccount({ balance: 100 });
-    const res = await call(svc.api, 'POST', `/v1/accounts/${acct.accountId}/smpp/credentials`, {
-      auth: acct.auth,
-      json: {},
-    });
-    assert.equal(res.statusCode, 200, res.body);
-    cred = body(res).data;
-    ourNumber = (await activeAccountNumbers(svc.db, acct.accountId))[0].number;
-  });
-  after(async () => {
-    for (const e of esmes) e.close();
-    await server.close();
-    await svc.close();
+    cred = await smppd.issue(acct);
+    ourNumber = await smppd.numberOf(acct);
   });
 
   it('takes validity_period in the relative and the absolute format as the message validity, and refuses a bad one', async () => {

@@ -1,96 +1,52 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'node:test';
-import smpp, { type PDU } from 'smpp';
-import { activeAccountNumbers } from '../../src/db/queries/phone-numbers.ts';
-import { receiveMessage } from '../../src/domain/inbound/receive-message.ts';
-import { SmppServer } from '../../src/smpp/server.ts';
+import { afterEach, before, describe, it } from 'node:test';
+import type { SmppServer } from '../../src/smpp/server.ts';
 import { STATUS } from '../../src/smpp/status.ts';
 import { newId } from '../../src/util/ids.ts';
-import { smppOutboxExpiry } from '../../src/workers/smpp-outbox-expiry.ts';
-import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
-import { RawClient, rawPdu, TestEsme } from '../support/esme.ts';
+import { body, call, eventually, type TestAccount, type TestService } from '../helpers.ts';
+import {
+  submitParams as baseSubmitParams,
+  type Credential,
+  receiptText,
+  SERVER_OPTIONS,
+  smppSuite,
+} from '../support/smpp-suite.ts';
 
-interface Credential {
-  id: string;
-  systemId: string;
-  password: string;
-}
-
+/**
+ * The SMPP server's binds and submissions (delivery to receivers: server-deliver.test.ts; malformed
+ * PDUs: server-frames.test.ts; connection limits, TLS, credentials: server-sessions.test.ts).
+ */
 const RECEIPT =
   /^id:(\S+) sub:001 dlvrd:(\d{3}) submit date:\d{10} done date:\d{10} stat:([A-Z]+) err:(\d{3}) text:(.*)$/s;
 
-function receiptText(pdu: PDU): string {
-  const sm = pdu.short_message as { message: string | Buffer };
-  return typeof sm.message === 'string' ? sm.message : sm.message.toString('latin1');
-}
-
 describe('SMPP server', () => {
+  const smppd = smppSuite(SERVER_OPTIONS, { workers: true });
+  const { connect, issue } = smppd;
   let svc: TestService;
   let server: SmppServer;
-  let port: number;
   let acct: TestAccount;
   let cred: Credential;
   let ourNumber: string;
-  const esmes: TestEsme[] = [];
 
-  const connect = async () => {
-    const e = await TestEsme.connect(port);
-    esmes.push(e);
-    return e;
-  };
-  const bound = async (mode: 'transmitter' | 'receiver' | 'transceiver', c: Credential = cred) => {
-    const e = await connect();
-    const resp = await e.bind(mode, c.systemId, c.password);
-    assert.equal(resp.command_status, 0, `bind ${mode}`);
-    return e;
-  };
-  const issue = async (a: TestAccount, json: object = {}): Promise<Credential> => {
-    const res = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/smpp/credentials`, {
-      auth: a.auth,
-      json,
-    });
-    assert.equal(res.statusCode, 200, res.body);
-    return body(res).data;
-  };
+  const bound = (mode: 'transmitter' | 'receiver' | 'transceiver', c: Credential = cred) =>
+    smppd.bound(mode, c);
   const message = async (a: TestAccount, id: string) => {
     const res = await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/messages/${id}`, { auth: a.auth });
     assert.equal(res.statusCode, 200, res.body);
     return body(res).data;
   };
-  const submitParams = (extra: Record<string, unknown> = {}) => ({
-    source_addr: ourNumber.slice(1),
-    source_addr_ton: 1,
-    source_addr_npi: 1,
-    destination_addr: '12015550123',
-    dest_addr_ton: 1,
-    dest_addr_npi: 1,
-    data_coding: 0,
-    short_message: Buffer.from('Hello from an ESME'),
-    ...extra,
-  });
+  const submitParams = (extra: Record<string, unknown> = {}) => baseSubmitParams(ourNumber, extra);
 
   before(async () => {
-    svc = await startTestService();
-    svc.startWorkers();
-    server = new SmppServer(svc.db, {
-      pollMs: 20,
-      window: 5,
-      maxBindsPerCredential: 100,
-      bindLimits: { failuresPerSystemId: 4, failuresPerIp: 1000 },
-    });
-    port = await server.listen(0, '127.0.0.1');
+    ({ svc, server } = smppd);
     acct = await svc.newAccount({ balance: 100 });
     cred = await issue(acct);
-    ourNumber = (await activeAccountNumbers(svc.db, acct.accountId))[0].number;
+    ourNumber = await smppd.numberOf(acct);
   });
   // A receipt goes to any receiver of the account: each test's ESMEs go away with it.
   afterEach(async () => {
-    for (const e of esmes.splice(0)) e.close();
+    for (const e of smppd.esmes.splice(0)) e.close();
     await eventually(async () => server.boundSessions.length === 0);
-  });
-  after(async () => {
-    await server.close();
-    await svc.close();
   });
 
   describe('bind', () => {
@@ -217,7 +173,7 @@ describe('SMPP server', () => {
     it('answers ESME_RSUBMITFAIL when the balance cannot cover the message, and sends nothing', async () => {
       const poor = await svc.newAccount({ balance: 0 });
       const c = await issue(poor);
-      const number = (await activeAccountNumbers(svc.db, poor.accountId))[0].number;
+      const number = await smppd.numberOf(poor);
       const e = await bound('transmitter', c);
       const resp = await e.submit(submitParams({ source_addr: number.slice(1) }));
       assert.equal(resp.command_status, STATUS.RSUBMITFAIL);
@@ -367,7 +323,7 @@ describe('SMPP server', () => {
       // An account of its own: what this sends would hold up the others' messages at the sender's pace.
       const other = await svc.newAccount({ balance: 100 });
       const params = submitParams({
-        source_addr: (await activeAccountNumbers(svc.db, other.accountId))[0].number.slice(1),
+        source_addr: (await smppd.numberOf(other)).slice(1),
       });
       const slow = await issue(other, { throughput: 1 });
       const e = await bound('transmitter', slow);
@@ -382,134 +338,6 @@ describe('SMPP server', () => {
       const st = many.map((a) => a.command_status);
       assert.ok(st.includes(STATUS.RMSGQFUL), String(st));
       assert.ok(st.includes(0), String(st));
-    });
-  });
-
-  describe('deliver_sm', () => {
-    it('keeps receipts while no receiver is bound and delivers them when one binds', async () => {
-      const tx = await bound('transmitter');
-      const resp = await tx.submit(submitParams({ registered_delivery: 1, destination_addr: '12015550141' }));
-      const id = String(resp.message_id);
-      await eventually(async () => (await message(acct, id)).status === 'delivered');
-      const rx = await bound('receiver');
-      const receipt = await eventually(async () => rx.delivered.find((p) => p.receipted_message_id === id));
-      assert.match(receiptText(receipt), /stat:DELIVRD/);
-    });
-
-    it('redelivers a receipt the ESME answered with a temporary error', async () => {
-      const rx = await bound('transceiver');
-      rx.deliverStatus = STATUS.RX_T_APPN;
-      const resp = await rx.submit(submitParams({ registered_delivery: 1, destination_addr: '12015550142' }));
-      const id = String(resp.message_id);
-      await eventually(async () => rx.delivered.some((p) => p.receipted_message_id === id));
-      const { rows } = await svc.db.query('SELECT 1 FROM smpp_outbox WHERE message_id = $1', [id]);
-      assert.equal(rows.length, 1, 'still queued');
-    });
-
-    it('drops what no receiver took within SMPP_SERVER_KEEP_HOURS, and keeps the rest', async () => {
-      const fresh = newId();
-      const old = newId();
-      await svc.db.query(
-        `INSERT INTO smpp_outbox (account_id, id, kind, message_id, created_at)
-         VALUES ($1, $2, 'inbound', $4, now()), ($1, $3, 'inbound', $4, now() - interval '73 hours')`,
-        [acct.accountId, fresh, old, newId()],
-      );
-      await smppOutboxExpiry.run(svc.ctx, new AbortController().signal);
-      const { rows } = await svc.db.query('SELECT id FROM smpp_outbox WHERE id = ANY ($1::uuid[])', [
-        [fresh, old],
-      ]);
-      assert.deepEqual(
-        rows.map((r) => r.id),
-        [fresh],
-      );
-      await svc.db.query('DELETE FROM smpp_outbox WHERE id = $1', [fresh]);
-    });
-
-    it('sends texts to the account numbers to its bound receivers', async () => {
-      const rx = await bound('receiver');
-      await receiveMessage(svc.ctx, {
-        provider: 'simulator',
-        providerMessageId: `sim-${newId()}`,
-        from: '+12015550177',
-        to: ourNumber,
-        text: 'Hi there, Grüße',
-        media: [],
-        at: new Date(),
-      });
-      const pdu = await eventually(async () => rx.delivered.find((p) => Number(p.esm_class) === 0));
-      assert.equal(pdu.source_addr, '12015550177');
-      assert.equal(pdu.destination_addr, ourNumber.slice(1));
-      const sm = pdu.short_message as { message: string };
-      assert.equal(sm.message, 'Hi there, Grüße');
-    });
-  });
-
-  describe('malformed PDUs', () => {
-    it('answers generic_nack ESME_RINVCMDLEN to a length below a header and closes', async () => {
-      const c = await RawClient.connect(port);
-      c.write(rawPdu(8, 0x15, 7));
-      await eventually(async () => c.ended);
-      assert.deepEqual(c.headers()[0], { id: 0x80000000, status: STATUS.RINVCMDLEN, seq: 7 });
-    });
-
-    it('answers generic_nack ESME_RINVCMDLEN to a huge length and closes, without waiting for the bytes', async () => {
-      const c = await RawClient.connect(port);
-      c.write(rawPdu(0xfffffff0, 0x04, 9));
-      await eventually(async () => c.ended);
-      assert.deepEqual(c.headers()[0], { id: 0x80000000, status: STATUS.RINVCMDLEN, seq: 9 });
-    });
-
-    it('answers generic_nack ESME_RINVCMDID to an unknown command and stays usable', async () => {
-      const c = await RawClient.connect(port);
-      c.write(rawPdu(16, 0x00000099, 3));
-      c.write(rawPdu(16, 0x00000015, 4)); // enquire_link
-      await eventually(async () => c.headers().length >= 2);
-      assert.deepEqual(c.headers(), [
-        { id: 0x80000000, status: STATUS.RINVCMDID, seq: 3 },
-        { id: 0x80000015, status: 0, seq: 4 },
-      ]);
-      c.close();
-    });
-
-    it('answers a submit_sm whose body is cut short with an error, and keeps serving', async () => {
-      const c = await RawClient.connect(port);
-      const bind = new smpp.PDU('bind_transmitter', {
-        sequence_number: 1,
-        system_id: cred.systemId,
-        password: cred.password,
-      }).toBuffer();
-      c.write(bind);
-      await eventually(async () => c.headers().length >= 1);
-      assert.equal(c.headers()[0].status, 0);
-      const full = new smpp.PDU('submit_sm', { sequence_number: 2, ...submitParams() }).toBuffer();
-      for (const cut of [17, 20, 28, 40]) {
-        const part = Buffer.from(full.subarray(0, cut));
-        part.writeUInt32BE(cut, 0);
-        c.write(part);
-      }
-      // A TLV whose length runs past the PDU.
-      const tlv = Buffer.concat([full, Buffer.from([0x04, 0x24, 0xff, 0xff, 0x41])]);
-      tlv.writeUInt32BE(tlv.length, 0);
-      c.write(tlv);
-      await eventually(async () => c.headers().length >= 6);
-      assert.deepEqual(
-        c
-          .headers()
-          .slice(1)
-          .map((h) => [h.id, h.status]),
-        [
-          [0x80000004, STATUS.RINVCMDLEN],
-          [0x80000004, STATUS.RINVCMDLEN],
-          [0x80000004, STATUS.RINVCMDLEN],
-          [0x80000004, STATUS.RINVCMDLEN],
-          [0x80000004, STATUS.RINVTLVLEN],
-        ],
-      );
-      c.write(rawPdu(16, 0x00000015, 9));
-      await eventually(async () => c.headers().some((h) => h.seq === 9));
-      c.close();
-      const e = await bound('transmitter');
-      assert.equal((await e.submit(submitParams())).command_status, 0);
     });
   });
 });
