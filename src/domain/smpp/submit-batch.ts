@@ -46,11 +46,11 @@ export async function submitSmppBatch(db: Db, subs: SmppSubmission[]): Promise<S
   const ids = subs.map(() => newId());
   let created = 0;
   try {
+    // A blank text is refused as sendMessages refuses it: each submission then answers on its own.
+    if (subs.some((s) => s.text.trim() === '')) fail('MSG-003');
     await withBulkTx(db, async (tx) => {
       // The account's sending settings, as sendMessages applies them: smart encoding of the text
       // and the default validity period when the submissions named none.
-      // A blank text is refused as sendMessages refuses it: each submission then answers on its own.
-      if (subs.some((s) => s.text.trim() === '')) fail('MSG-003');
       const account = (await findAccount(tx, first.accountId)) ?? fail('ACCT-001');
       const validity = effectiveValidity(first.validityPeriod, account.validity_period);
       const bodies = subs.map((s) => encodeText(s.text, account.smart_encoding));
