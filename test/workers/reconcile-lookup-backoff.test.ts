@@ -86,6 +86,30 @@ async function groups(svc: TestService) {
   return rows;
 }
 
+/** PostgreSQL's clock: what the rounds' backoffs are reckoned from. */
+async function dbNow(svc: TestService): Promise<Date> {
+  const { rows } = await svc.db.query<{ now: Date }>('SELECT clock_timestamp() AS now');
+  return rows[0].now;
+}
+
+/**
+ * The group's failed round (begun at `since`, by PostgreSQL's clock) backed it off by at least
+ * `seconds`; then the test holds it there for an hour, so that the rounds it runs next fall within
+ * the backoff however slow the machine is (the backoff's length was checked here, not by racing it).
+ */
+async function backedOffAtLeast(svc: TestService, since: Date, seconds: number): Promise<void> {
+  const { rows } = await svc.db.query<{ until: Date }>(
+    'SELECT claimed_until AS until FROM dispatch_inflight',
+  );
+  assert.ok(rows.length > 0, 'a group is in flight');
+  for (const r of rows)
+    assert.ok(
+      r.until.getTime() >= since.getTime() + seconds * 1000,
+      `backed off until ${r.until.toISOString()}, at least ${seconds} s after ${since.toISOString()}`,
+    );
+  await svc.db.query(`UPDATE dispatch_inflight SET claimed_until = claimed_until + interval '1 hour'`);
+}
+
 /** As if the group's backoff had been waited for. */
 async function backoffPassed(svc: TestService): Promise<void> {
   await svc.db.query(`UPDATE dispatch_inflight SET claimed_until = now() - interval '1 millisecond'`);
@@ -120,12 +144,13 @@ async function lookupsFailToTheBound(t: CarrierService, mobiles: string[]): Prom
   const charged = await balance(t);
   await workerDies(t, N, () => false);
 
+  const since = await dbNow(t.svc);
   await round(t.svc.ctx);
   assert.equal(lookups(), N, 'each message looked up once');
   let [g] = await groups(t.svc);
   assert.equal(g.lookup_failures, 1);
-  assert.ok(g.backed_off, 'taken again only after its backoff');
   assert.equal(g.ids.length, N);
+  await backedOffAtLeast(t.svc, since, LOOKUP_BACKOFF.baseMs / 1000);
 
   // Before the backoff has passed neither this worker nor another asks again.
   const other = otherWorker(t.svc, (msg) => lines.push(msg));
@@ -213,6 +238,7 @@ describe("a dead worker's groups whose lookups fail at first", () => {
     await send(t.svc, t.acc, mobiles, 'Your code is 2718');
     await workerDies(t, N, (to) => held.has(to));
     const before = await groups(t.svc);
+    const since = await dbNow(t.svc);
     assert.equal(before.length, 2, 'two groups in flight');
     const toOf = new Map((await outgoing(t.svc, t.acc)).map((m) => [m.id, m.to_number]));
     const unknown = before[0].ids.filter((_, k) => k % 3 === 0);
@@ -228,7 +254,7 @@ describe("a dead worker's groups whose lookups fail at first", () => {
       'the first keeps only those whose lookup failed',
     );
     assert.equal(g.lookup_failures, 1);
-    assert.ok(g.backed_off);
+    await backedOffAtLeast(t.svc, since, LOOKUP_BACKOFF.baseMs / 1000);
     // Found at the carrier in that round, in either group, and recorded at once with its id.
     for (const m of await outgoing(t.svc, t.acc)) {
       if (!held.has(m.to_number) || failOnce.has(m.to_number)) continue;
