@@ -17,6 +17,18 @@ export interface SmppServerConfig {
   throughput: number;
   /** SMPP_SERVER_KEEP_HOURS: receipts and inbound texts wait this long for a receiver bind. */
   keepHours: number;
+  /** SMPP_SERVER_MAX_CONNECTIONS: connections open at once (unbound ones give way to new ones past it). */
+  maxConnections: number;
+  /** SMPP_SERVER_MAX_CONNECTIONS_PER_ADDRESS: connections open at once from one address (an IPv6 /64). */
+  maxConnectionsPerAddress: number;
+  /** SMPP_SERVER_BIND_TIMEOUT_SECONDS: a connection (its TLS handshake included) that has not bound by then is closed. */
+  bindTimeoutMs: number;
+  /** SMPP_SERVER_ENQUIRE_LINK_SECONDS: a bind quiet this long is sent enquire_link; quiet another period, closed. */
+  enquireLinkMs: number;
+  /** SMPP_SERVER_MAX_SUBMITTING: submissions being worked on in the whole server (ESME_RMSGQFUL beyond). */
+  maxSubmitting: number;
+  /** SMPP_SERVER_PARTS_KB_PER_BIND / _PER_CREDENTIAL / _TOTAL: pending concatenated parts, in bytes. */
+  partsBudget: { perBind: number; perCredential: number; total: number };
 }
 
 /** SMPP_SERVER_*: the server is off at port 0; TLS needs both the certificate and the key. */
@@ -33,6 +45,16 @@ export function smppServer(env: NodeJS.ProcessEnv): SmppServerConfig {
     window: int(env, 'SMPP_SERVER_WINDOW', 50, 1, 10_000),
     throughput: int(env, 'SMPP_SERVER_THROUGHPUT', 100, 1, 100_000),
     keepHours: int(env, 'SMPP_SERVER_KEEP_HOURS', 72, 1, 24 * 365),
+    maxConnections: int(env, 'SMPP_SERVER_MAX_CONNECTIONS', 1000, 1, 100_000),
+    maxConnectionsPerAddress: int(env, 'SMPP_SERVER_MAX_CONNECTIONS_PER_ADDRESS', 50, 1, 100_000),
+    bindTimeoutMs: int(env, 'SMPP_SERVER_BIND_TIMEOUT_SECONDS', 5, 1, 300) * 1000,
+    enquireLinkMs: int(env, 'SMPP_SERVER_ENQUIRE_LINK_SECONDS', 60, 1, 3600) * 1000,
+    maxSubmitting: int(env, 'SMPP_SERVER_MAX_SUBMITTING', 2000, 1, 1_000_000),
+    partsBudget: {
+      perBind: int(env, 'SMPP_SERVER_PARTS_KB_PER_BIND', 1024, 1, 1 << 20) * 1024,
+      perCredential: int(env, 'SMPP_SERVER_PARTS_KB_PER_CREDENTIAL', 4096, 1, 1 << 20) * 1024,
+      total: int(env, 'SMPP_SERVER_PARTS_KB_TOTAL', 32768, 1, 1 << 20) * 1024,
+    },
   };
 }
 

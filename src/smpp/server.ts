@@ -10,9 +10,10 @@ import {
   type SmppCredentialRow,
   type SmppOutboxItem,
 } from '../db/queries/smpp.ts';
-import { PartsAssembler } from './assembler.ts';
+import { DEFAULT_PARTS_BUDGET, PartsAssembler, type PartsBudget, type PendingMessage } from './assembler.ts';
 import { BindAuthenticator, type BindLimits } from './auth.ts';
 import { SubmitBatcher } from './batcher.ts';
+import { ConnectionGate } from './connections.ts';
 import { inboundParams, receiptParams } from './receipt.ts';
 import { EsmeSession } from './session.ts';
 import { STATUS } from './status.ts';
@@ -23,8 +24,17 @@ export interface SmppServerOptions {
   systemId: string;
   /** Most submit_sm one bind may have unanswered (ESME_RMSGQFUL beyond). */
   window: number;
-  /** Most connections open at once (bound or not); more are refused at accept. */
+  /**
+   * Most connections open at once (bound or not); past it a new one takes the place of the oldest
+   * unbound connection of the address holding the most, and is refused only when all are bound.
+   */
   maxConnections: number;
+  /** Most connections open at once from one address (an IPv6 /64); more are closed at accept. */
+  maxConnectionsPerAddress: number;
+  /** Most submit_sm / submit_multi being worked on in the whole server (ESME_RMSGQFUL beyond). */
+  maxSubmitting: number;
+  /** Bytes of concatenated parts waiting for their siblings, per bind, per credential and in all (ESME_RMSGQFUL beyond). */
+  partsBudget: PartsBudget;
   /** Most binds open at once per credential (ESME_RBINDFAIL beyond). */
   maxBindsPerCredential: number;
   /** A connection that has not bound by then is closed. */
@@ -46,9 +56,12 @@ export interface SmppServerOptions {
 export const DEFAULT_SMPP_SERVER_OPTIONS: SmppServerOptions = {
   systemId: 'Sparrow',
   window: 50,
-  maxConnections: 2000,
+  maxConnections: 1000,
+  maxConnectionsPerAddress: 50,
+  maxSubmitting: 2000,
+  partsBudget: DEFAULT_PARTS_BUDGET,
   maxBindsPerCredential: 10,
-  bindTimeoutMs: 30_000,
+  bindTimeoutMs: 5_000,
   enquireLinkMs: 60_000,
   responseTimeoutMs: 30_000,
   pollMs: 250,
@@ -86,8 +99,11 @@ class Bucket {
 export class SmppServer {
   readonly options: SmppServerOptions;
   readonly auth: BindAuthenticator;
-  readonly parts = new PartsAssembler();
+  readonly parts: PartsAssembler;
   readonly batcher: SubmitBatcher;
+  readonly gate: ConnectionGate;
+  /** submit_sm / submit_multi being worked on, all binds together. */
+  submitting = 0;
   private listener: Server | undefined;
   private readonly sessions = new Set<EsmeSession>();
   private readonly buckets = new Map<string, Bucket>();
@@ -106,12 +122,22 @@ export class SmppServer {
     this.options = { ...DEFAULT_SMPP_SERVER_OPTIONS, ...options };
     this.auth = new BindAuthenticator(db, this.options.bindLimits);
     this.batcher = new SubmitBatcher(db);
+    this.parts = new PartsAssembler(this.options.partsBudget);
+    this.gate = new ConnectionGate(
+      { total: this.options.maxConnections, perAddress: this.options.maxConnectionsPerAddress },
+      log,
+    );
+  }
+
+  /** Whether the server takes one more submission now (its total of submissions being worked on). */
+  canSubmit(): boolean {
+    return this.submitting < this.options.maxSubmitting;
   }
 
   /** Starts listening; answers the port (useful with port 0). */
   async listen(port: number, host = '0.0.0.0'): Promise<number> {
-    const onSocket = (socket: net.Socket) => {
-      if (this.stopped) {
+    const onSession = (socket: net.Socket) => {
+      if (this.stopped || socket.destroyed) {
         socket.destroy();
         return;
       }
@@ -119,11 +145,26 @@ export class SmppServer {
       this.sessions.add(new EsmeSession(socket, this));
     };
     const { tlsCert, tlsKey } = this.options;
-    const server =
-      tlsCert && tlsKey
-        ? tls.createServer({ cert: readFileSync(tlsCert), key: readFileSync(tlsKey) }, onSocket)
-        : net.createServer(onSocket);
-    server.maxConnections = this.options.maxConnections;
+    const secure = Boolean(tlsCert && tlsKey);
+    const server = secure
+      ? tls.createServer(
+          {
+            cert: readFileSync(tlsCert as string),
+            key: readFileSync(tlsKey as string),
+            // A handshake is part of binding: it gets no longer than the bind itself.
+            handshakeTimeout: this.options.bindTimeoutMs,
+          },
+          onSession,
+        )
+      : net.createServer();
+    // Every raw connection is counted (and capped) at accept, before a TLS handshake or a byte read.
+    server.on('connection', (socket: net.Socket) => {
+      if (this.stopped) {
+        socket.destroy();
+        return;
+      }
+      if (this.gate.admit(socket) && !secure) onSession(socket);
+    });
     // A TLS handshake that fails is that client's problem, not the listener's.
     server.on('tlsClientError', () => {});
     await new Promise<void>((resolve, reject) => {
@@ -219,6 +260,7 @@ export class SmppServer {
   /** Closes binds whose credential was deleted; drops what waited past keepHours. */
   private async housekeeping(): Promise<void> {
     const now = Date.now();
+    for (const message of this.parts.expire(now)) this.partsExpired(message);
     if (now - this.lastCredentialCheck >= CREDENTIAL_CHECK_MS) {
       this.lastCredentialCheck = now;
       const bound = this.boundSessions;
@@ -239,6 +281,40 @@ export class SmppServer {
       if (dropped)
         this.log(`smpp server: dropped ${dropped} receipts / inbound texts no receiver took in time`);
     }
+  }
+
+  /**
+   * A concatenated message whose parts did not all arrive in time: it is not sent. When the ESME
+   * asked for receipts, each id its parts were answered with gets one (stat:EXPIRED, message_state
+   * 3, err:012 as a message whose validity ended) on a receiver bind of its credential, or else of
+   * its account, open on this server at that moment; with none bound, none is sent (they are not
+   * queued: there is no message row to queue them by).
+   */
+  private partsExpired(message: PendingMessage): void {
+    this.log(
+      `smpp server: a concatenated message of ${message.ids.length} part(s) from credential ${message.credentialId} expired incomplete`,
+    );
+    if (message.receiptMask === 0) return;
+    const receivers = this.boundSessions.filter(
+      (s) => s.isReceiver && s.credential?.account_id === message.accountId,
+    );
+    const own = receivers.filter((s) => s.credential?.id === message.credentialId);
+    const session = (own.length ? own : receivers)[0];
+    if (!session) return;
+    const item: SmppOutboxItem = {
+      account_id: message.accountId,
+      id: '',
+      kind: 'receipt',
+      credential_id: message.credentialId,
+      status: 'failed',
+      error: { code: 'MSG-012' },
+      smpp_ids: message.ids,
+      from_number: message.source,
+      to_number: message.destination,
+      body: message.firstText,
+      message_created_at: new Date(message.first),
+    };
+    for (const id of message.ids) void session.deliver(receiptParams(item, id));
   }
 
   /** Sends what waits for the accounts with receivers bound here; answers whether more may wait. */

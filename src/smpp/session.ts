@@ -13,8 +13,12 @@ const HEADER = 16;
 export const MAX_PDU = 16_384;
 const RESPONSE_BIT = 0x80000000;
 const GENERIC_NACK = 0x80000000;
-/** Bytes of answers waiting for the ESME to read before its requests stop being read. */
-const WRITE_HIGH_WATER = 1 << 20;
+/**
+ * Bytes of answers waiting for the ESME to read before its requests stop being read (the frames
+ * already read wait, unanswered, until the answers drain): with MAX_PDU and one read of the
+ * socket (64 KiB), what one connection makes this process hold is bounded by about 150 KiB.
+ */
+export const WRITE_HIGH_WATER = 64 * 1024;
 
 /** How a bind may be used. */
 export type BindMode = 'transmitter' | 'receiver' | 'transceiver';
@@ -59,7 +63,10 @@ export class EsmeSession {
   ) {
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     // An ESME that does not read its answers is not read from either until they drain.
-    socket.on('drain', () => socket.resume());
+    socket.on('drain', () => {
+      socket.resume();
+      this.onData(Buffer.alloc(0));
+    });
     socket.on('error', () => {});
     socket.on('close', () => this.onClose());
     // A connection that never binds is dropped; a bound one that goes quiet is asked if it lives.
@@ -89,8 +96,9 @@ export class EsmeSession {
 
   private onData(chunk: Buffer): void {
     this.lastHeard = Date.now();
-    this.buffered = this.buffered.length ? Buffer.concat([this.buffered, chunk]) : chunk;
-    while (this.buffered.length >= 4 && !this.closed) {
+    if (chunk.length) this.buffered = this.buffered.length ? Buffer.concat([this.buffered, chunk]) : chunk;
+    // Paused (answers not read): the rest of what was read waits for the drain.
+    while (this.buffered.length >= 4 && !this.closed && !this.socket.isPaused()) {
       const length = this.buffered.readUInt32BE(0);
       if (length < HEADER || length > MAX_PDU) {
         const seq = this.buffered.length >= HEADER ? this.buffered.readUInt32BE(12) : 0;
@@ -207,6 +215,7 @@ export class EsmeSession {
       this.credential = result.credential;
       this.mode = BIND_MODES[pdu.command];
       clearTimeout(this.bindTimer);
+      this.server.gate.markBound(this.socket.remoteAddress, this.socket.remotePort);
       this.server.bound(this);
       this.send(pdu.response({ system_id: this.server.options.systemId, sc_interface_version: 0x34 }));
     } finally {
@@ -217,18 +226,21 @@ export class EsmeSession {
   private async onSubmit(pdu: PDU): Promise<void> {
     const credential = this.credential;
     if (!credential || this.mode === 'receiver') return this.respond(pdu, STATUS.RINVBNDSTS);
-    if (this.submitting >= this.server.options.window) return this.respond(pdu, STATUS.RMSGQFUL);
+    if (this.submitting >= this.server.options.window || !this.server.canSubmit())
+      return this.respond(pdu, STATUS.RMSGQFUL);
     if (!this.server.takeThroughput(credential)) return this.respond(pdu, STATUS.RTHROTTLED);
     this.submitting++;
+    this.server.submitting++;
     try {
       const answer =
         pdu.command === 'submit_sm'
-          ? await submitSm(this.server, pdu, credential)
-          : await submitMulti(this.server, pdu, credential);
+          ? await submitSm(this.server, pdu, credential, this)
+          : await submitMulti(this.server, pdu, credential, this);
       if (answer.status !== STATUS.ROK) this.respond(pdu, answer.status);
       else this.send(pdu.response(answer.params));
     } finally {
       this.submitting--;
+      this.server.submitting--;
     }
   }
 

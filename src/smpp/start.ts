@@ -9,8 +9,9 @@ export async function startSmppServer(
   config: Config,
   log: (msg: string) => void,
 ): Promise<SmppServer> {
-  const { port, tlsCert, tlsKey, window, keepHours } = config.smppServer;
-  const server = new SmppServer(db, { window, keepHours, tlsCert, tlsKey }, log);
+  const { port, throughput: _throughput, ...settings } = config.smppServer;
+  const { tlsCert } = settings;
+  const server = new SmppServer(db, settings, log);
   try {
     await server.listen(port, config.host);
   } catch (err) {

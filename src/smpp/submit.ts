@@ -35,10 +35,11 @@ export async function submitSm(
   ctx: SubmitContext,
   pdu: PDU,
   credential: SmppCredentialRow,
+  bind: object,
 ): Promise<SubmitAnswer> {
   const destination = parseMobile(e164(pdu.destination_addr));
   if (!destination) return { status: STATUS.RINVDSTADR };
-  const r = await submit(ctx, pdu, credential, [destination]);
+  const r = await submit(ctx, pdu, credential, bind, [destination]);
   return r.status === STATUS.ROK ? { status: STATUS.ROK, params: { message_id: r.messageId } } : r;
 }
 
@@ -47,6 +48,7 @@ export async function submitMulti(
   ctx: SubmitContext,
   pdu: PDU,
   credential: SmppCredentialRow,
+  bind: object,
 ): Promise<SubmitAnswer> {
   const dests = Array.isArray(pdu.dest_address) ? (pdu.dest_address as Record<string, unknown>[]) : [];
   if (dests.length === 0) return { status: STATUS.RINVNUMDESTS };
@@ -64,19 +66,21 @@ export async function submitMulti(
       });
   }
   if (mobiles.size === 0) return { status: STATUS.RINVDSTADR };
-  const r = await submit(ctx, pdu, credential, [...mobiles.values()]);
+  const r = await submit(ctx, pdu, credential, bind, [...mobiles.values()]);
   if (r.status !== STATUS.ROK) return r;
   return { status: STATUS.ROK, params: { message_id: r.messageId, unsuccess_sme: unsuccess } };
 }
 
 /**
  * Checks and sends one submission: its source, text (data coding, length), concatenation (a part
- * is answered its own id and kept until the last one arrives), then the API's send path.
+ * is answered its own id and kept until the last one arrives, or refused when the bind's,
+ * credential's or server's budget of pending parts is spent), then the API's send path.
  */
 async function submit(
   ctx: SubmitContext,
   pdu: PDU,
   credential: SmppCredentialRow,
+  bind: object,
   mobiles: ParsedMobile[],
 ): Promise<{ status: number; messageId?: string }> {
   const destinations = mobiles.map((m) => m.number);
@@ -90,16 +94,26 @@ async function submit(
   if (!submitted) return { status: STATUS.RINVDCS };
   let text = submitted.text;
   let otherPartIds: string[] | undefined;
+  const registered = Number(pdu.registered_delivery ?? 0) & 0x03;
   if (submitted.part) {
     const partId = newId();
     const key = `${credential.id}|${source}|${destinations.join(',')}`;
-    const whole = ctx.parts.add(key, submitted.part, text, partId);
-    if (!whole) return { status: STATUS.ROK, messageId: partId };
-    text = whole.text;
-    otherPartIds = whole.otherIds;
+    const origin = {
+      bind,
+      credentialId: credential.id,
+      accountId: credential.account_id,
+      source,
+      destination: destinations[0],
+      receiptMask: registered === 3 ? 1 : registered,
+    };
+    const outcome = ctx.parts.add(key, origin, submitted.part, text, partId);
+    if (outcome.kind === 'refused')
+      return { status: outcome.reason === 'full' ? STATUS.RMSGQFUL : STATUS.RINVMSGLEN };
+    if (outcome.kind === 'kept') return { status: STATUS.ROK, messageId: partId };
+    text = outcome.text;
+    otherPartIds = outcome.otherIds;
   }
   if (text.length === 0 || text.length > MAX_TEXT_LENGTH) return { status: STATUS.RINVMSGLEN };
-  const registered = Number(pdu.registered_delivery ?? 0) & 0x03;
   const submission = {
     accountId: credential.account_id,
     credentialId: credential.id,
