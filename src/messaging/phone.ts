@@ -25,6 +25,22 @@ const LINE_TYPES: Record<string, string> = {
   VOICEMAIL: 'voicemail',
 };
 
+/** The country national numbers are read in when neither the request nor the account names one. */
+export const FALLBACK_COUNTRY = 'US';
+
+/**
+ * The one rule for the country a national number (one written without `+`, e.g. "302-624-2325")
+ * is read in, on every path that takes a number from a client (a send's recipients, a contact's
+ * mobile, a CSV row): the country given with the number, else the account's (its sending number's:
+ * an account stores no country of its own, so the first number of its default group, or of the
+ * send's group, stands for it), else US. An international number (`+…`) ignores it.
+ */
+export function readingCountry(given?: string | null, account?: string | null): string {
+  const named = given?.trim();
+  if (named) return named.toUpperCase();
+  return account?.trim().toUpperCase() || FALLBACK_COUNTRY;
+}
+
 /**
  * Parses a phone number: E.164 (or any international form with +), or a national number read in
  * defaultCountry (ISO alpha-2). Answers undefined when it cannot be parsed or is not a valid number.

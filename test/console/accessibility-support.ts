@@ -40,14 +40,15 @@ export async function startAccessibility() {
   };
   const numbers = await api('GET', '/phonenumbers');
   const ourNumber: string = numbers[0].number;
-  const contact = await api('POST', '/contacts', {
+  // A create answers `data` as an array of the one record created.
+  const [contact] = await api('POST', '/contacts', {
     firstName: 'Ada',
     lastName: 'Lovelace',
     mobile: '+14155550142',
     email: 'ada@example.com',
   });
   ids.set('/contacts/:id', contact.id);
-  const template = await api('POST', '/templates', {
+  const [template] = await api('POST', '/templates', {
     name: 'Welcome',
     template: 'Hi {{{firstName}}}, welcome.',
   });

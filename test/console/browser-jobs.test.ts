@@ -32,7 +32,7 @@ describe('the web console’s jobs in a browser', { skip: skipWithoutChromium },
     for (const [i, name] of ['Ada', 'Brian', 'Cleo'].entries()) {
       const res = await api('POST', '/contacts', { firstName: name, mobile: `+1415555017${i}` });
       assert.equal(res.statusCode, 201, res.body);
-      ids.push(body(res).data.id);
+      ids.push(body(res).data[0].id);
     }
     await page.click('a[href="#/contacts"]');
     await page.locator('td', { hasText: 'Cleo' }).waitFor();

@@ -48,7 +48,7 @@ describe('the web console’s report pages in a browser', { skip: skipWithoutChr
     const list = await api('POST', '/lists', { name: 'Readers' });
     const ids: string[] = [];
     for (const [i, name] of ['Ada', '\u202Eevil'].entries())
-      ids.push((await api('POST', '/contacts', { firstName: name, mobile: `+1415555021${i}` })).id);
+      ids.push((await api('POST', '/contacts', { firstName: name, mobile: `+1415555021${i}` }))[0].id);
     await api('POST', `/lists/${list.id}/contacts`, { contactIds: ids });
     const groups = await api('GET', '/groups');
     const { campaign, job } = await api('POST', '/quickcampaigns', {
@@ -123,7 +123,7 @@ describe('the web console’s report pages in a browser', { skip: skipWithoutChr
         },
       ],
     });
-    const contact = await api('POST', '/contacts', { firstName: 'Cleo', mobile: '+14155550230' });
+    const [contact] = await api('POST', '/contacts', { firstName: 'Cleo', mobile: '+14155550230' });
     await api('POST', `/workflows/${flow.id}/enrollments`, { contactId: contact.id });
     await eventually(async () => {
       const ms = await api('GET', `/messages?contactId=${contact.id}`);

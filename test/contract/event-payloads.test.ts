@@ -73,7 +73,7 @@ describe('webhook payloads of every event type leave unset fields out (no null)'
         auth: a.auth,
         json: { firstName: 'Ada', mobile: '+12015550961' },
       }),
-    ).data;
+    ).data[0];
     await call(svc.api, 'PUT', api(`/contacts/${c.id}`), { auth: a.auth, json: { lastName: 'Lovelace' } });
     // message-sent, message-status (delivered, and a failed one to an invalid number), conversation-started
     const sent = await call(svc.api, 'POST', api('/messages'), {
@@ -96,7 +96,7 @@ describe('webhook payloads of every event type leave unset fields out (no null)'
     await call(svc.api, 'PUT', api(`/conversations/${conv.id}/close`), { auth: a.auth });
     const other = body(
       await call(svc.api, 'POST', api('/contacts'), { auth: a.auth, json: { mobile: '+12015550962' } }),
-    ).data;
+    ).data[0];
     await call(svc.api, 'DELETE', api(`/contacts/${other.id}`), { auth: a.auth });
 
     const wanted = [

@@ -47,7 +47,7 @@ describe('the published description (OpenAPI 1.0.1): every operation, its status
 
   /** A fresh record for an operation to act on: the value of its path parameter. */
   const fixtures: Record<Fixture, () => Promise<string>> = {
-    contact: async () => (await created('POST', '/contacts', { firstName: 'Ada', mobile: mobile() })).id,
+    contact: async () => (await created('POST', '/contacts', { firstName: 'Ada', mobile: mobile() }))[0].id,
     message: async () => (await sendOne()).id,
     conversation: async () => {
       const m = await sendOne();
@@ -61,8 +61,9 @@ describe('the published description (OpenAPI 1.0.1): every operation, its status
       return m.conversation.id;
     },
     template: async () =>
-      (await created('POST', '/templates', { name: 'Welcome', type: 'SMS', template: 'Hi {{{firstName}}}' }))
-        .id,
+      (
+        await created('POST', '/templates', { name: 'Welcome', type: 'SMS', template: 'Hi {{{firstName}}}' })
+      )[0].id,
     campaign: async () =>
       (await created('POST', '/campaigns', { name: 'Spring', template: 'Hello', trigger: { code: 'M' } })).id,
     form: async () => (await created('POST', '/forms', { name: 'Sign-up' })).id,

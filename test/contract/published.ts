@@ -291,7 +291,9 @@ export const OPERATIONS: Operation[] = [
       },
     }),
     status: 201,
+    // ContactsResponse: `data` an array of the contact created.
     shape: Contact,
+    list: true,
   },
   {
     area: 'contacts',
@@ -448,7 +450,9 @@ export const OPERATIONS: Operation[] = [
     path: `${A}/templates`,
     request: () => ({ json: { name: 'Welcome', type: 'SMS', template: 'Welcome {{{firstName}}}' } }),
     status: 201,
+    // TemplatesResponse: `data` an array of the template created.
     shape: Template,
+    list: true,
   },
   {
     area: 'templates',

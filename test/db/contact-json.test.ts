@@ -42,7 +42,7 @@ describe('the Contact shape built in SQL (contactJsonSql)', () => {
       },
     });
     assert.equal(res.statusCode, 201, res.body);
-    const id = body(res).data.id;
+    const id = body(res).data[0].id;
     for (const name of ['First', 'Second']) {
       const list = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/lists`, {
         auth: a.auth,
@@ -76,7 +76,7 @@ describe('the Contact shape built in SQL (contactJsonSql)', () => {
       json: { mobile: '+12015550199' },
     });
     assert.equal(res.statusCode, 201, res.body);
-    const id = body(res).data.id;
+    const id = body(res).data[0].id;
     const shown = await api(id);
     assert.equal(shown.firstName, undefined);
     assert.deepEqual(await inSql(id), shown);

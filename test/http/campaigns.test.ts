@@ -27,7 +27,7 @@ describe('campaigns', () => {
         json: { mobile: `+1201${String(6_000_000 + seq++).padStart(7, '0')}`, firstName: `F${i}` },
       });
       assert.equal(res.statusCode, 201, res.body);
-      ids.push(body(res).data.id);
+      ids.push(body(res).data[0].id);
     }
     if (n > 0) {
       const add = await call(svc.api, 'POST', `${base(acc)}/lists/${list.id}/contacts`, {

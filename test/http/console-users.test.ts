@@ -118,8 +118,8 @@ describe('console users: sign-in, sessions, roles, invitations, API credentials'
       json: { name: 'By Ada', template: 'Hi' },
     });
     assert.equal(created.statusCode, 201, created.body);
-    assert.equal(body(created).data.created.by.id, adminId);
-    assert.equal(body(created).data.created.by.email, 'ada@example.com');
+    assert.equal(body(created).data[0].created.by.id, adminId);
+    assert.equal(body(created).data[0].created.by.email, 'ada@example.com');
     assert.equal((await call(svc.api, 'GET', `/v1/accounts/${other.accountId}`, { auth })).statusCode, 403);
   });
 

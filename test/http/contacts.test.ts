@@ -40,7 +40,7 @@ describe('contacts', () => {
         email: 'ada@example.com',
       });
       assert.equal(res.statusCode, 201);
-      const c = body(res).data;
+      const c = body(res).data[0];
       assert.match(c.id, /^[0-9a-f-]{36}$/);
       assert.deepEqual(c.mobile, {
         country: 'AU',
@@ -65,7 +65,7 @@ describe('contacts', () => {
     it('reads a national number in mobile.country', async () => {
       const res = await create(a, { mobile: { number: '07400 123456', country: 'GB' } });
       assert.equal(res.statusCode, 201);
-      assert.deepEqual(body(res).data.mobile, {
+      assert.deepEqual(body(res).data[0].mobile, {
         country: 'GB',
         number: '+447400123456',
         valid: true,
@@ -76,8 +76,8 @@ describe('contacts', () => {
     it('reads a national number without a country as US', async () => {
       const res = await create(a, { mobile: { number: '(201) 300-0001' } });
       assert.equal(res.statusCode, 201);
-      assert.equal(body(res).data.mobile.number, '+12013000001');
-      assert.equal(body(res).data.mobile.country, 'US');
+      assert.equal(body(res).data[0].mobile.number, '+12013000001');
+      assert.equal(body(res).data[0].mobile.country, 'US');
     });
 
     it('stores attributes, tags (objects and plain strings), optIn = true as now, and a blocked timestamp', async () => {
@@ -90,7 +90,7 @@ describe('contacts', () => {
         blocked: '2024-05-01T10:00:00Z',
       });
       assert.equal(res.statusCode, 201);
-      const c = body(res).data;
+      const c = body(res).data[0];
       assert.deepEqual(c.attributes, { plan: 'gold', visits: 3 });
       assert.deepEqual(c.tags, [
         { tag: 'vip', visible: true },
@@ -163,14 +163,14 @@ describe('contacts', () => {
           attributes: { a: '1', b: '2' },
           tags: ['one'],
         }),
-      ).data;
+      ).data[0];
       const res = await create(
         a,
         { mobile, firstName: 'New', attributes: { b: '3', c: '4' }, tags: ['two'] },
         '?mergeStrategy=append',
       );
-      assert.equal(res.statusCode, 200);
-      const c = body(res).data;
+      assert.equal(res.statusCode, 201);
+      const c = body(res).data[0];
       assert.equal(c.id, first.id);
       assert.equal(c.firstName, 'New');
       assert.equal(c.lastName, 'Name');
@@ -196,8 +196,8 @@ describe('contacts', () => {
         },
         '?mergeStrategy=core',
       );
-      assert.equal(res.statusCode, 200);
-      const c = body(res).data;
+      assert.equal(res.statusCode, 201);
+      const c = body(res).data[0];
       assert.equal(c.firstName, 'New');
       assert.equal(c.email, 'new@example.com');
       assert.deepEqual(c.attributes, { a: '1' });
@@ -220,8 +220,8 @@ describe('contacts', () => {
         { mobile, firstName: 'Only', attributes: { b: '2' } },
         '?mergeStrategy=remove',
       );
-      assert.equal(res.statusCode, 200);
-      const c = body(res).data;
+      assert.equal(res.statusCode, 201);
+      const c = body(res).data[0];
       assert.equal(c.firstName, 'Only');
       assert.equal(c.lastName, undefined);
       assert.ok(!('email' in c), 'an unset e-mail is left out, not null');
@@ -231,8 +231,8 @@ describe('contacts', () => {
 
     it('emits contact-created with the Contact as data, and contact-updated on a merge', async () => {
       const mobile = nextMobile();
-      const created = body(await create(a, { mobile, firstName: 'Evt' })).data;
-      const merged = body(await create(a, { mobile, lastName: 'Merged' }, '?mergeStrategy=append')).data;
+      const created = body(await create(a, { mobile, firstName: 'Evt' })).data[0];
+      const merged = body(await create(a, { mobile, lastName: 'Merged' }, '?mergeStrategy=append')).data[0];
       const createdEvents = (await events(a.accountId, 'contact-created')).filter((d) => d.id === created.id);
       assert.deepEqual(createdEvents, [created]);
       const updatedEvents = (await events(a.accountId, 'contact-updated')).filter((d) => d.id === created.id);
@@ -333,7 +333,7 @@ describe('contacts', () => {
       const existing = nextMobile();
       const before = body(
         await create(a, { mobile: existing, firstName: 'Keep', attributes: { a: '1' }, tags: ['x'] }),
-      ).data;
+      ).data[0];
       const fresh = nextMobile();
       const res = await upload(
         a,
@@ -382,7 +382,7 @@ describe('contacts', () => {
 
     it('writes contact-updated events for merged rows', async () => {
       const m = nextMobile();
-      const c = body(await create(a, { mobile: m })).data;
+      const c = body(await create(a, { mobile: m })).data[0];
       await upload(a, `mobile,firstName\n${m},Merged\n`, '?mergeStrategy=append');
       const updated = (await events(a.accountId, 'contact-updated')).filter((e) => e.id === c.id);
       assert.equal(updated.length, 1);
@@ -527,14 +527,14 @@ describe('contacts', () => {
 
   describe('GET /v1/accounts/:accountId/contacts/:contactId', () => {
     it('answers the contact', async () => {
-      const c = body(await create(a, { mobile: nextMobile(), firstName: 'Get' })).data;
+      const c = body(await create(a, { mobile: nextMobile(), firstName: 'Get' })).data[0];
       const res = await call(svc.api, 'GET', url(a, `/${c.id}`), { auth: a.auth });
       assert.equal(res.statusCode, 200);
       assert.deepEqual(body(res).data, c);
     });
 
     it("answers 404 CONT-002 for another account's contact", async () => {
-      const other = body(await create(b, { mobile: nextMobile() })).data;
+      const other = body(await create(b, { mobile: nextMobile() })).data[0];
       const res = await call(svc.api, 'GET', url(a, `/${other.id}`), { auth: a.auth });
       assert.equal(res.statusCode, 404);
       assert.equal(body(res).error.code, 'CONT-002');
@@ -547,7 +547,7 @@ describe('contacts', () => {
     });
 
     it('rejects a call without a token with 401', async () => {
-      const c = body(await create(a, { mobile: nextMobile() })).data;
+      const c = body(await create(a, { mobile: nextMobile() })).data[0];
       assert.equal((await call(svc.api, 'GET', url(a, `/${c.id}`))).statusCode, 401);
     });
   });
@@ -562,7 +562,7 @@ describe('contacts', () => {
           attributes: { a: '1', b: '2' },
           tags: ['x'],
         }),
-      ).data;
+      ).data[0];
       const res = await call(svc.api, 'PUT', url(a, `/${c.id}`), {
         auth: a.auth,
         json: {
@@ -587,7 +587,7 @@ describe('contacts', () => {
     });
 
     it('changes the mobile, parsed like on create', async () => {
-      const c = body(await create(a, { mobile: nextMobile() })).data;
+      const c = body(await create(a, { mobile: nextMobile() })).data[0];
       const res = await call(svc.api, 'PUT', url(a, `/${c.id}`), {
         auth: a.auth,
         json: { mobile: { number: '0412 999 888', country: 'AU' } },
@@ -598,15 +598,15 @@ describe('contacts', () => {
     });
 
     it('rejects an invalid mobile with 400 CONT-001', async () => {
-      const c = body(await create(a, { mobile: nextMobile() })).data;
+      const c = body(await create(a, { mobile: nextMobile() })).data[0];
       const res = await call(svc.api, 'PUT', url(a, `/${c.id}`), { auth: a.auth, json: { mobile: 'abc' } });
       assert.equal(res.statusCode, 400);
       assert.equal(body(res).error.code, 'CONT-001');
     });
 
     it("rejects another contact's mobile with 409 CONT-003", async () => {
-      const one = body(await create(a, { mobile: nextMobile() })).data;
-      const two = body(await create(a, { mobile: nextMobile() })).data;
+      const one = body(await create(a, { mobile: nextMobile() })).data[0];
+      const two = body(await create(a, { mobile: nextMobile() })).data[0];
       const res = await call(svc.api, 'PUT', url(a, `/${two.id}`), {
         auth: a.auth,
         json: { mobile: one.mobile.number },
@@ -616,7 +616,7 @@ describe('contacts', () => {
     });
 
     it('emits contact-updated with the updated Contact', async () => {
-      const c = body(await create(a, { mobile: nextMobile() })).data;
+      const c = body(await create(a, { mobile: nextMobile() })).data[0];
       const u = body(
         await call(svc.api, 'PUT', url(a, `/${c.id}`), { auth: a.auth, json: { lastName: 'Evented' } }),
       ).data;
@@ -627,7 +627,7 @@ describe('contacts', () => {
     });
 
     it("answers 404 for another account's contact and leaves it unchanged", async () => {
-      const other = body(await create(b, { mobile: nextMobile(), firstName: 'Theirs' })).data;
+      const other = body(await create(b, { mobile: nextMobile(), firstName: 'Theirs' })).data[0];
       const res = await call(svc.api, 'PUT', url(a, `/${other.id}`), {
         auth: a.auth,
         json: { firstName: 'Mine' },
@@ -638,7 +638,7 @@ describe('contacts', () => {
     });
 
     it('rejects a call without a token with 401', async () => {
-      const c = body(await create(a, { mobile: nextMobile() })).data;
+      const c = body(await create(a, { mobile: nextMobile() })).data[0];
       assert.equal(
         (await call(svc.api, 'PUT', url(a, `/${c.id}`), { json: { firstName: 'X' } })).statusCode,
         401,
@@ -648,7 +648,7 @@ describe('contacts', () => {
 
   describe('DELETE /v1/accounts/:accountId/contacts/:contactId', () => {
     it('deletes the contact, answers {success: true} and emits contact-removed', async () => {
-      const c = body(await create(a, { mobile: nextMobile() })).data;
+      const c = body(await create(a, { mobile: nextMobile() })).data[0];
       const res = await call(svc.api, 'DELETE', url(a, `/${c.id}`), { auth: a.auth });
       assert.equal(res.statusCode, 200);
       assert.deepEqual(body(res), { success: true });
@@ -660,13 +660,13 @@ describe('contacts', () => {
     });
 
     it("answers 404 for another account's contact and leaves it in place", async () => {
-      const other = body(await create(b, { mobile: nextMobile() })).data;
+      const other = body(await create(b, { mobile: nextMobile() })).data[0];
       assert.equal((await call(svc.api, 'DELETE', url(a, `/${other.id}`), { auth: a.auth })).statusCode, 404);
       assert.equal((await call(svc.api, 'GET', url(b, `/${other.id}`), { auth: b.auth })).statusCode, 200);
     });
 
     it('rejects a call without a token with 401', async () => {
-      const c = body(await create(a, { mobile: nextMobile() })).data;
+      const c = body(await create(a, { mobile: nextMobile() })).data[0];
       assert.equal((await call(svc.api, 'DELETE', url(a, `/${c.id}`))).statusCode, 401);
     });
   });

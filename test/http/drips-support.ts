@@ -37,7 +37,7 @@ export function dripHelpers(service: () => TestService) {
       json: { mobile: `+1201${String(7_100_000 + seq++).padStart(7, '0')}`, firstName: `F${seq}` },
     });
     assert.equal(res.statusCode, 201, res.body);
-    return body(res).data.id as string;
+    return body(res).data[0].id as string;
   };
   const join = async (acc: TestAccount, listId: string, contactIds: string[]) => {
     const res = await call(service().api, 'POST', `${base(acc)}/lists/${listId}/contacts`, {

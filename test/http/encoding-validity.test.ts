@@ -197,7 +197,7 @@ describe('smart encoding and validity periods (HTTP)', () => {
         json: { name: 'typographic', template: TYPOGRAPHIC },
       });
       assert.equal(create.statusCode, 201, create.body);
-      const t = body(create).data;
+      const [t] = body(create).data;
       assert.deepEqual(
         { segments: t.segments, encoding: t.encoding, template: t.template },
         {

@@ -173,7 +173,7 @@ describe('hosted lead forms (public listener)', () => {
         json: { mobile: number, firstName: 'Old', lastName: 'Name', attributes: { tier: 'b' } },
       });
       assert.equal(created.statusCode, 201, created.body);
-      const id = body(created).data.id;
+      const id = body(created).data[0].id;
       const f = await newForm(a, { fields: [{ name: 'firstName' }, { name: 'city' }] });
       const res = await call(svc.externals, 'POST', `/f/${f.id}`, {
         json: { mobile: number, firstName: 'New', city: 'Oslo' },
@@ -289,7 +289,7 @@ describe('hosted lead forms (public listener)', () => {
         json: { mobile: { number }, blocked: true },
       });
       assert.equal(created.statusCode, 201, created.body);
-      const contact = JSON.parse(created.body).data;
+      const [contact] = JSON.parse(created.body).data;
       const f = await newForm(a, { confirmationMessage: 'Welcome!' });
       const res = await post(f.id, { mobile: number });
       assert.equal(res.statusCode, 200, res.body);

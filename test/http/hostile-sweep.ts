@@ -305,7 +305,7 @@ export function defineSweep(part: 'params' | 'bodies') {
           auth: b.auth,
           json: { firstName: 'B', mobile: '+12025550111' },
         }),
-      ).data;
+      ).data[0];
       await call(svc.api, 'POST', bUrl('/lists'), { auth: b.auth, json: { name: 'B list' } });
       await call(svc.api, 'POST', bUrl('/templates'), { auth: b.auth, json: { name: 'B', template: 'Hi' } });
       await call(svc.api, 'POST', bUrl('/webhooks'), {

@@ -27,7 +27,7 @@ describe('Idempotency-Key on POST', () => {
     const again = await create(a, 'key-1', json);
     assert.equal(again.statusCode, 201);
     assert.equal(again.headers['idempotent-replayed'], 'true');
-    assert.equal(body(again).data.id, body(first).data.id);
+    assert.equal(body(again).data[0].id, body(first).data[0].id);
     const list = await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/contacts?mobile=2025550111`, {
       auth: a.auth,
     });

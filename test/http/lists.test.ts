@@ -24,7 +24,7 @@ describe('lists', () => {
       json: { mobile: nextMobile(), ...json },
     });
     assert.equal(res.statusCode, 201, res.body);
-    return body(res).data;
+    return body(res).data[0];
   };
   const add = (acc: TestAccount, listId: string, contactIds: string[]) =>
     call(svc.api, 'POST', lists(acc, `/${listId}/contacts`), { auth: acc.auth, json: { contactIds } });

@@ -22,7 +22,7 @@ describe('POST /v1/accounts/:accountId/messages and the contacts:read scope', ()
       json: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', mobile: '+12025550123' },
     });
     assert.equal(res.statusCode, 201, res.body);
-    contactId = body(res).data.id;
+    contactId = body(res).data[0].id;
   });
   after(() => svc.close());
 

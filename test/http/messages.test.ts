@@ -20,7 +20,7 @@ describe('messages', () => {
       json: { mobile: nextMobile(), ...json },
     });
     assert.equal(res.statusCode, 201, res.body);
-    return body(res).data as { id: string; mobile: { number: string } };
+    return body(res).data[0] as { id: string; mobile: { number: string } };
   };
   const balance = async (acc: TestAccount) =>
     body(await call(svc.api, 'GET', `/v1/accounts/${acc.accountId}/balance`, { auth: acc.auth })).data

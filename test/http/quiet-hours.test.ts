@@ -98,7 +98,7 @@ describe('quiet hours', () => {
     for (const mobile of numbers) {
       const res = await call(svc.api, 'POST', `${base}/contacts`, { auth: acc.auth, json: { mobile } });
       assert.equal(res.statusCode, 201, res.body);
-      contactIds.push(body(res).data.id);
+      contactIds.push(body(res).data[0].id);
     }
     await call(svc.api, 'POST', `${base}/lists/${list.id}/contacts`, {
       auth: acc.auth,
@@ -224,7 +224,7 @@ describe('quiet hours', () => {
       });
       const enrolled = await call(svc.api, 'POST', `${base}/workflows/${body(wf).data.id}/enrollments`, {
         auth: acc.auth,
-        json: { contactId: body(c).data.id },
+        json: { contactId: body(c).data[0].id },
       });
       assert.equal(enrolled.statusCode, 201, enrolled.body);
       await runEngine();

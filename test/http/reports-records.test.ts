@@ -33,7 +33,7 @@ describe('GET …/reports/{kind}/{id}', () => {
       json: { mobile, firstName: `R${seq}` },
     });
     assert.equal(res.statusCode, 201, res.body);
-    return { id: body(res).data.id as string, mobile };
+    return { id: body(res).data[0].id as string, mobile };
   };
   /** The account's messages narrowed by `q`, as the messages API shows them. */
   const messages = async (acc: TestAccount, q: string) =>

@@ -108,7 +108,7 @@ describe('a sender suitable for the destination', () => {
         auth: a.auth,
         json: { mobile },
       });
-      if (res.statusCode === 201) return body(res).data.id as string;
+      if (res.statusCode === 201) return body(res).data[0].id as string;
       const found = body(
         await call(
           svc.api,

@@ -41,7 +41,7 @@ describe('POST /v1/accounts/:accountId/messages with sendAt', () => {
       json: { mobile: nextMobile(), firstName: 'Ann' },
     });
     assert.equal(res.statusCode, 201, res.body);
-    return { acc, contactId: body(res).data.id as string };
+    return { acc, contactId: body(res).data[0].id as string };
   };
 
   before(async () => {

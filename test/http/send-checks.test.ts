@@ -17,7 +17,7 @@ describe('a send does exactly what its sender meant', () => {
       json: { mobile: nextMobile(), ...json },
     });
     assert.equal(res.statusCode, 201, res.body);
-    return body(res).data as { id: string };
+    return body(res).data[0] as { id: string };
   };
   const balance = async (acc: TestAccount) =>
     body(await call(svc.api, 'GET', `${base(acc)}/balance`, { auth: acc.auth })).data.balance as number;

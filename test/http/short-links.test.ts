@@ -15,7 +15,7 @@ describe('short links (public listener) and shortened texts', () => {
       json: { mobile: `+1201555${String(3000 + seq++).padStart(4, '0')}`, firstName: `F${seq}` },
     });
     assert.equal(res.statusCode, 201, res.body);
-    return body(res).data;
+    return body(res).data[0];
   };
   const send = (json: object) =>
     call(svc.api, 'POST', `/v1/accounts/${a.accountId}/messages`, { auth: a.auth, json });

@@ -15,7 +15,7 @@ describe('templates', () => {
       json: { name: `Template ${seq++}`, template: 'Hello {{{firstName}}}', ...json },
     });
     assert.equal(res.statusCode, 201, res.body);
-    return body(res).data;
+    return body(res).data[0];
   };
 
   before(async () => {
@@ -36,7 +36,7 @@ describe('templates', () => {
         },
       });
       assert.equal(res.statusCode, 201, res.body);
-      const t = body(res).data;
+      const [t] = body(res).data;
       assert.match(t.id, /^[0-9a-f-]{36}$/);
       assert.equal(t.name, 'Welcome');
       assert.equal(t.type, 'SMS');

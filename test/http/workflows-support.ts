@@ -61,7 +61,7 @@ export function workflowHelpers(service: () => TestService) {
       json: { mobile: `+1201${String(7_000_000 + seq++).padStart(7, '0')}`, firstName: 'Ann' },
     });
     assert.equal(res.statusCode, 201, res.body);
-    return body(res).data.id as string;
+    return body(res).data[0].id as string;
   };
   return { create, createSimple, enroll, newContact };
 }

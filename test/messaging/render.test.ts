@@ -102,7 +102,7 @@ describe('renderSql (SQL mirror of renderTemplate)', () => {
         json: input,
       });
       assert.equal(res.statusCode, 201, res.body);
-      const c = body(res).data;
+      const [c] = body(res).data;
       contacts.push({
         ...input,
         id: c.id,

@@ -114,7 +114,7 @@ describe('merge-field rendering on the shared vectors', () => {
         json: input,
       });
       assert.equal(res.statusCode, 201, res.body);
-      const api = body(res).data;
+      const [api] = body(res).data;
       assert.equal(api.mobile.country, c.country, key);
       created[key] = { id: api.id, api };
     }
@@ -211,7 +211,7 @@ describe('smart encoding on the shared vectors', () => {
       json: { mobile: { number: '+12015550188' }, attributes },
     });
     assert.equal(res.statusCode, 201, res.body);
-    contactId = body(res).data.id;
+    contactId = body(res).data[0].id;
   });
   after(() => svc.close());
 

@@ -282,7 +282,7 @@ describe('SMPP server: submissions that arrive together', () => {
     assert.equal(made.statusCode, 201, made.body);
     await smppd.svc.db.query('UPDATE contacts SET opted_out_at = now() WHERE account_id = $1 AND id = $2', [
       a.accountId,
-      body(made).data.id,
+      body(made).data[0].id,
     ]);
     const answers = await Promise.all(
       ['12015553001', '12015553002'].map((destination_addr) =>

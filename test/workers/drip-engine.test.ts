@@ -20,7 +20,7 @@ describe('the drip engine, end to end with the workers', () => {
       json: { mobile: number, firstName },
     });
     assert.equal(res.statusCode, 201, res.body);
-    return { id: body(res).data.id as string, number };
+    return { id: body(res).data[0].id as string, number };
   };
   const join = async (acc: TestAccount, listId: string, contactId: string) => {
     const res = await call(svc.api, 'POST', `${base(acc)}/lists/${listId}/contacts`, {

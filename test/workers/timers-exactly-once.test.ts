@@ -34,7 +34,7 @@ describe('timers fire exactly once across three worker processes', () => {
       json: { mobile: `+1201${String(7_000_000 + seq++).padStart(7, '0')}`, firstName: `T${seq}` },
     });
     assert.equal(res.statusCode, 201, res.body);
-    return body(res).data as { id: string; mobile: { number: string } };
+    return body(res).data[0] as { id: string; mobile: { number: string } };
   };
 
   before(async () => {

@@ -190,7 +190,7 @@ describe('webhook delivery', () => {
       json: { firstName: 'Ada', mobile: { number: '+14155550123' } },
     });
     assert.ok(res.statusCode === 200 || res.statusCode === 201, res.body);
-    const contactId = body(res).data.id;
+    const contactId = body(res).data[0].id;
     const [got] = await eventually(async () => rx.at(s.path).length > 0 && rx.at(s.path));
     const verified = new StandardWebhook(s.hook.secret).verify(got.raw, {
       'webhook-id': String(got.headers['webhook-id']),

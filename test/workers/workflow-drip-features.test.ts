@@ -41,7 +41,7 @@ describe('workflow engine: media and maxDuration', () => {
       json: { mobile: `+1201${String(8_100_000 + Math.floor(Math.random() * 800_000)).padStart(7, '0')}` },
     });
     assert.equal(res.statusCode, 201, res.body);
-    return body(res).data.id as string;
+    return body(res).data[0].id as string;
   };
   const run = async (runId: string) =>
     (

@@ -34,7 +34,7 @@ function engineHelpers(get: () => TestService) {
         json: { mobile: h.mobile(), firstName: 'Ann', ...json },
       });
       assert.equal(res.statusCode, 201, res.body);
-      return body(res).data as { id: string; mobile: { number: string } };
+      return body(res).data[0] as { id: string; mobile: { number: string } };
     },
     enroll: async (acc: TestAccount, workflowId: string, contactId: string) => {
       const res = await call(

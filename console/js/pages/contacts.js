@@ -162,9 +162,10 @@ async function save(contact, inputs) {
       Object.assign(contact, res.data);
       showInfo('Contact saved.');
     } else {
+      // A create answers `data` as an array of the one contact (the published collection shape).
       const res = await api('POST', '/contacts', { json: body });
       showAfterNavigation('Contact created.');
-      go(`/contacts/${encodeURIComponent(res.data.id)}`);
+      go(`/contacts/${encodeURIComponent(res.data[0].id)}`);
     }
   } catch (err) {
     showError(err);

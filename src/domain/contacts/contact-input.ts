@@ -1,6 +1,6 @@
 import type { ContactFields, ContactTag } from '../../db/queries/contacts.ts';
 import { AppError, type ErrorCode } from '../../errors.ts';
-import { parseMobile } from '../../messaging/phone.ts';
+import { parseMobile, readingCountry } from '../../messaging/phone.ts';
 import { checkAttributes } from './attribute-limits.ts';
 
 /** A contact as a client sends it (JSON body, or one CSV row once its columns are mapped). */
@@ -16,9 +16,6 @@ export interface ContactInput {
   optIn?: string | boolean | null;
   blocked?: string | boolean | null;
 }
-
-/** The country national numbers are read in when none is given. */
-export const DEFAULT_COUNTRY = 'US';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** The longest email address (RFC 5321: 64 + 1 + 255), as the JSON schema allows. */
@@ -60,19 +57,20 @@ export function normaliseTags(tags: NonNullable<ContactInput['tags']>): ContactT
 
 /**
  * Validates and normalises a contact input into stored fields. The mobile is parsed with
- * libphonenumber (national numbers in `country`, default US); an invalid one is CONT-001.
+ * libphonenumber, a national number read by the one rule of messaging/phone.ts (readingCountry: the
+ * given `country`, else `opts.homeCountry`, the account's, else US); an invalid one is CONT-001.
  * Throws AppError on the first problem.
  */
 export function toContactFields(
   input: ContactInput,
-  opts: { requireMobile: boolean; now?: Date },
+  opts: { requireMobile: boolean; now?: Date; homeCountry?: string },
 ): ContactFields {
   const now = opts.now ?? new Date();
   const f: ContactFields = {};
   if (input.mobile !== undefined && input.mobile !== null && input.mobile !== '') {
     const raw =
       typeof input.mobile === 'string' ? { number: input.mobile, country: input.country } : input.mobile;
-    const parsed = parseMobile(String(raw.number ?? ''), raw.country?.trim() || DEFAULT_COUNTRY);
+    const parsed = parseMobile(String(raw.number ?? ''), readingCountry(raw.country, opts.homeCountry));
     if (!parsed) bad('CONT-001', `Invalid mobile number: ${JSON.stringify(raw.number ?? '')}.`);
     f.mobile = {
       number: parsed.number,

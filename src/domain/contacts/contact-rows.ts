@@ -6,6 +6,7 @@
 import { type Queryable, withSavepoint } from '../../db/client.ts';
 import type { MergeMode } from '../../db/queries/contacts.ts';
 import { fieldsToRecord, type UpsertRecord, upsertContactsSet } from '../../db/queries/contacts-merge.ts';
+import { accountHomeCountry } from '../../db/queries/home-country.ts';
 import { AppError, fail, recordedError } from '../../errors.ts';
 import { newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
@@ -122,6 +123,8 @@ export async function writeBatch(
   const errors: UploadError[] = [];
   const rounds: UpsertRecord[][] = [];
   const inBatch = new Map<number, number>();
+  // National numbers are read in the account's country (messaging/phone.ts, readingCountry).
+  const homeCountry = await accountHomeCountry(tx, accountId);
   for (const b of batch) {
     const { row, input } = b;
     const contact = opts.limitsPerRow ? undefined : rowToInput(input, row);
@@ -129,6 +132,7 @@ export async function writeBatch(
       const fields = toContactFields(contact ?? rowToInput(input, row), {
         requireMobile: true,
         now: opts.now,
+        homeCountry,
       });
       const key = Number(fields.mobile!.number.slice(1));
       if (opts.seen.has(key) && !opts.mergeStrategy)

@@ -5,6 +5,7 @@ import {
   type MergeMode,
   updateContact,
 } from '../../db/queries/contacts.ts';
+import { accountHomeCountry } from '../../db/queries/home-country.ts';
 import { fail } from '../../errors.ts';
 import { newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
@@ -25,8 +26,9 @@ export async function createContact(
   mergeStrategy: Exclude<MergeMode, 'set'> | undefined,
   by: Actor,
 ): Promise<{ contact: Contact; created: boolean }> {
-  const fields = toContactFields(input, { requireMobile: true });
   return withTx(db, async (tx) => {
+    const homeCountry = await accountHomeCountry(tx, accountId);
+    const fields = toContactFields(input, { requireMobile: true, homeCountry });
     const inserted = await insertContactIfAbsent(tx, accountId, { id: newId(), fields, by });
     if (inserted) {
       const [contact] = await presentContacts(tx, accountId, [inserted]);

@@ -5,6 +5,7 @@ import {
   type MergeMode,
   updateContacts,
 } from '../../db/queries/contacts.ts';
+import { accountHomeCountry } from '../../db/queries/home-country.ts';
 import { fail } from '../../errors.ts';
 import { isId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
@@ -28,8 +29,9 @@ export async function updateContact(
   by: Actor,
 ): Promise<Contact> {
   if (!isId(contactId)) fail('CONT-002');
-  const fields = toContactFields(input, { requireMobile: false });
   return withTx(db, async (tx) => {
+    const homeCountry = input.mobile ? await accountHomeCountry(tx, accountId) : undefined;
+    const fields = toContactFields(input, { requireMobile: false, homeCountry });
     if (!(await findContact(tx, accountId, contactId))) fail('CONT-002');
     return (await applyContactUpdate(tx, accountId, contactId, fields, 'set', by)) ?? fail('CONT-002');
   });

@@ -9,7 +9,7 @@ import { uploadContacts } from '../../domain/contacts/upload-contacts.ts';
 import { fail } from '../../errors.ts';
 import { SpooledUpload } from '../../storage/spooled-upload.ts';
 import { CSV_BODY_LIMIT } from '../plugins/content-types.ts';
-import { ok, page } from '../respond.ts';
+import { createdCollection, ok, page } from '../respond.ts';
 import { Collection, Envelope, errorResponses, IdParam, Success } from '../schemas/common.ts';
 import {
   Contact,
@@ -35,7 +35,8 @@ export async function contactRoutes(app: App) {
         tags: ['contacts'],
         summary: 'Create a contact, or upload contacts as CSV',
         description:
-          'JSON: one contact (201; with `mergeStrategy` an existing mobile is merged and answered with 200). ' +
+          'JSON: one contact, answered 201 with `data` an array of that one contact (the published collection shape); ' +
+          'with `mergeStrategy` an existing mobile is merged into that contact (also 201), without one it is 409 CONT-003. ' +
           `\`text/csv\`: an upload of up to ${CSV_BODY_LIMIT / 1024 / 1024} MiB (413 VAL-003 above), parsed as a stream and written ` +
           'set-based in one transaction (201, counts and failed rows); a row over a limit (columns, attributes) refuses ' +
           'the whole upload with 400 naming the row, and nothing is written. ' +
@@ -50,8 +51,7 @@ export async function contactRoutes(app: App) {
           },
         },
         response: {
-          200: Envelope(Contact),
-          201: Envelope(Type.Union([Contact, UploadResult])),
+          201: Type.Union([Collection(Contact), Envelope(UploadResult)]),
           ...errorResponses(409),
         },
       },
@@ -70,14 +70,14 @@ export async function contactRoutes(app: App) {
       }
       // Fastify's own text/plain parser hands over a string.
       if (typeof req.body === 'string') fail('VAL-004', 'Send one contact as JSON or an upload as text/csv.');
-      const { contact, created } = await createContact(
+      const { contact } = await createContact(
         app.ctx.db,
         accountId,
         req.body ?? {},
         req.query.mergeStrategy,
         req.actor,
       );
-      return reply.code(created ? 201 : 200).send(ok(contact));
+      return reply.code(201).send(createdCollection(contact));
     },
   );
 

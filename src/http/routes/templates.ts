@@ -3,7 +3,7 @@ import { deleteTemplate } from '../../domain/templates/delete-template.ts';
 import { getTemplate } from '../../domain/templates/get-template.ts';
 import { listTemplates } from '../../domain/templates/list-templates.ts';
 import { updateTemplate } from '../../domain/templates/update-template.ts';
-import { ok, page } from '../respond.ts';
+import { createdCollection, ok, page } from '../respond.ts';
 import { Collection, Envelope, errorResponses, IdParam, Success } from '../schemas/common.ts';
 import {
   CreateTemplateBody,
@@ -48,14 +48,18 @@ export async function templateRoutes(app: App) {
       schema: {
         tags,
         summary: 'Create a message template',
-        description: '`type` defaults to `SMS`. Names need not be unique: the id identifies a template.',
+        description:
+          '`type` defaults to `SMS`. Names need not be unique: the id identifies a template. Answered 201 with ' +
+          '`data` an array of the one template created (the published collection shape).',
         params: IdParam('accountId'),
         body: CreateTemplateBody,
-        response: { 201: Envelope(Template), ...errorResponses() },
+        response: { 201: Collection(Template), ...errorResponses() },
       },
     },
     async (req, reply) =>
-      reply.code(201).send(ok(await createTemplate(app.ctx.db, req.params.accountId, req.body, req.actor))),
+      reply
+        .code(201)
+        .send(createdCollection(await createTemplate(app.ctx.db, req.params.accountId, req.body, req.actor))),
   );
 
   app.get(

@@ -15,7 +15,7 @@ import { groupSenderPool, sendersInOrder } from '../../../domain/numbers/group-s
 import { ERRORS, fail } from '../../../errors.ts';
 import { isId, newId } from '../../../util/ids.ts';
 import { checkMediaUrls } from '../../media-url.ts';
-import { parseMobile } from '../../phone.ts';
+import { parseMobile, readingCountry } from '../../phone.ts';
 import { parseTemplate, type TemplatePart } from '../../render.ts';
 import { countSegments, encodeText } from '../../segments.ts';
 import { priceTable } from '../rules/pricing.ts';
@@ -222,9 +222,12 @@ export async function sendMessages(
     const invalidNumbers: { number: string; country?: string }[] = [];
     const contactIds = new Set(ids);
     const byNumber = new Map<string, UpsertRecord>();
+    // A national number is read in the given country, else the send's sender number's, else US
+    // (messaging/phone.ts, readingCountry: the rule the contacts area applies too).
+    const home = senders[0]?.country;
     for (const c of contacts) {
       if (c.id || !c.mobile) continue;
-      const parsed = parseMobile(c.mobile.number, c.mobile.country);
+      const parsed = parseMobile(c.mobile.number, readingCountry(c.mobile.country, home));
       if (!parsed) {
         invalidNumbers.push(
           c.mobile.country === undefined
