@@ -76,6 +76,7 @@ export const ERRORS = {
   'LIST-001': { status: 404, message: 'List not found.' },
   'LIST-002': { status: 409, message: "A smart list's members come from its filter, not from additions." },
   'LIST-003': { status: 400, message: 'The list filter names a list that does not exist.' },
+  'LIST-004': { status: 400, message: "The smart list's filter names no condition." },
 
   // Phone numbers and groups
   'NUM-001': { status: 404, message: 'Phone number not found.' },

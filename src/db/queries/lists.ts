@@ -54,21 +54,57 @@ export function isSmartList(list: Pick<ListRow, 'filter'>): boolean {
   return list.filter !== null && list.filter !== undefined;
 }
 
+const NUMERIC_TEXT = `'^-?[0-9]+(\\.[0-9]+)?$'`;
+
+/**
+ * One attribute condition as SQL. Numeric when both sides are numbers, else case-insensitive text.
+ * `=` (any of the values) and `!=` (none of them) match against constant arrays, one of numbers and
+ * one of lower-cased texts, which PostgreSQL probes by hash: the cost per contact hardly grows with
+ * the number of values (as one comparison per value, 1,000 values took 2.3 s over 20,000 contacts
+ * and 60,000 values passed the 30 s statement timeout).
+ */
 function attributeSql(cond: AttributeCondition, add: (v: unknown) => string, c: string): string {
   const attr = `(${c}.attributes ->> ${add(cond.attribute)})`;
-  // Numeric when both sides are numbers, else case-insensitive text.
-  const compare = (value: string, op: string = OPS[cond.comparator]) =>
-    NUMBER.test(value)
-      ? `(CASE WHEN ${attr} ~ '^-?[0-9]+(\\.[0-9]+)?$' THEN ${attr}::numeric ${op} ${add(value)}::numeric
-               ELSE lower(${attr}) ${op} lower(${add(value)}) END)`
-      : `(lower(${attr}) ${op} lower(${add(value)}))`;
   const values = cond.value.length > 0 ? cond.value : [''];
-  if (cond.comparator === '=') return `coalesce(${values.map((v) => compare(v)).join(' OR ')}, false)`;
-  // != : none of the values; a contact without the attribute is "not equal".
-  if (cond.comparator === '!=') {
-    return `NOT coalesce(${values.map((v) => compare(v, '=')).join(' OR ')}, false)`;
+  if (cond.comparator === '=' || cond.comparator === '!=') {
+    // A number matches a numeric attribute by value ("10" = "10.0"), and nothing else: a text equal
+    // to a number is numeric itself. A text matches case-insensitively.
+    const numbers = [...new Set(values.filter((v) => NUMBER.test(v)))];
+    const texts = [...new Set(values.filter((v) => !NUMBER.test(v)))];
+    const any: string[] = [];
+    if (numbers.length > 0)
+      any.push(
+        `(CASE WHEN ${attr} ~ ${NUMERIC_TEXT} THEN ${attr}::numeric = ANY(${add(numbers)}::numeric[]) ELSE false END)`,
+      );
+    // lower() of each value in SQL (the server's own case rules, as for the attribute): an array
+    // of constants, folded to one constant array when planned, hence hashed.
+    if (texts.length > 0)
+      any.push(`(lower(${attr}) = ANY(ARRAY[${texts.map((v) => `lower(${add(v)}::text)`).join(', ')}]))`);
+    const matches = `coalesce(${any.join(' OR ')}, false)`;
+    // != : none of the values; a contact without the attribute is "not equal".
+    return cond.comparator === '=' ? matches : `NOT ${matches}`;
   }
-  return `coalesce(${compare(values[0])}, false)`;
+  const op = OPS[cond.comparator];
+  const value = values[0];
+  return NUMBER.test(value)
+    ? `coalesce(CASE WHEN ${attr} ~ ${NUMERIC_TEXT} THEN ${attr}::numeric ${op} ${add(value)}::numeric
+                     ELSE lower(${attr}) ${op} lower(${add(value)}) END, false)`
+    : `coalesce(lower(${attr}) ${op} lower(${add(value)}), false)`;
+}
+
+/**
+ * Whether a smart list's filter names a condition: without one it would select every contact of
+ * the account (refused when a list is written: LIST-004).
+ */
+export function filterNamesCondition(f: ListFilter): boolean {
+  return Boolean(
+    f.q?.trim() ||
+      (f.attributes?.length ?? 0) > 0 ||
+      f.list ||
+      Boolean(f.valid) !== Boolean(f.invalid) ||
+      Boolean(f.blocked) !== Boolean(f.unblocked) ||
+      f.optIn,
+  );
 }
 
 /**

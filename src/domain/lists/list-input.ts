@@ -1,7 +1,8 @@
 import type { Queryable } from '../../db/client.ts';
-import { findList, type ListFields, type ListFilter } from '../../db/queries/lists.ts';
+import { filterNamesCondition, findList, type ListFields, type ListFilter } from '../../db/queries/lists.ts';
 import { fail } from '../../errors.ts';
 import { isId } from '../../util/ids.ts';
+import { checkConditionValues } from '../contacts/attribute-conditions.ts';
 
 /** A list as a client sends it. */
 export interface ListInput {
@@ -34,6 +35,16 @@ export async function toListFields(
   if (input.optInConfirmation !== undefined) f.optInConfirmation = input.optInConfirmation;
   if (input.filter !== undefined) {
     const filter = input.filter;
+    if (filter) {
+      checkConditionValues(filter.attributes, 'filter.attributes');
+      if (!filterNamesCondition(filter))
+        fail(
+          'LIST-004',
+          "The smart list's `filter` names no condition (q, attributes, list, valid, invalid, blocked, unblocked or optIn): " +
+            'such a list would hold every contact. Give a condition, or `"filter": null` for a static list; ' +
+            'to send to every contact, a send says `"filters": {"all": true}`.',
+        );
+    }
     if (filter?.list !== undefined && filter.list !== '') {
       if (filter.list === listId) fail('LIST-003', 'A smart list cannot filter on its own membership.');
       if (!isId(filter.list) || !(await findList(db, accountId, filter.list))) fail('LIST-003');

@@ -6,6 +6,11 @@ import {
   type TUnion,
   Type,
 } from '@sinclair/typebox';
+import { MAX_CONDITION_VALUES, MAX_FILTER_VALUES } from '../../domain/contacts/attribute-conditions.ts';
+import {
+  MAX_ATTRIBUTE_KEY_LENGTH,
+  MAX_ATTRIBUTE_VALUE_LENGTH,
+} from '../../domain/contacts/attribute-limits.ts';
 import type { ErrorCode } from '../../errors.ts';
 
 /** Audit stamp `{at, by}` used as `created` and `updated`. */
@@ -93,18 +98,29 @@ export const MediaItem = Type.Object({
   filename: Type.Optional(Type.String()),
 });
 
-export const AttributeFilter = Type.Object({
-  attribute: Type.String(),
-  comparator: Type.Union([
-    Type.Literal('='),
-    Type.Literal('!='),
-    Type.Literal('<'),
-    Type.Literal('<='),
-    Type.Literal('>'),
-    Type.Literal('>='),
-  ]),
-  value: Type.Array(Type.String()),
-});
+/**
+ * One attribute condition (smart lists, sends, campaigns, bulk jobs). Its values are bounded
+ * (MAX_CONDITION_VALUES, and MAX_FILTER_VALUES over a filter's conditions: checkConditionValues),
+ * and so are its names and values (no attribute is longer); unknown keys are refused.
+ */
+export const AttributeFilter = Type.Object(
+  {
+    attribute: Type.String({ maxLength: MAX_ATTRIBUTE_KEY_LENGTH }),
+    comparator: Type.Union([
+      Type.Literal('='),
+      Type.Literal('!='),
+      Type.Literal('<'),
+      Type.Literal('<='),
+      Type.Literal('>'),
+      Type.Literal('>='),
+    ]),
+    value: Type.Array(Type.String({ maxLength: MAX_ATTRIBUTE_VALUE_LENGTH }), {
+      maxItems: MAX_CONDITION_VALUES,
+      description: `At most ${MAX_CONDITION_VALUES} values, and ${MAX_FILTER_VALUES} over all the conditions of a filter.`,
+    }),
+  },
+  { propertyNames: { enum: ['attribute', 'comparator', 'value'] } },
+);
 
 export const ErrorObject = Type.Object({ code: Type.String(), description: Type.String() });
 

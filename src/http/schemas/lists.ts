@@ -1,6 +1,12 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import {
+  MAX_CONDITION_VALUES,
+  MAX_FILTER_CONDITIONS,
+  MAX_FILTER_VALUES,
+} from '../../domain/contacts/attribute-conditions.ts';
 import { MAX_TEXT_LENGTH } from '../../messaging/text-rules.ts';
 import { AttributeFilter, AuditStamp, PageQuery } from './common.ts';
+import { ClosedObject, MAX_SEARCH_TEXT } from './recipient-filters.ts';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -10,14 +16,21 @@ export const ListSource = Type.Object({
   lastSynced: Type.Optional(Type.String()),
 });
 
-export const ListFilter = Type.Object(
+export const ListFilter = ClosedObject(
   {
-    q: Type.Optional(Type.String({ description: 'Partial match across names, email and mobile.' })),
+    q: Type.Optional(
+      Type.String({
+        maxLength: MAX_SEARCH_TEXT,
+        description: 'Partial match across names, email and mobile.',
+      }),
+    ),
     attributes: Type.Optional(
       Type.Array(AttributeFilter, {
+        maxItems: MAX_FILTER_CONDITIONS,
         description:
           'All must hold. `=` matches any of the values, `!=` none of them, `<` `<=` `>` `>=` compare with the first; ' +
-          'numeric when both sides are numbers, else case-insensitive text.',
+          'numeric when both sides are numbers, else case-insensitive text. ' +
+          `At most ${MAX_FILTER_CONDITIONS} conditions, ${MAX_CONDITION_VALUES} values each and ${MAX_FILTER_VALUES} in all.`,
       }),
     ),
     list: Type.Optional(Type.String({ description: 'Only members of this (static) list.' })),
@@ -29,7 +42,9 @@ export const ListFilter = Type.Object(
   },
   {
     description:
-      "A smart list's filter: its members are the contacts matching it when the list is read or sent to.",
+      "A smart list's filter: its members are the contacts matching it when the list is read or sent to. " +
+      'Unknown keys are refused (400), and so is a filter naming no condition (LIST-004): a smart list of every ' +
+      'contact is not made by accident; to send to everyone, a send says `filters: {"all": true}`.',
   },
 );
 

@@ -1,4 +1,5 @@
 import type { AttributeCondition } from '../../../db/queries/lists.ts';
+import { checkConditionValues } from '../../../domain/contacts/attribute-conditions.ts';
 import { fail } from '../../../errors.ts';
 
 /**
@@ -43,6 +44,7 @@ export function recipientSelection(
   if (f === undefined) return undefined;
   const tags = (f.tags ?? []).map((t) => (typeof t === 'string' ? t : t.tag));
   const attributes = f.attributes ?? [];
+  checkConditionValues(attributes, `${where}.attributes`);
   const q = searchText(f.q);
   const conditions = tags.length > 0 || attributes.length > 0 || q !== undefined;
   if (f.all === true) {
