@@ -124,6 +124,15 @@ export const ERRORS = {
     status: 400,
     message: 'Give the destination as `url` or `destination` (both only if they are the same).',
   },
+  'HOOK-006': {
+    status: 409,
+    message: 'The webhook is not paused: there is nothing to confirm.',
+  },
+  'HOOK-007': {
+    status: 403,
+    message:
+      'Only an administrator can resume a webhook paused because a person who held it left the account (the token needs users:write).',
+  },
 
   // Templates
   'TMPL-001': { status: 404, message: 'Template not found.' },

@@ -56,6 +56,8 @@ CREATE TABLE api_clients (
   scopes text[] NOT NULL,
   revoked_at timestamp with time zone,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
+  created_by jsonb NOT NULL DEFAULT '{}'::jsonb,
+  revoked_reason text,
   CONSTRAINT api_clients_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
   CONSTRAINT api_clients_pkey PRIMARY KEY (id)
 );
@@ -942,6 +944,8 @@ CREATE TABLE smpp_credentials (
   throughput_mps integer NOT NULL,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
   created_by jsonb NOT NULL DEFAULT '{}'::jsonb,
+  revoked_at timestamp with time zone,
+  revoked_reason text,
   CONSTRAINT smpp_credentials_throughput_mps_check CHECK (throughput_mps > 0),
   CONSTRAINT smpp_credentials_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
   CONSTRAINT smpp_credentials_pkey PRIMARY KEY (account_id, id)
@@ -1114,8 +1118,11 @@ CREATE TABLE webhooks (
   created_by jsonb NOT NULL DEFAULT '{}'::jsonb,
   updated_at timestamp with time zone NOT NULL DEFAULT now(),
   updated_by jsonb NOT NULL DEFAULT '{}'::jsonb,
+  holders text[] NOT NULL DEFAULT '{}'::text[],
+  paused_at timestamp with time zone,
+  paused_reason text,
   CONSTRAINT webhooks_event_types_check CHECK (cardinality(event_types) > 0),
-  CONSTRAINT webhooks_status_check CHECK (status = ANY (ARRAY['active'::text, 'disabled'::text])),
+  CONSTRAINT webhooks_status_check CHECK (status = ANY (ARRAY['active'::text, 'disabled'::text, 'paused'::text])),
   CONSTRAINT webhooks_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
   CONSTRAINT webhooks_pkey PRIMARY KEY (account_id, id)
 );

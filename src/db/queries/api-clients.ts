@@ -9,17 +9,21 @@ export interface ApiClientRow {
   scopes: string[];
   revoked_at: Date | null;
   created_at: Date;
+  /** Who created it (and so was shown its secret); `{}` for clients created before this was recorded. */
+  created_by: Record<string, unknown>;
+  /** Why it was revoked: `creator-removed`, or null (revoked by hand, or not revoked). */
+  revoked_reason: string | null;
 }
 
 export async function insertClient(
   db: Queryable,
   accountId: string,
-  c: { id: string; name: string; secretHash: string; scopes: string[] },
+  c: { id: string; name: string; secretHash: string; scopes: string[]; by?: object },
 ): Promise<ApiClientRow> {
   const { rows } = await db.query<ApiClientRow>(
-    `INSERT INTO api_clients (id, account_id, name, secret_hash, scopes)
-     VALUES ($2, $1, $3, $4, $5) RETURNING *`,
-    [accountId, c.id, c.name, c.secretHash, c.scopes],
+    `INSERT INTO api_clients (id, account_id, name, secret_hash, scopes, created_by)
+     VALUES ($2, $1, $3, $4, $5, $6) RETURNING *`,
+    [accountId, c.id, c.name, c.secretHash, c.scopes, c.by ?? {}],
   );
   return rows[0];
 }
@@ -36,6 +40,43 @@ export async function revokeClient(db: Queryable, clientId: string): Promise<boo
     [clientId],
   );
   return (rowCount ?? 0) > 0;
+}
+
+/**
+ * The account's clients a console user was shown the secret of: the ones they created, and the ones
+ * created through those (a client with `clients:write` answers its new client's secret to whoever
+ * holds its own), revoked or not.
+ */
+export async function clientsMadeBy(db: Queryable, accountId: string, userId: string): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `WITH RECURSIVE made(id) AS (
+       SELECT id FROM api_clients
+        WHERE account_id = $1 AND created_by ->> 'source' = 'console' AND created_by ->> 'id' = $2
+       UNION
+       SELECT c.id FROM api_clients c JOIN made m ON c.created_by ->> 'source' = 'api' AND c.created_by ->> 'id' = m.id
+        WHERE c.account_id = $1
+     )
+     SELECT id FROM made ORDER BY id`,
+    [accountId, userId],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Revokes these clients of the account that are not revoked yet, with a reason; answers them. */
+export async function revokeClientsFor(
+  db: Queryable,
+  accountId: string,
+  ids: string[],
+  reason: string,
+): Promise<ApiClientRow[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<ApiClientRow>(
+    `UPDATE api_clients SET revoked_at = now(), revoked_reason = $3
+      WHERE account_id = $1 AND id = ANY ($2::text[]) AND revoked_at IS NULL
+      RETURNING *`,
+    [accountId, ids, reason],
+  );
+  return rows.sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || a.id.localeCompare(b.id));
 }
 
 /** Ids of every revoked client: the token service refreshes its revocation set from this. */

@@ -12,6 +12,9 @@ export interface SmppCredentialRow {
   throughput_mps: number;
   created_at: Date;
   created_by: Record<string, unknown>;
+  /** When it was revoked (it binds no more), and why (`creator-removed`). */
+  revoked_at: Date | null;
+  revoked_reason: string | null;
 }
 
 export async function insertSmppCredential(
@@ -63,22 +66,48 @@ export async function deleteSmppCredential(db: Queryable, accountId: string, id:
   return (rowCount ?? 0) > 0;
 }
 
+/**
+ * Revokes the account's unrevoked credentials created by this console user or by one of these API
+ * clients (whose holder saw the password answered at creation); answers them, oldest first.
+ */
+export async function revokeSmppCredentialsMadeBy(
+  db: Queryable,
+  accountId: string,
+  by: { userId: string; clientIds: string[] },
+  reason: string,
+): Promise<SmppCredentialRow[]> {
+  const { rows } = await db.query<SmppCredentialRow>(
+    `UPDATE smpp_credentials SET revoked_at = now(), revoked_reason = $4
+      WHERE account_id = $1 AND revoked_at IS NULL
+        AND ((created_by ->> 'source' = 'console' AND created_by ->> 'id' = $2)
+          OR (created_by ->> 'source' = 'api' AND created_by ->> 'id' = ANY ($3::text[])))
+      RETURNING *`,
+    [accountId, by.userId, by.clientIds, reason],
+  );
+  return rows.sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id));
+}
+
 /** Looks a credential up by its system_id alone: a bind names no account. */
 export async function findSmppCredentialBySystemId(
   db: Queryable,
   systemId: string,
 ): Promise<SmppCredentialRow | undefined> {
-  const { rows } = await db.query<SmppCredentialRow>('SELECT * FROM smpp_credentials WHERE system_id = $1', [
-    systemId,
-  ]);
+  // A revoked credential binds no more: it is as if unknown.
+  const { rows } = await db.query<SmppCredentialRow>(
+    'SELECT * FROM smpp_credentials WHERE system_id = $1 AND revoked_at IS NULL',
+    [systemId],
+  );
   return rows[0];
 }
 
-/** Of these credential ids, the ones that still exist (a deleted credential's binds are closed). */
+/**
+ * Of these credential ids, the ones that still exist unrevoked (a deleted or revoked credential's
+ * binds are closed).
+ */
 export async function existingSmppCredentialIds(db: Queryable, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const { rows } = await db.query<{ id: string }>(
-    'SELECT id FROM smpp_credentials WHERE id = ANY ($1::uuid[])',
+    'SELECT id FROM smpp_credentials WHERE id = ANY ($1::uuid[]) AND revoked_at IS NULL',
     [ids],
   );
   return new Set(rows.map((r) => r.id));

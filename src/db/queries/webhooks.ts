@@ -9,7 +9,7 @@ export interface WebhookRow {
   secret: string;
   previous_secret: string | null;
   previous_secret_expires_at: Date | null;
-  status: 'active' | 'disabled';
+  status: 'active' | 'disabled' | 'paused';
   disabled_at: Date | null;
   disabled_reason: string | null;
   failing_since: Date | null;
@@ -17,19 +17,27 @@ export interface WebhookRow {
   created_by: Record<string, unknown>;
   updated_at: Date;
   updated_by: Record<string, unknown>;
+  /**
+   * The actors (`user:<id>`, or an API client's id) that created it, set its destination or were
+   * answered its secret: when one of them leaves the account it is paused.
+   */
+  holders: string[];
+  /** While paused: since when and why (`creator-removed`). */
+  paused_at: Date | null;
+  paused_reason: string | null;
 }
 
 /** Answers undefined when the account already has a subscription for this destination. */
 export async function insertWebhook(
   db: Queryable,
   accountId: string,
-  w: { id: string; destination: string; eventTypes: string[]; secret: string; by: object },
+  w: { id: string; destination: string; eventTypes: string[]; secret: string; by: object; holder?: string },
 ): Promise<WebhookRow | undefined> {
   const { rows } = await db.query<WebhookRow>(
-    `INSERT INTO webhooks (account_id, id, destination, event_types, secret, created_by, updated_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $6)
+    `INSERT INTO webhooks (account_id, id, destination, event_types, secret, created_by, updated_by, holders)
+     VALUES ($1, $2, $3, $4, $5, $6, $6, $7)
      ON CONFLICT (account_id, destination) DO NOTHING RETURNING *`,
-    [accountId, w.id, w.destination, w.eventTypes, w.secret, w.by],
+    [accountId, w.id, w.destination, w.eventTypes, w.secret, w.by, w.holder ? [w.holder] : []],
   );
   return rows[0];
 }
@@ -70,7 +78,10 @@ export async function listWebhooks(db: Queryable, accountId: string, offset: num
   return { items: items.rows, totalCount: count.rows[0].n };
 }
 
-/** Applies the given changes; `status: 'active'` also clears the disabled and failing marks. */
+/**
+ * Applies the given changes; `status: 'active'` also clears the disabled and failing marks, and any
+ * status clears the paused mark. A new destination adds `holder` to the holders.
+ */
 export async function updateWebhook(
   db: Queryable,
   accountId: string,
@@ -81,6 +92,7 @@ export async function updateWebhook(
     status?: 'active' | 'disabled';
     disabledReason?: string;
     by: object;
+    holder?: string;
   },
 ): Promise<WebhookRow | undefined> {
   const { rows } = await db.query<WebhookRow>(
@@ -88,9 +100,12 @@ export async function updateWebhook(
        destination = coalesce($3, destination),
        event_types = coalesce($4, event_types),
        status = coalesce($5, status),
-       disabled_at = CASE WHEN $5 = 'active' THEN NULL WHEN $5 = 'disabled' AND status = 'active' THEN now() ELSE disabled_at END,
-       disabled_reason = CASE WHEN $5 = 'active' THEN NULL WHEN $5 = 'disabled' AND status = 'active' THEN $6 ELSE disabled_reason END,
+       disabled_at = CASE WHEN $5 = 'active' THEN NULL WHEN $5 = 'disabled' AND status <> 'disabled' THEN now() ELSE disabled_at END,
+       disabled_reason = CASE WHEN $5 = 'active' THEN NULL WHEN $5 = 'disabled' AND status <> 'disabled' THEN $6 ELSE disabled_reason END,
        failing_since = CASE WHEN $5 = 'active' THEN NULL ELSE failing_since END,
+       paused_at = CASE WHEN $5 IS NULL THEN paused_at END,
+       paused_reason = CASE WHEN $5 IS NULL THEN paused_reason END,
+       holders = CASE WHEN $3 IS NOT NULL AND $8::text IS NOT NULL AND NOT ($8 = ANY (holders)) THEN holders || $8::text ELSE holders END,
        updated_at = now(), updated_by = $7
      WHERE account_id = $1 AND id = $2 RETURNING *`,
     [
@@ -101,6 +116,7 @@ export async function updateWebhook(
       c.status ?? null,
       c.disabledReason ?? null,
       c.by,
+      c.holder ?? null,
     ],
   );
   return rows[0];
@@ -114,7 +130,10 @@ export async function deleteWebhook(db: Queryable, accountId: string, id: string
   return (rowCount ?? 0) > 0;
 }
 
-/** Installs a new secret; the current one keeps signing alongside it for `graceMs`. */
+/**
+ * Installs a new secret; the current one keeps signing alongside it for `graceMs`. `holder`, who is
+ * answered the new secret, joins the holders.
+ */
 export async function rotateWebhookSecret(
   db: Queryable,
   accountId: string,
@@ -122,12 +141,50 @@ export async function rotateWebhookSecret(
   secret: string,
   graceMs: number,
   by: object,
+  holder?: string,
 ): Promise<WebhookRow | undefined> {
   const { rows } = await db.query<WebhookRow>(
     `UPDATE webhooks SET previous_secret = secret, secret = $3,
-       previous_secret_expires_at = now() + $4 * interval '1 millisecond', updated_at = now(), updated_by = $5
+       previous_secret_expires_at = now() + $4 * interval '1 millisecond', updated_at = now(), updated_by = $5,
+       holders = CASE WHEN $6::text IS NOT NULL AND NOT ($6 = ANY (holders)) THEN holders || $6::text ELSE holders END
      WHERE account_id = $1 AND id = $2 RETURNING *`,
-    [accountId, id, secret, graceMs, by],
+    [accountId, id, secret, graceMs, by, holder ?? null],
+  );
+  return rows[0];
+}
+
+/**
+ * Pauses the account's subscriptions held by any of `holders` (active or disabled: a disabled one
+ * could otherwise be re-enabled by anyone with `webhooks:write`); answers the ones paused now.
+ */
+export async function pauseWebhooksHeldBy(
+  db: Queryable,
+  accountId: string,
+  holders: string[],
+  reason: string,
+): Promise<WebhookRow[]> {
+  if (holders.length === 0) return [];
+  const { rows } = await db.query<WebhookRow>(
+    `UPDATE webhooks SET status = 'paused', paused_at = now(), paused_reason = $3, updated_at = now()
+      WHERE account_id = $1 AND holders && $2::text[] AND status <> 'paused'
+      RETURNING *`,
+    [accountId, holders, reason],
+  );
+  return rows.sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id));
+}
+
+/** Resumes a paused subscription (an administrator confirmed it): active, its failure record cleared. */
+export async function confirmPausedWebhook(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  by: object,
+): Promise<WebhookRow | undefined> {
+  const { rows } = await db.query<WebhookRow>(
+    `UPDATE webhooks SET status = 'active', paused_at = NULL, paused_reason = NULL, disabled_at = NULL,
+       disabled_reason = NULL, failing_since = NULL, updated_at = now(), updated_by = $3
+      WHERE account_id = $1 AND id = $2 AND status = 'paused' RETURNING *`,
+    [accountId, id, by],
   );
   return rows[0];
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client.ts';
 import { type ApiClientRow, findClientById, listClients } from '../../db/queries/api-clients.ts';
 import { fail } from '../../errors.ts';
+import type { Actor } from '../actor.ts';
 import type { Page } from '../page.ts';
 import { createClient } from './create-client.ts';
 import { revokeClient } from './revoke-client.ts';
@@ -15,6 +16,8 @@ export function presentClient(c: ApiClientRow) {
     scopes: c.scopes,
     revoked: c.revoked_at !== null,
     ...(c.revoked_at ? { revokedAt: c.revoked_at.toISOString() } : {}),
+    ...(c.revoked_reason ? { revokedReason: c.revoked_reason } : {}),
+    ...(c.created_by && Object.keys(c.created_by).length > 0 ? { createdBy: c.created_by as Actor } : {}),
     created: c.created_at.toISOString(),
   };
 }
@@ -32,19 +35,20 @@ export async function listAccountClients(
 /**
  * Creates a client of the account (the console's "API credentials"): its scopes default to the
  * caller's and can never exceed them (a token cannot mint a stronger one). The secret is in the
- * answer only.
+ * answer only; `by` is recorded as its creator (revoked with it when that person leaves).
  */
 export async function createAccountClient(
   db: Db,
   accountId: string,
   input: { name: string; scopes?: Scope[] },
   callerScopes: Set<string>,
+  by: Actor,
 ) {
   const wanted = input.scopes ?? [...callerScopes];
   const beyond = wanted.filter((s) => !callerScopes.has(s));
   if (beyond.length > 0)
     fail('AUTH-004', `A client cannot be given scopes the caller lacks: ${beyond.join(', ')}.`);
-  const { client, secret } = await createClient(db, accountId, { name: input.name, scopes: wanted });
+  const { client, secret } = await createClient(db, accountId, { name: input.name, scopes: wanted, by });
   return { ...presentClient(client), secret };
 }
 

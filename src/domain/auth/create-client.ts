@@ -1,17 +1,19 @@
 import type { Db } from '../../db/client.ts';
 import { findClientById, insertClient } from '../../db/queries/api-clients.ts';
 import { randomToken } from '../../util/ids.ts';
+import type { Actor } from '../actor.ts';
 import { SCOPES } from './scopes.ts';
 import { hashSecret, verifySecret } from './secrets.ts';
 
 /**
  * Creates an API client for an account and answers its secret, which is stored only as a hash
- * and never shown again. With an explicit id and secret (bootstrap) it is idempotent.
+ * and never shown again (`by`, who is answered it, is recorded: when they leave the account the
+ * client is revoked). With an explicit id and secret (bootstrap) it is idempotent.
  */
 export async function createClient(
   db: Db,
   accountId: string,
-  input: { id?: string; secret?: string; name?: string; scopes?: string[] } = {},
+  input: { id?: string; secret?: string; name?: string; scopes?: string[]; by?: Actor } = {},
 ) {
   const id = input.id ?? `cl_${randomToken(12)}`;
   const secret = input.secret ?? `cs_${randomToken(32)}`;
@@ -30,6 +32,7 @@ export async function createClient(
     name: input.name ?? 'API client',
     secretHash: await hashSecret(secret),
     scopes: input.scopes ?? [...SCOPES],
+    by: input.by,
   });
   return { client, secret, created: true };
 }

@@ -20,6 +20,17 @@ export function presentSmppCredential(
     name: row.name,
     throughput: row.throughput_mps,
     created: stamp(row.created_at, row.created_by),
+    ...(row.revoked_at
+      ? {
+          revoked: {
+            at: row.revoked_at.toISOString(),
+            reason: row.revoked_reason ?? '',
+            description:
+              'The person who created it (and so saw its password) left the account: it binds no more and its binds ' +
+              'were closed.',
+          },
+        }
+      : {}),
     ...(password === undefined ? {} : { password }),
   };
 }

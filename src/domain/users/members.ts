@@ -1,5 +1,7 @@
 import type { Config } from '../../config.ts';
-import { type Db, withTx } from '../../db/client.ts';
+import { type Db, type Queryable, withTx } from '../../db/client.ts';
+import { clientsMadeBy, revokeClientsFor } from '../../db/queries/api-clients.ts';
+import { revokeSmppCredentialsMadeBy } from '../../db/queries/smpp.ts';
 import {
   countAdministrators,
   findMember,
@@ -11,11 +13,18 @@ import {
   setPassword,
   upsertUser,
 } from '../../db/queries/users.ts';
+import { failPendingDeliveries } from '../../db/queries/webhook-deliveries.ts';
+import { pauseWebhooksHeldBy } from '../../db/queries/webhooks.ts';
 import { fail } from '../../errors.ts';
 import type { Mailer } from '../../providers/mail/smtp.ts';
 import { isId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
+import { presentClient } from '../auth/account-clients.ts';
+import type { TokenService } from '../auth/tokens.ts';
 import type { Page } from '../page.ts';
+import { presentSmppCredential } from '../smpp/present.ts';
+import { CREATOR_REMOVED } from '../webhooks/holders.ts';
+import { presentWebhook } from '../webhooks/present.ts';
 import { type EmailOutcome, emailInvitation } from './email-invitation.ts';
 import { createInvitation } from './invitations.ts';
 import { hashPassword } from './passwords.ts';
@@ -72,16 +81,59 @@ export async function changeRole(db: Db, accountId: string, userId: string, role
   });
 }
 
-/** Removes a member from the account (not the person's other accounts); never the last administrator. */
-export async function removeUser(db: Db, accountId: string, userId: string): Promise<void> {
+/**
+ * Removes a member from the account (not the person's other accounts); never the last administrator.
+ * What acts in their name goes with them, in the same transaction (cutOffLeaver); answers what was
+ * cut off. `tokens` forgets the revoked clients' tokens in this process at once.
+ */
+export async function removeUser(db: Db, accountId: string, userId: string, tokens?: TokenService) {
   if (!isId(userId)) fail('USER-005');
-  await withTx(db, async (tx) => {
+  const cut = await withTx(db, async (tx) => {
     const admins = await countAdministrators(tx, accountId);
     const m = await findMember(tx, accountId, userId);
     if (!m) fail('USER-005');
     if (m.role === 'Administrator' && admins <= 1) fail('USER-007');
     await removeMember(tx, accountId, userId);
+    return cutOffLeaver(tx, accountId, userId);
   });
+  for (const c of cut.apiClients) tokens?.noteRevoked(c.id);
+  return {
+    smppCredentials: cut.smppCredentials.map((c) => presentSmppCredential(c)),
+    apiClients: cut.apiClients.map(presentClient),
+    webhooks: cut.webhooks.map((w) => presentWebhook(w)),
+  };
+}
+
+/**
+ * Cuts off what acts in the name of a person leaving an account, or whose secret they were shown:
+ * the API clients they created (and the ones created through those) are revoked; the SMPP
+ * credentials created by them or those clients are revoked (no bind, open binds closed within the
+ * SMPP server's credential check); the webhooks any of them created, pointed somewhere or rotated
+ * the secret of are paused until an administrator confirms them (their address may be the
+ * person's), their pending deliveries given up (replayable). Every way a membership ends calls
+ * this in the transaction that ends it; a change of role does not.
+ */
+export async function cutOffLeaver(tx: Queryable, accountId: string, userId: string) {
+  const clientIds = await clientsMadeBy(tx, accountId, userId);
+  const apiClients = await revokeClientsFor(tx, accountId, clientIds, CREATOR_REMOVED);
+  const smppCredentials = await revokeSmppCredentialsMadeBy(
+    tx,
+    accountId,
+    { userId, clientIds },
+    CREATOR_REMOVED,
+  );
+  const webhooks = await pauseWebhooksHeldBy(
+    tx,
+    accountId,
+    [`user:${userId}`, ...clientIds],
+    CREATOR_REMOVED,
+  );
+  await failPendingDeliveries(
+    tx,
+    webhooks.map((w) => w.id),
+    'The subscription was paused: a person who held it left the account.',
+  );
+  return { apiClients, smppCredentials, webhooks };
 }
 
 /**

@@ -5,6 +5,7 @@ import { fail } from '../../errors.ts';
 import { newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import type { EventType } from '../events/emit.ts';
+import { holderKey } from './holders.ts';
 import { type DestinationInput, pickDestination } from './pick-destination.ts';
 import { generateSecret } from './signing.ts';
 import { validateDestination } from './validate-destination.ts';
@@ -12,7 +13,7 @@ import { validateDestination } from './validate-destination.ts';
 /**
  * Subscribes a destination to event types with a new signing secret. The destination names the
  * subscription, so a second one for the same URL is 409 HOOK-004. The secret is stored sealed by
- * `secrets` (with SECRETS_KEY) and answered in clear, once.
+ * `secrets` (with SECRETS_KEY) and answered in clear, once. Its creator is its first holder.
  */
 export async function createWebhook(
   db: Queryable,
@@ -29,6 +30,7 @@ export async function createWebhook(
     eventTypes: [...new Set(input.eventTypes)],
     secret: opts.secrets.seal(secret),
     by: opts.by,
+    holder: holderKey(opts.by),
   });
   return row ? { ...row, secret } : fail('HOOK-004');
 }

@@ -18,7 +18,19 @@ export function presentWebhook(w: WebhookRow, opts: { withSecret?: boolean } = {
     // The interface names it `destination`; the published description and its clients read `url`.
     url: w.destination,
     status: w.status,
-    disabled: w.disabled_at ? { at: w.disabled_at.toISOString(), reason: w.disabled_reason ?? '' } : null,
+    disabled:
+      w.disabled_at && w.status === 'disabled'
+        ? { at: w.disabled_at.toISOString(), reason: w.disabled_reason ?? '' }
+        : null,
+    paused: w.paused_at
+      ? {
+          at: w.paused_at.toISOString(),
+          reason: w.paused_reason ?? '',
+          description:
+            'A person who created it, set its destination or was shown its secret left the account: nothing is ' +
+            'delivered until an administrator confirms it (POST …/webhooks/{webhookId}/confirm).',
+        }
+      : null,
     ...(opts.withSecret ? { secret: w.secret } : {}),
     created: stamp(w.created_at, w.created_by),
     updated: stamp(w.updated_at, w.updated_by),

@@ -6,7 +6,7 @@ import {
 } from '../../domain/auth/account-clients.ts';
 import { changeRole, getUser, inviteUser, listUsers, removeUser } from '../../domain/users/members.ts';
 import { ok, page } from '../respond.ts';
-import { Collection, Envelope, errorResponses, IdParam, PageQuery, Success } from '../schemas/common.ts';
+import { Collection, Envelope, errorResponses, IdParam, PageQuery } from '../schemas/common.ts';
 import {
   ApiClient,
   ApiClientWithSecret,
@@ -15,6 +15,7 @@ import {
   CreateClientBody,
   Invitation,
   InviteUserBody,
+  Removal,
   User,
   UserParams,
 } from '../schemas/users.ts';
@@ -117,15 +118,16 @@ export async function userRoutes(app: App) {
         summary: 'Remove a user from the account',
         description:
           'The person keeps their other accounts. Their console tokens for this account stop within 5 minutes (the ' +
-          'console token lifetime); the last administrator cannot be removed (409 USER-007).',
+          'console token lifetime); the last administrator cannot be removed (409 USER-007). What acts in their ' +
+          'name, or whose secret they saw, is cut off at once and answered in `data`: the API clients they created ' +
+          'are revoked, the SMPP credentials they (or those clients) created are revoked and their binds closed, ' +
+          'and the webhooks they created, pointed somewhere or rotated the secret of are paused until an ' +
+          'administrator confirms them (`POST …/webhooks/{webhookId}/confirm`).',
         params: UserParams,
-        response: { 200: Success, ...errorResponses() },
+        response: { 200: Removal, ...errorResponses() },
       },
     },
-    async (req) => {
-      await removeUser(app.ctx.db, req.params.accountId, req.params.userId);
-      return { success: true as const };
-    },
+    async (req) => ok(await removeUser(app.ctx.db, req.params.accountId, req.params.userId, app.ctx.tokens)),
   );
 
   app.get(
@@ -166,7 +168,17 @@ export async function userRoutes(app: App) {
     async (req, reply) =>
       reply
         .code(201)
-        .send(ok(await createAccountClient(app.ctx.db, req.params.accountId, req.body, req.grant!.scopes))),
+        .send(
+          ok(
+            await createAccountClient(
+              app.ctx.db,
+              req.params.accountId,
+              req.body,
+              req.grant!.scopes,
+              req.actor,
+            ),
+          ),
+        ),
   );
 
   app.delete(

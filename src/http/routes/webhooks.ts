@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { confirmWebhook } from '../../domain/webhooks/confirm-webhook.ts';
 import { createWebhook } from '../../domain/webhooks/create-webhook.ts';
 import { deleteWebhook } from '../../domain/webhooks/delete-webhook.ts';
 import { getWebhook } from '../../domain/webhooks/get-webhook.ts';
@@ -92,6 +93,9 @@ export async function webhookRoutes(app: App) {
       schema: {
         tags,
         summary: 'Change a webhook subscription (destination, event types, or re-enable / disable)',
+        description:
+          'A paused subscription (a person who held it left the account) changes status only by an administrator ' +
+          '(403 HOOK-007): `active` then confirms it.',
         params: WebhookParams,
         body: UpdateWebhookBody,
         response: { 200: Envelope(Webhook), ...errorResponses(409) },
@@ -101,6 +105,7 @@ export async function webhookRoutes(app: App) {
       const row = await updateWebhook(app.ctx.db, req.params.accountId, req.params.webhookId, req.body, {
         allowPrivate: app.ctx.config.webhooksAllowPrivate,
         by: req.actor,
+        admin: isAdministrator(req.grant?.scopes),
       });
       return ok(presentWebhook(row));
     },
@@ -148,6 +153,34 @@ export async function webhookRoutes(app: App) {
     },
   );
 
+  app.post(
+    `${base}/:webhookId/confirm`,
+    {
+      config: { scope: 'webhooks:write' },
+      schema: {
+        tags,
+        summary: 'Confirm a paused webhook (an administrator keeps it)',
+        description:
+          'A subscription is paused when a person who created it, set its destination or was shown its secret ' +
+          'leaves the account (its address may be theirs). An administrator (the token also needs `users:write`, ' +
+          'else 403 HOOK-007) confirms it: it is active again from the next event. The deliveries given up at the ' +
+          'pause can be replayed; events in between were not delivered. 409 HOOK-006 when it is not paused.',
+        params: WebhookParams,
+        response: { 200: Envelope(Webhook), ...errorResponses(409) },
+      },
+    },
+    async (req) => {
+      const row = await confirmWebhook(
+        app.ctx.db,
+        req.params.accountId,
+        req.params.webhookId,
+        req.actor,
+        isAdministrator(req.grant?.scopes),
+      );
+      return ok(presentWebhook(row));
+    },
+  );
+
   app.get(
     `${base}/:webhookId/deliveries`,
     {
@@ -185,4 +218,9 @@ export async function webhookRoutes(app: App) {
       return ok(presentDelivery(await replayDelivery(app.ctx.db, accountId, webhookId, deliveryId)));
     },
   );
+}
+
+/** Administrator-only steps ask for `users:write` too: of the roles, only an Administrator has it. */
+function isAdministrator(scopes: Set<string> | undefined): boolean {
+  return scopes?.has('users:write') === true;
 }

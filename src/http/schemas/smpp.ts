@@ -11,6 +11,19 @@ export const SmppCredential = Type.Object({
       'submit_sm a second accepted across the binds of this credential (ESME_RTHROTTLED above it).',
   }),
   created: AuditStamp,
+  revoked: Type.Optional(
+    Type.Object(
+      {
+        at: Type.String({ format: 'date-time' }),
+        reason: Type.String({ description: '`creator-removed`.' }),
+        description: Type.String(),
+      },
+      {
+        description:
+          'Absent unless revoked. A revoked credential binds no more; delete it or keep it as a record.',
+      },
+    ),
+  ),
 });
 
 /** The credential with its password: answered on creation only. */

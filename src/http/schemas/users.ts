@@ -2,7 +2,9 @@ import { Type } from '@sinclair/typebox';
 import { SCOPES } from '../../domain/auth/scopes.ts';
 import { ROLES } from '../../domain/users/roles.ts';
 import { PLAIN_EMAIL } from '../../util/email.ts';
-import { AuditStamp, IdParam, LiteralUnion } from './common.ts';
+import { AuditStamp, Envelope, IdParam, LiteralUnion } from './common.ts';
+import { SmppCredential } from './smpp.ts';
+import { Webhook } from './webhooks.ts';
 
 export const Role = LiteralUnion(ROLES, {
   description: 'Administrator: everything; Member: no API credentials, billing or users; Viewer: reads only.',
@@ -86,13 +88,19 @@ export const InvitationInfo = Type.Object({
   role: Type.String(),
   kind: Type.String({ description: '`invite` or `reset`.' }),
   account: Type.Object({ id: Type.String(), name: Type.String() }),
-  needsPassword: Type.Boolean(),
   expires: Type.String({ format: 'date-time' }),
 });
 
 export const AcceptInvitationBody = Type.Object(
   {
     password: Type.Optional(PASSWORD),
+    hasPassword: Type.Optional(
+      Type.Boolean({
+        description:
+          '`true`: `password` is the person’s existing Sparrow password (checked as a sign-in, never set). ' +
+          'Without it, an e-mail that has a password must give it, and one that has none sets it.',
+      }),
+    ),
     firstName: Type.Optional(Type.String({ maxLength: 100 })),
     lastName: Type.Optional(Type.String({ maxLength: 100 })),
     acceptTerms: Type.Optional(Type.Boolean()),
@@ -107,8 +115,43 @@ export const ApiClient = Type.Object({
   scopes: Type.Array(Type.String()),
   revoked: Type.Boolean(),
   revokedAt: Type.Optional(Type.String({ format: 'date-time' })),
+  revokedReason: Type.Optional(
+    Type.String({
+      description:
+        '`creator-removed`: the person who created it (and so saw its secret) left the account. Absent when revoked by hand.',
+    }),
+  ),
   created: Type.String({ format: 'date-time' }),
+  createdBy: Type.Optional(
+    Type.Object(
+      {
+        id: Type.Optional(Type.String()),
+        name: Type.Optional(Type.String()),
+        email: Type.Optional(Type.String()),
+        source: Type.Optional(Type.String()),
+      },
+      {
+        description:
+          'Who created it (was shown its secret); absent for clients created before this was recorded.',
+      },
+    ),
+  ),
 });
+
+/** The answer of removing a member: what acted in their name, cut off now. */
+export const Removal = Envelope(
+  Type.Object(
+    {
+      smppCredentials: Type.Array(SmppCredential, { description: 'Revoked now: they bind no more.' }),
+      apiClients: Type.Array(ApiClient, { description: 'Revoked now.' }),
+      webhooks: Type.Array(Webhook, { description: 'Paused now, until an administrator confirms them.' }),
+    },
+    {
+      description:
+        'What the person created, or was shown the secret of, that acts as the account: cut off with their membership.',
+    },
+  ),
+);
 
 export const ApiClientWithSecret = Type.Object({
   ...ApiClient.properties,

@@ -12,7 +12,11 @@ export const Webhook = Type.Object({
   eventTypes: Type.Array(EventTypeSchema),
   destination: Type.String({ description: 'The address notifications are POSTed to.' }),
   url: Type.String({ description: 'The same as `destination` (the published description reads `url`).' }),
-  status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
+  status: Type.Union([Type.Literal('active'), Type.Literal('disabled'), Type.Literal('paused')], {
+    description:
+      '`paused`: a person who created it, set its destination or was shown its secret left the account; nothing ' +
+      'is delivered until an administrator confirms it.',
+  }),
   disabled: Type.Optional(
     Type.Object(
       { at: Type.String({ format: 'date-time' }), reason: Type.String() },
@@ -20,6 +24,16 @@ export const Webhook = Type.Object({
         description:
           'Why and when the subscription stopped (410 Gone, 5 days of failures, or through the API); absent while active.',
       },
+    ),
+  ),
+  paused: Type.Optional(
+    Type.Object(
+      {
+        at: Type.String({ format: 'date-time' }),
+        reason: Type.String({ description: '`creator-removed`.' }),
+        description: Type.String(),
+      },
+      { description: 'Since when and why the subscription is paused; absent unless paused.' },
     ),
   ),
   created: AuditStamp,
