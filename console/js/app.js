@@ -235,10 +235,34 @@ async function acceptView(token) {
     autocomplete: 'new-password',
     minlength: 12,
     maxlength: 128,
-    required: info.needsPassword,
+    required: true,
   });
   const terms = h('input', { name: 'acceptTerms', type: 'checkbox', required: true });
-  const button = h('button', { type: 'submit' }, info.kind === 'reset' ? 'Set password' : 'Join');
+  const reset = info.kind === 'reset';
+  // An invitation offers both ways alike (the page is not told whether the e-mail has a password).
+  const choices = ['new', 'existing'].map((value) =>
+    h('input', {
+      type: 'radio',
+      name: 'passwordChoice',
+      value,
+      checked: value === 'new',
+      onchange: () => choose(),
+    }),
+  );
+  const passwordLabel = h('span', {});
+  const nameFields = [
+    h('label', { class: 'field' }, h('span', {}, 'First name'), first),
+    h('label', { class: 'field' }, h('span', {}, 'Last name'), last),
+  ];
+  const existing = () => !reset && choices[1].checked;
+  function choose() {
+    passwordLabel.textContent = existing() ? 'Your Sparrow password' : 'Password (12 characters or more)';
+    password.setAttribute('autocomplete', existing() ? 'current-password' : 'new-password');
+    password.minLength = existing() ? 1 : 12;
+    for (const f of nameFields) f.hidden = existing();
+  }
+  choose();
+  const button = h('button', { type: 'submit' }, reset ? 'Set password' : 'Join');
   const form = h(
     'form',
     {
@@ -248,28 +272,49 @@ async function acceptView(token) {
         button.disabled = true;
         error.replaceChildren();
         try {
-          const body = { acceptTerms: terms.checked };
-          if (first.value.trim()) body.firstName = first.value.trim();
-          if (last.value.trim()) body.lastName = last.value.trim();
-          if (info.needsPassword) body.password = password.value;
+          const body = { acceptTerms: terms.checked, password: password.value };
+          if (existing()) body.hasPassword = true;
+          else if (!reset) {
+            if (first.value.trim()) body.firstName = first.value.trim();
+            if (last.value.trim()) body.lastName = last.value.trim();
+          }
           await acceptInvitation(token, body);
           go('/overview');
           shell();
         } catch (err) {
           showError(err, error);
+          if (!existing() && !reset && err instanceof ApiError && err.code === 'USER-001')
+            error.append(
+              h(
+                'p',
+                {},
+                'If this e-mail already has a Sparrow password, choose “I have a Sparrow password” and enter it.',
+              ),
+            );
         } finally {
           button.disabled = false;
         }
       },
     },
-    h('h1', {}, info.kind === 'reset' ? 'Set a new password' : 'Join Sparrow'),
+    h('h1', {}, reset ? 'Set a new password' : 'Join Sparrow'),
     h('p', {}, h('bdi', {}, info.email), ` · ${info.role} of `, h('bdi', {}, info.account.name)),
     error,
-    info.kind === 'invite' ? h('label', { class: 'field' }, h('span', {}, 'First name'), first) : null,
-    info.kind === 'invite' ? h('label', { class: 'field' }, h('span', {}, 'Last name'), last) : null,
-    info.needsPassword
-      ? h('label', { class: 'field' }, h('span', {}, 'Password (12 characters or more)'), password)
-      : null,
+    reset
+      ? null
+      : h(
+          'fieldset',
+          {},
+          h('legend', {}, 'Password'),
+          h('label', { class: 'check' }, choices[0], h('span', {}, 'I am new to Sparrow: set a password')),
+          h(
+            'label',
+            { class: 'check' },
+            choices[1],
+            h('span', {}, 'I have a Sparrow password (from another account): enter it'),
+          ),
+        ),
+    ...(reset ? [] : nameFields),
+    h('label', { class: 'field' }, passwordLabel, password),
     h('label', { class: 'check' }, terms, h('span', {}, 'I accept the terms of use')),
     button,
   );

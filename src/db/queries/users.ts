@@ -85,7 +85,11 @@ export async function setPassword(
   ]);
 }
 
-/** Counts a failed sign-in; locks the user for `lockMinutes` once `maxFailures` is reached. */
+/**
+ * Counts a failed sign-in; locks the user for `lockMinutes` once `maxFailures` is reached in a row.
+ * Once a lock has ended the streak starts again (this failure is the first of a new one), so one
+ * more failure after a lock does not lock again.
+ */
 export async function noteFailedSignIn(
   db: Queryable,
   userId: string,
@@ -93,8 +97,10 @@ export async function noteFailedSignIn(
   lockMinutes: number,
 ): Promise<void> {
   await db.query(
-    `UPDATE users SET failed_sign_ins = failed_sign_ins + 1,
-            locked_until = CASE WHEN failed_sign_ins + 1 >= $2 THEN now() + make_interval(mins => $3) ELSE locked_until END
+    `UPDATE users SET failed_sign_ins = CASE WHEN locked_until <= now() THEN 1 ELSE failed_sign_ins + 1 END,
+            locked_until = CASE WHEN (CASE WHEN locked_until <= now() THEN 1 ELSE failed_sign_ins + 1 END) >= $2
+                                THEN now() + make_interval(mins => $3)
+                                WHEN locked_until <= now() THEN NULL ELSE locked_until END
       WHERE id = $1`,
     [userId, maxFailures, lockMinutes],
   );

@@ -4,10 +4,8 @@ import type { Db } from '../../db/client.ts';
 import {
   findSession,
   findUser,
-  findUserByEmail,
   insertSession,
   membershipsOf,
-  noteFailedSignIn,
   noteSignedIn,
   revokeSession,
   type UserRow,
@@ -15,8 +13,8 @@ import {
 import { fail } from '../../errors.ts';
 import { randomToken } from '../../util/ids.ts';
 import type { TokenService } from '../auth/tokens.ts';
-import { checkPassword } from './passwords.ts';
 import { scopesFor } from './roles.ts';
+import type { SignInGuard } from './sign-in-guard.ts';
 
 /** The cookie that carries a console session (HttpOnly, SameSite=Strict, Path=/console). */
 export const SESSION_COOKIE = 'sparrow_session';
@@ -60,19 +58,16 @@ export async function openSession(
 }
 
 /**
- * Checks an e-mail and password. A wrong one counts against the user; at CONSOLE_MAX_FAILED_SIGN_INS
- * in a row the user is locked for CONSOLE_LOCK_MINUTES (USER-002, even with the right password).
- * An unknown e-mail answers exactly as a wrong password (USER-001), after the same work.
+ * Signs a person in with e-mail and password, checked by `guard` (per-address and per-e-mail
+ * limits, no scrypt for unknown e-mails: SignInGuard); a success ends the user's failure streak.
  */
-export async function signIn(db: Db, config: Config, email: string, password: string) {
-  const user = await findUserByEmail(db, email.trim().toLowerCase());
-  if (user?.locked_until && user.locked_until > new Date()) fail('USER-002');
-  const ok = await checkPassword(password, user?.password_hash ?? null);
-  if (!user || !ok) {
-    if (user)
-      await noteFailedSignIn(db, user.id, config.console.maxFailedSignIns, config.console.lockMinutes);
-    fail('USER-001');
-  }
+export async function signIn(
+  db: Db,
+  config: Config,
+  guard: SignInGuard,
+  input: { email: string; password: string; ip: string },
+) {
+  const user = await guard.verify(input.email, input.password, input.ip);
   await noteSignedIn(db, user.id);
   const { token, csrf } = await openSession(db, config, user.id);
   return { token, session: await describeSession(db, user, csrf) };

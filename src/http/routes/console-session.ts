@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findUser } from '../../db/queries/users.ts';
-import { FailureBudget } from '../../domain/auth/failure-budget.ts';
 import { acceptInvitation, describeInvitation } from '../../domain/users/invitations.ts';
 import {
   consoleToken,
@@ -11,6 +10,7 @@ import {
   signIn,
   signOut,
 } from '../../domain/users/sessions.ts';
+import { SignInGuard } from '../../domain/users/sign-in-guard.ts';
 import { fail } from '../../errors.ts';
 import { ok } from '../respond.ts';
 import { Envelope, errorResponses, Success } from '../schemas/common.ts';
@@ -93,8 +93,9 @@ async function signedIn(app: FastifyInstance, req: FastifyRequest, { csrf }: { c
  */
 export async function consoleSessionRoutes(app: App) {
   const cfg = app.ctx.config.console;
-  // Failed sign-ins per client address per minute, before any password hashing is paid.
-  const failures = new FailureBudget(cfg.signInFailuresPerMinute);
+  // Password checks (sign-ins and invitations accepted as an existing user): per-address and
+  // per-e-mail limits, no scrypt for unknown e-mails.
+  const guard = new SignInGuard(app.ctx.db, cfg);
 
   app.post(
     `${PATH}/session`,
@@ -104,20 +105,21 @@ export async function consoleSessionRoutes(app: App) {
         summary: 'Sign in to the console',
         description:
           'E-mail and password. Sets the session cookie and answers the user, their accounts and the CSRF token. ' +
-          `A wrong e-mail or password → 401 USER-001; after CONSOLE_MAX_FAILED_SIGN_INS failures in a row the user is ` +
-          'locked for CONSOLE_LOCK_MINUTES (429 USER-002); more than CONSOLE_SIGN_IN_FAILURES_PER_MINUTE failures a minute from one address → 429 RATE-001.',
+          'A wrong e-mail or password → 401 USER-001 (an unknown e-mail answers alike, in the same time); after ' +
+          'CONSOLE_MAX_FAILED_SIGN_INS failures in a row the e-mail is locked for CONSOLE_LOCK_MINUTES for the addresses ' +
+          'that failed on it (429 USER-002, alike for an unknown e-mail); more than CONSOLE_SIGN_IN_FAILURES_PER_MINUTE ' +
+          'failures a minute from one address → 429 RATE-001.',
         body: SignInBody,
         response: { 200: Envelope(ConsoleSession), ...errorResponses() },
       },
     },
     async (req, reply) => {
       sameSite(req);
-      const keys = [`ip:${req.ip}`];
-      const budget = failures.take(keys);
-      if (!budget.allowed)
-        fail('RATE-001', undefined, { headers: { 'retry-after': String(budget.retryAfter) } });
-      const { token, session } = await signIn(app.ctx.db, app.ctx.config, req.body.email, req.body.password);
-      failures.giveBack(keys);
+      const { token, session } = await signIn(app.ctx.db, app.ctx.config, guard, {
+        email: req.body.email,
+        password: req.body.password,
+        ip: req.ip,
+      });
       setSessionCookie(app, reply, token, cfg.sessionHours * 3600);
       return ok(session);
     },
@@ -185,7 +187,8 @@ export async function consoleSessionRoutes(app: App) {
         tags,
         summary: 'What an invitation link is for',
         description:
-          'The account, e-mail and role, and whether a password must be set. 404 USER-006 when unknown, used or expired.',
+          'The account, e-mail, role and kind (`invite` or `reset`); nothing about whether the e-mail already has a ' +
+          'password. 404 USER-006 when unknown, used or expired.',
         params: InvitationToken,
         response: { 200: Envelope(InvitationInfo), ...errorResponses() },
       },
@@ -200,8 +203,11 @@ export async function consoleSessionRoutes(app: App) {
         tags,
         summary: 'Accept an invitation (or a password reset link)',
         description:
-          'Once. A new user sets `password` (12–128 characters, 400 USER-008); an existing user keeps theirs. Signs the ' +
-          'person in (session cookie) and answers the session.',
+          'Once. An e-mail that already has a Sparrow password must give it in `password`: it is checked as a sign-in ' +
+          '(401 USER-001 when wrong or missing, the limits and lock of `POST /console/api/session`) and never changed. ' +
+          'An e-mail with none sets `password` (12–128 characters, 400 USER-008), unless `hasPassword: true` says it is ' +
+          'an existing one (then checked as a sign-in). A reset link sets `password`. Signs the person in (session ' +
+          'cookie) and answers the session.',
         params: InvitationToken,
         body: AcceptInvitationBody,
         response: { 200: Envelope(ConsoleSession), ...errorResponses() },
@@ -209,7 +215,7 @@ export async function consoleSessionRoutes(app: App) {
     },
     async (req, reply) => {
       sameSite(req);
-      const userId = await acceptInvitation(app.ctx.db, req.params.token, req.body);
+      const userId = await acceptInvitation(app.ctx.db, guard, req.params.token, req.body, req.ip);
       const user = (await findUser(app.ctx.db, userId))!;
       const { token, csrf } = await openSession(app.ctx.db, app.ctx.config, userId);
       setSessionCookie(app, reply, token, cfg.sessionHours * 3600);
