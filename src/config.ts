@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { type HttpLimitsConfig, httpLimits } from './config/http-limits.ts';
 import { type ProviderInstanceConfig, providerInstances } from './config/providers.ts';
 import {
   bool,
@@ -29,6 +30,7 @@ import {
 import { DB_TIMEOUTS, type DbTimeouts } from './db/client.ts';
 import type { PriceTable } from './messaging/send/rules/pricing.ts';
 
+export type { HttpLimitsConfig } from './config/http-limits.ts';
 export type { ProviderInstanceConfig, SmppInstanceConfig, TwilioInstanceConfig } from './config/providers.ts';
 export { ConfigError } from './config/read.ts';
 export type {
@@ -126,6 +128,8 @@ export interface Config {
   anonymousTextsPerHour: { form: number; booking: number };
   /** TRUST_PROXY, as Fastify's trustProxy: false, true (any peer), or the proxies' addresses/CIDRs. */
   trustProxy: boolean | string;
+  /** HTTP_*: connection caps (total and per address) and timeouts of the HTTP listeners. */
+  http: HttpLimitsConfig;
   /** Database timeouts (DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS, DB_BULK_STATEMENT_TIMEOUT_MS). */
   db: DbTimeouts;
   /** SECRETS_KEY: encrypts signing keys and webhook secrets at rest; SECRETS_KEY_PREVIOUS still opens old ones. */
@@ -226,6 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       booking: int(env, 'BOOKING_TEXTS_PER_HOUR', 100, 0),
     },
     trustProxy: trustProxy(env),
+    http: httpLimits(env),
     db: {
       connectMs: int(env, 'DB_CONNECT_TIMEOUT_MS', DB_TIMEOUTS.connectMs, 100, 600_000),
       statementMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', DB_TIMEOUTS.statementMs, 0, 86_400_000),

@@ -120,6 +120,8 @@ export async function startService(role: Role, config: Config = loadConfig()) {
           host: config.host,
           port: config.metrics.port,
           token: config.metrics.token,
+          timeouts: config.http,
+          log,
         }).catch((err: { code?: string }) => {
           if (err.code === 'EADDRINUSE')
             throw new StartupError(

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { metrics } from '../metrics/metrics.ts';
+import { ConnectionGuard, trustedProxy } from '../net/connection-limits.ts';
 import type { lazySchemaController } from './lazy-schemas.ts';
 import { setProtectiveHeaders } from './page-headers.ts';
 import { registerAuth } from './plugins/auth.ts';
@@ -17,6 +18,9 @@ import { healthRoutes } from './routes/health.ts';
 import { apiRoutes, externalRoutes, simulatorRoutes } from './routes/index.ts';
 import { metricsRoute } from './routes/metrics.ts';
 import './types.ts';
+
+/** How often Node checks the header and request timeouts of open connections. */
+const CONNECTIONS_CHECKING_INTERVAL_MS = 1000;
 
 const AJV = {
   customOptions: {
@@ -51,7 +55,16 @@ function base(ctx: AppContext, opts: BuildOptions, listener: 'api' | 'public'): 
     schemaErrorFormatter: formatSchemaErrors,
     // TRUST_PROXY: the client address (rate limits, logs) from X-Forwarded-For, for these proxies only.
     trustProxy: ctx.config.trustProxy,
-    requestTimeout: 60_000,
+    // A slow client holds a connection for seconds, not minutes (docs/architecture.md, "What a
+    // client can make the service hold"): the header timeout counts from the accept, so it is also
+    // the idle time allowed before the first byte, and it is checked every second.
+    requestTimeout: ctx.config.http.requestTimeoutMs,
+    keepAliveTimeout: ctx.config.http.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: ctx.config.http.headersTimeoutMs,
+      requestTimeout: ctx.config.http.requestTimeoutMs,
+      connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
+    },
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     // A URL the router cannot decode (e.g. `%c0%af`) or a malformed content type fails before any
@@ -62,6 +75,12 @@ function base(ctx: AppContext, opts: BuildOptions, listener: 'api' | 'public'): 
     },
   });
   app.decorate('ctx', ctx);
+  new ConnectionGuard(
+    listener,
+    { max: ctx.config.http.maxConnections, perAddress: ctx.config.http.maxConnectionsPerAddress },
+    trustedProxy(ctx.config.trustProxy),
+    (msg) => app.log.warn(msg),
+  ).attach(app.server);
   registerErrorHandling(app);
   // Request rate and latency by route pattern (never the raw URL: one series per route, not per id).
   app.addHook('onResponse', async (request, reply) => {

@@ -6,6 +6,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { Db } from '../db/client.ts';
+import { ConnectionGuard } from '../net/connection-limits.ts';
 import { renderMetrics } from './metrics.ts';
 
 /** Whether an Authorization header carries the token (compared in constant time). */
@@ -21,12 +22,35 @@ export function metricsAuthorized(header: string | undefined, token: string): bo
 const ENVELOPE = (code: string, message: string) =>
   JSON.stringify({ success: false, error: { code, message } });
 
+/**
+ * The metrics listener's connection caps: a scraper or two need a handful; nobody may hold more
+ * (a stranger who can reach the port would otherwise spend the process's file descriptors).
+ */
+export const METRICS_CONNECTION_LIMITS = { max: 64, perAddress: 16 };
+
 /** The METRICS_PORT listener: GET /metrics and nothing else. */
 export async function startMetricsServer(
   db: Db,
-  opts: { host: string; port: number; token: string },
+  opts: {
+    host: string;
+    port: number;
+    token: string;
+    /** The HTTP listeners' timeouts (HTTP_*_TIMEOUT_MS) apply here too. */
+    timeouts?: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
+    log?: (msg: string) => void;
+  },
 ): Promise<{ port: number; close: () => Promise<void> }> {
-  const server = http.createServer((req, res) => {
+  const t = opts.timeouts ?? {
+    headersTimeoutMs: 10_000,
+    requestTimeoutMs: 30_000,
+    keepAliveTimeoutMs: 5_000,
+  };
+  const options: http.ServerOptions = {
+    headersTimeout: t.headersTimeoutMs,
+    requestTimeout: t.requestTimeoutMs,
+    connectionsCheckingInterval: 1000,
+  };
+  const server = http.createServer(options, (req, res) => {
     const path = (req.url ?? '/').split('?', 1)[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.writeHead(404, { 'content-type': 'application/json' });
@@ -52,7 +76,10 @@ export async function startMetricsServer(
       },
     );
   });
-  server.keepAliveTimeout = 5_000;
+  server.keepAliveTimeout = t.keepAliveTimeoutMs;
+  new ConnectionGuard('metrics', METRICS_CONNECTION_LIMITS, () => false, opts.log ?? (() => {})).attach(
+    server,
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => resolve());
