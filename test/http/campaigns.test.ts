@@ -257,9 +257,9 @@ describe('campaigns', () => {
       assert.match(c.created.at, /Z$/);
     });
 
-    it('rejects a missing name, an unknown trigger code and an invalid schedule with 400', async () => {
+    it('rejects an empty name, an unknown trigger code and an invalid schedule with 400', async () => {
       for (const json of [
-        { template: 'x' },
+        { name: '', template: 'x' },
         { name: 'x', trigger: { code: 'Q' } },
         { name: 'x', schedule: { cron: 'every day at nine' } },
         { name: 'x', schedule: { cron: '0 9 * * *', timezone: 'Mars/Olympus_Mons' } },

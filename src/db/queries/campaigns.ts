@@ -20,6 +20,8 @@ export interface CampaignFilters {
   q?: string | null;
   /** Every contact (explicit; never beside conditions or a list). */
   all?: boolean;
+  /** Contacts named by id (the published `filters.contacts`), sent to beside the list and conditions. */
+  contacts?: string[];
 }
 
 /** A campaign as stored, with its last send job (joined) when it has one. */

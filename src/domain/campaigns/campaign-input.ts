@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/client.ts';
 import type { CampaignFields, CampaignFilters, CampaignMedia } from '../../db/queries/campaigns.ts';
+import { findContacts } from '../../db/queries/contacts.ts';
 import { getGroup } from '../../db/queries/groups.ts';
 import { fail } from '../../errors.ts';
 import { checkMediaUrls } from '../../messaging/media-url.ts';
@@ -17,7 +18,8 @@ export interface CampaignInput {
   name?: string;
   description?: string | null;
   fieldMappings?: { attribute?: string; column?: string; mandatory?: boolean }[];
-  filters?: { list?: { id: string } | null } & CampaignFilters & RecipientConditions;
+  filters?: { list?: { id: string } | null; contacts?: string[] } & Omit<CampaignFilters, 'tags'> &
+    RecipientConditions;
   media?: CampaignMedia[];
   phoneNumberFilter?: { group?: { id: string } } | null;
   schedule?: { frequency?: string; timezone?: string; cron?: string } | null;
@@ -27,6 +29,17 @@ export interface CampaignInput {
   trigger?: { code: 'M' | 'S' | 'FU'; name?: string };
   /** true or a timestamp: paused; false or null: running. */
   paused?: boolean | string | null;
+}
+
+/** The contacts a campaign names by id, each once: VAL-001 for a malformed id, CONT-002 for one not in the account. */
+async function namedContacts(db: Queryable, accountId: string, ids: string[]): Promise<string[]> {
+  const bad = ids.findIndex((id) => !isId(id));
+  if (bad >= 0) fail('VAL-001', `\`filters.contacts[${bad}]\` is not a contact id: ${JSON.stringify(ids[bad])}.`);
+  const unique = [...new Set(ids)];
+  const found = new Set((await findContacts(db, accountId, unique)).map((c) => c.id));
+  const missing = unique.find((id) => !found.has(id));
+  if (missing) fail('CONT-002', `Contact ${missing} not found.`);
+  return unique;
 }
 
 /**
@@ -48,20 +61,41 @@ export async function campaignFields(
 
   checkMediaUrls(input.media);
 
-  // The selector rule of every send (recipientSelection); `{list: null}` alone clears the list.
-  const f = input.filters;
-  const clearsListOnly = f !== undefined && f.list === null && Object.keys(f).length === 1;
-  const selection = f && !clearsListOnly ? recipientSelection(f, 'filters', Boolean(f.list)) : undefined;
+  // The published form's `contacts` (ids) are recipients of their own, beside the list and conditions.
+  const { contacts: named, ...f } = input.filters ?? {};
+  const contacts = named === undefined ? undefined : await namedContacts(db, accountId, named);
+  const given = input.filters !== undefined;
+  const hasNamed = (contacts?.length ?? 0) > 0;
+  if (hasNamed && f.all === true)
+    fail('VAL-001', '`filters.all` selects every contact: it cannot be combined with `filters.contacts`.');
+  // The selector rule of every send (recipientSelection): `{list: null}` alone clears the list, and
+  // named contacts alone need no condition (they are recipients as a list is).
+  const keys = Object.keys(f);
+  const clearsListOnly = f.list === null && keys.length === 1;
+  const conditionsGiven = keys.some((k) => !(k === 'list' && f.list === null));
+  const selection =
+    given && !clearsListOnly && (conditionsGiven || !hasNamed)
+      ? recipientSelection(f, 'filters', Boolean(f.list) || hasNamed)
+      : undefined;
   let filters: CampaignFilters | undefined;
   if (selection?.all) {
-    // Everyone: the stored list and conditions go.
-    filters = { all: true, attributes: [], tags: [], q: null };
-  } else if (f && (f.attributes !== undefined || f.tags !== undefined || f.q !== undefined || f.list)) {
+    // Everyone: the stored list, conditions and named contacts go.
+    filters = { all: true, attributes: [], tags: [], q: null, contacts: [] };
+  } else if (
+    f.attributes !== undefined ||
+    f.tags !== undefined ||
+    f.q !== undefined ||
+    f.list ||
+    contacts !== undefined
+  ) {
     filters = { all: false };
     if (f.attributes !== undefined) filters.attributes = f.attributes;
-    if (f.tags !== undefined) filters.tags = f.tags;
+    // A tag given as a plain string (the published form) is a visible tag.
+    if (f.tags !== undefined)
+      filters.tags = f.tags.map((t) => (typeof t === 'string' ? { tag: t, visible: true } : t));
     // A blank `q` clears the stored one.
     if (f.q !== undefined) filters.q = searchText(f.q) ?? null;
+    if (contacts !== undefined) filters.contacts = contacts;
   }
   return {
     name: input.name,

@@ -64,6 +64,7 @@ export function presentCampaign(c: CampaignRow, list: List | null) {
       q: c.filters.q ?? null,
       attributes: c.filters.attributes ?? [],
       tags: c.filters.tags ?? [],
+      contacts: c.filters.contacts?.length ? c.filters.contacts : null,
       all: c.filters.all === true,
     }),
     media: c.media,

@@ -40,6 +40,8 @@ export async function runCampaign(db: Db, c: CampaignRow, by: Actor, quietHours:
       c.account_id,
       {
         listId: c.list_id ?? undefined,
+        // Contacts the campaign names by id (filters.contacts), beside its list and conditions.
+        contacts: filters.contacts?.length ? filters.contacts.map((id) => ({ id })) : undefined,
         filters: everyone
           ? { all: true }
           : hasConditions

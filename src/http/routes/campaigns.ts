@@ -81,7 +81,10 @@ export async function campaignRoutes(app: App) {
         summary: 'Create a campaign',
         description:
           'It runs once when `nextExecution` comes (a past time: at once); without one it stays a draft. ' +
-          'Recurring (cron) schedules are not supported (400).',
+          'Recurring (cron) schedules are not supported (400). `name` may be left out (the published request has ' +
+          'none): the campaign is then named after its creation time ("Campaign 2025-03-01 14:05 UTC"). ' +
+          '`filters` also takes the published forms: `tags` as plain strings, `contacts` as contact ids (CONT-002 ' +
+          'for one not in the account).',
         params: IdParam('accountId'),
         body: CreateCampaignBody,
         response: { 201: Envelope(Campaign), ...errorResponses() },

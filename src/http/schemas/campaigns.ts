@@ -83,6 +83,7 @@ export const Campaign = Type.Object({
     ),
     attributes: Type.Array(AttributeFilter),
     tags: Type.Array(Tag),
+    contacts: Type.Optional(Type.Array(Type.String(), { description: 'The contacts named by id.' })),
     all: Type.Boolean({ description: 'Sends to every contact of the account.' }),
   }),
   media: Type.Array(MediaItem),
@@ -113,13 +114,22 @@ const campaignFields = {
         list: Type.Optional(Nullable(Type.Object({ id: Type.String({ minLength: 1 }) }))),
         q: SearchText,
         attributes: Type.Optional(Type.Array(AttributeFilter, { maxItems: 50 })),
-        tags: Type.Optional(Type.Array(Tag, { maxItems: 50 })),
+        // The published form too: a tag as a plain string is a visible tag.
+        tags: Type.Optional(
+          Type.Array(Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Tag]), { maxItems: 50 }),
+        ),
+        contacts: Type.Optional(
+          Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+            maxItems: 1000,
+            description: 'Contacts named by id (the published form), sent to beside those the list and conditions select.',
+          }),
+        ),
         all: AllContacts,
       },
       {
         description:
-          'Who the campaign sends to: the list, narrowed by every condition. Unknown keys are refused; ' +
-          '`{"all": true}` sends to every contact (and clears the list and conditions); a filter naming nothing is MSG-006.',
+          'Who the campaign sends to: the list, narrowed by every condition, and the contacts named by id. Unknown keys ' +
+          'are refused; `{"all": true}` sends to every contact (and clears the list and conditions); a filter naming nothing is MSG-006.',
       },
     ),
   ),
@@ -148,7 +158,8 @@ const campaignFields = {
 };
 const name = Type.String({ minLength: 1, maxLength: 200 });
 
-export const CreateCampaignBody = Type.Object({ name, ...campaignFields });
+/** `name` may be left out (the published CampaignRequest has none): the campaign is named after its creation time. */
+export const CreateCampaignBody = Type.Object({ name: Type.Optional(name), ...campaignFields });
 export const UpdateCampaignBody = Type.Object({ name: Type.Optional(name), ...campaignFields });
 
 export const CampaignListQuery = NamedPageQuery;
