@@ -34,7 +34,8 @@ export interface CampaignInput {
 /** The contacts a campaign names by id, each once: VAL-001 for a malformed id, CONT-002 for one not in the account. */
 async function namedContacts(db: Queryable, accountId: string, ids: string[]): Promise<string[]> {
   const bad = ids.findIndex((id) => !isId(id));
-  if (bad >= 0) fail('VAL-001', `\`filters.contacts[${bad}]\` is not a contact id: ${JSON.stringify(ids[bad])}.`);
+  if (bad >= 0)
+    fail('VAL-001', `\`filters.contacts[${bad}]\` is not a contact id: ${JSON.stringify(ids[bad])}.`);
   const unique = [...new Set(ids)];
   const found = new Set((await findContacts(db, accountId, unique)).map((c) => c.id));
   const missing = unique.find((id) => !found.has(id));

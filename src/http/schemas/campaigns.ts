@@ -121,7 +121,8 @@ const campaignFields = {
         contacts: Type.Optional(
           Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
             maxItems: 1000,
-            description: 'Contacts named by id (the published form), sent to beside those the list and conditions select.',
+            description:
+              'Contacts named by id (the published form), sent to beside those the list and conditions select.',
           }),
         ),
         all: AllContacts,
