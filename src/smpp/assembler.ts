@@ -96,7 +96,10 @@ export class PartsAssembler {
   private readonly perCredential = new Map<string, number>();
   private held = 0;
 
-  constructor(readonly budget: PartsBudget = DEFAULT_PARTS_BUDGET) {}
+  constructor(
+    readonly budget: PartsBudget = DEFAULT_PARTS_BUDGET,
+    private readonly ttlMs = PARTS_TTL_MS,
+  ) {}
 
   /** Keeps one part (answered `id` unless it completes the message), or refuses it. */
   add(key: string, origin: PartOrigin, part: PartInfo, text: string, id: string): PartOutcome {
@@ -161,12 +164,12 @@ export class PartsAssembler {
     return this.perBind.get(bind) ?? 0;
   }
 
-  /** Takes out the messages whose first part is older than PARTS_TTL_MS and answers them. */
+  /** Takes out the messages whose first part is older than the TTL (PARTS_TTL_MS) and answers them. */
   expire(now = Date.now()): PendingMessage[] {
     const gone: PendingMessage[] = [];
     // Entries are never moved, so the map's order is the order of their first parts.
     for (const [k, v] of this.pending) {
-      if (now - v.first <= PARTS_TTL_MS) break;
+      if (now - v.first <= this.ttlMs) break;
       this.release(k, v);
       gone.push(v);
     }

@@ -10,7 +10,7 @@ import {
   type SmppCredentialRow,
   type SmppOutboxItem,
 } from '../db/queries/smpp.ts';
-import { DEFAULT_PARTS_BUDGET, PartsAssembler, type PartsBudget, type PendingMessage } from './assembler.ts';
+import { DEFAULT_PARTS_BUDGET, PARTS_TTL_MS, PartsAssembler, type PartsBudget, type PendingMessage } from './assembler.ts';
 import { BindAuthenticator, type BindLimits } from './auth.ts';
 import { SubmitBatcher } from './batcher.ts';
 import { ConnectionGate } from './connections.ts';
@@ -35,6 +35,8 @@ export interface SmppServerOptions {
   maxSubmitting: number;
   /** Bytes of concatenated parts waiting for their siblings, per bind, per credential and in all (ESME_RMSGQFUL beyond). */
   partsBudget: PartsBudget;
+  /** How long a concatenated message's parts wait for the rest (PARTS_TTL_MS; shorter in tests). */
+  partsTtlMs: number;
   /** Most binds open at once per credential (ESME_RBINDFAIL beyond). */
   maxBindsPerCredential: number;
   /** A connection that has not bound by then is closed. */
@@ -60,6 +62,7 @@ export const DEFAULT_SMPP_SERVER_OPTIONS: SmppServerOptions = {
   maxConnectionsPerAddress: 50,
   maxSubmitting: 2000,
   partsBudget: DEFAULT_PARTS_BUDGET,
+  partsTtlMs: PARTS_TTL_MS,
   maxBindsPerCredential: 10,
   bindTimeoutMs: 5_000,
   enquireLinkMs: 60_000,
@@ -122,7 +125,7 @@ export class SmppServer {
     this.options = { ...DEFAULT_SMPP_SERVER_OPTIONS, ...options };
     this.auth = new BindAuthenticator(db, this.options.bindLimits);
     this.batcher = new SubmitBatcher(db);
-    this.parts = new PartsAssembler(this.options.partsBudget);
+    this.parts = new PartsAssembler(this.options.partsBudget, this.options.partsTtlMs);
     this.gate = new ConnectionGate(
       { total: this.options.maxConnections, perAddress: this.options.maxConnectionsPerAddress },
       log,

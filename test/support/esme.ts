@@ -29,12 +29,13 @@ export class TestEsme {
     });
   }
 
-  /** Connects over TCP, or TLS (`tls`: any certificate accepted) to a loopback port. */
-  static connect(port: number, tls = false): Promise<TestEsme> {
+  /** Connects over TCP, or TLS (`tls`: any certificate accepted) to a loopback port, from `localAddress` if given. */
+  static connect(port: number, tls = false, localAddress?: string): Promise<TestEsme> {
     return new Promise((resolve, reject) => {
       const session = smpp.connect({
         url: `${tls ? 'ssmpp' : 'smpp'}://127.0.0.1:${port}`,
         rejectUnauthorized: false,
+        ...(localAddress ? { localAddress } : {}),
       });
       session.once(tls ? 'secureConnect' : 'connect', () => resolve(new TestEsme(session)));
       session.once('error', reject);
@@ -79,9 +80,9 @@ export class RawClient {
     });
   }
 
-  static connect(port: number): Promise<RawClient> {
+  static connect(port: number, localAddress?: string): Promise<RawClient> {
     return new Promise((resolve, reject) => {
-      const socket = net.connect(port, '127.0.0.1', () => resolve(new RawClient(socket)));
+      const socket = net.connect({ port, host: '127.0.0.1', localAddress }, () => resolve(new RawClient(socket)));
       socket.once('error', reject);
     });
   }
