@@ -26,7 +26,13 @@ export async function credentialsPage(view, { query }) {
           (c) => h('span', { class: 'excerpt', title: c.scopes.join(' ') }, `${c.scopes.length} scopes`),
         ],
         ['Created', (c) => when(c.created)],
-        ['Status', (c) => (c.revoked ? `revoked ${when(c.revokedAt)}` : 'active')],
+        [
+          'Status',
+          (c) =>
+            c.revoked
+              ? `revoked ${when(c.revokedAt)}${c.revokedReason === 'creator-removed' ? ': its creator left the account' : ''}`
+              : 'active',
+        ],
         [
           '',
           (c) =>

@@ -57,12 +57,33 @@ function roleSelect(u) {
 async function remove(u) {
   if (!confirm(`Remove ${u.email} from this account?`)) return;
   try {
-    await api('DELETE', `/users/${encodeURIComponent(u.id)}`);
-    showAfterNavigation(`${u.email} was removed.`);
+    const { data } = await api('DELETE', `/users/${encodeURIComponent(u.id)}`);
+    showAfterNavigation(`${u.email} was removed.${cutOffText(data)}`);
     go('/users', { t: Date.now() });
   } catch (err) {
     showError(err);
   }
+}
+
+/** What a removal cut off (what acted in the person's name, or whose secret they saw), in words. */
+function cutOffText(data) {
+  if (!data) return '';
+  const names = (list, what) => (list.length ? [`${what}: ${list.join(', ')}`] : []);
+  const parts = [
+    ...names(
+      data.apiClients.map((c) => c.name),
+      'API clients revoked',
+    ),
+    ...names(
+      data.smppCredentials.map((c) => `${c.name} (${c.systemId})`),
+      'SMPP credentials revoked',
+    ),
+    ...names(
+      data.webhooks.map((w) => w.destination),
+      'webhooks paused until an administrator confirms them (Webhooks page)',
+    ),
+  ];
+  return parts.length ? ` Cut off with them: ${parts.join('; ')}.` : ' Nothing acted in their name.';
 }
 
 function inviteForm() {

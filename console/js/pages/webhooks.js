@@ -35,11 +35,19 @@ export async function webhooksPage(view, { query }) {
       [
         ['Destination', (w) => h('a', { href: `#${hookPath(w)}` }, w.destination)],
         ['Events', (w) => w.eventTypes.map((t) => h('span', { class: 'tag' }, t))],
-        ['Status', (w) => [badge(w.status), w.disabled ? h('small', {}, ` ${w.disabled.reason}`) : null]],
+        [
+          'Status',
+          (w) => [
+            badge(w.status),
+            w.disabled ? h('small', {}, ` ${w.disabled.reason}`) : null,
+            w.paused ? h('small', {}, ` ${pausedText(w.paused)}`) : null,
+          ],
+        ],
         ['Created', (w) => when(w.created.at)],
         [
           '',
           (w) => [
+            w.status === 'paused' ? confirmButton(w, hookPath(w), reload) : null,
             h(
               'button',
               {
@@ -76,7 +84,7 @@ export async function webhooksPage(view, { query }) {
                   }
                 },
               },
-              w.status === 'active' ? 'Disable' : 'Enable',
+              w.status === 'active' ? 'Disable' : w.status === 'paused' ? 'Disable' : 'Enable',
             ),
             h(
               'button',
@@ -104,6 +112,38 @@ export async function webhooksPage(view, { query }) {
     ),
     pager(res.pagination, (o) => go('/webhooks', { offset: o })),
     subscribeForm(),
+  );
+}
+
+/** Why a subscription is paused, for an administrator to judge. */
+function pausedText(paused) {
+  return paused.reason === 'creator-removed'
+    ? `its creator (or a person who set its address or saw its secret) left the account on ${when(paused.at)}: nothing is delivered until an administrator confirms it`
+    : `paused on ${when(paused.at)}`;
+}
+
+/** Keeps a paused subscription (administrators only): it receives again from the next event. */
+function confirmButton(w, path, reload) {
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: 'link',
+      onclick: async () => {
+        const ask =
+          `Keep sending events to ${w.destination}? It was paused because a person who held it left the account: ` +
+          'the address may be theirs. Consider rotating its secret too.';
+        if (!confirm(ask)) return;
+        try {
+          await api('POST', `${path}/confirm`);
+          showAfterNavigation('Subscription confirmed: it receives events again.');
+          reload();
+        } catch (err) {
+          showError(err);
+        }
+      },
+    },
+    'Confirm',
   );
 }
 
@@ -167,6 +207,7 @@ export async function webhookPage(view, { params, query }) {
   view.append(
     h('h2', {}, 'Deliveries'),
     h('p', {}, w.destination, ' ', badge(w.status)),
+    w.paused ? h('p', { class: 'flash-error' }, `Paused: ${pausedText(w.paused)}.`) : null,
     h('p', { class: 'muted' }, `Events: ${w.eventTypes.join(', ')}`),
     table(
       [
