@@ -98,6 +98,7 @@ export async function startService(role: Role, config: Config = loadConfig()) {
   ]);
   modules.catch(() => {});
   try {
+    void import('./storage/spooled-upload.ts').then((spool) => spool.sweepSpoolAtStart(log));
     database = await openDatabase(config, { log, role: 'service' });
     const [
       { createContext },

@@ -17,7 +17,7 @@ describe('query cost of attribute conditions', () => {
   const manyValues = (n: number) => Array.from({ length: n }, (_, i) => i.toString(36));
   const condition = (value: string[], comparator = '=') => ({ attribute: 'plan', comparator, value });
 
-  const refused = (res: { statusCode: number; body: string }, limit: RegExp) => {
+  const refused = (res: Awaited<ReturnType<typeof call>>, limit: RegExp) => {
     assert.equal(res.statusCode, 400, res.body);
     assert.equal(body(res).success, false);
     assert.match(body(res).error.description, limit, res.body);

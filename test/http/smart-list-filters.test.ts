@@ -14,7 +14,7 @@ describe('smart list filters', () => {
   const lists = (rest = '') => `/v1/accounts/${a.accountId}/lists${rest}`;
   const create = (filter: unknown) =>
     call(svc.api, 'POST', lists(), { auth: a.auth, json: { name: `L${seq++}`, filter } });
-  const refused = (res: { statusCode: number; body: string }, code: string, message: RegExp) => {
+  const refused = (res: Awaited<ReturnType<typeof call>>, code: string, message: RegExp) => {
     assert.equal(res.statusCode, 400, res.body);
     assert.equal(body(res).error.code, code, res.body);
     assert.match(body(res).error.description, message, res.body);

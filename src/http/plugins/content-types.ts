@@ -171,8 +171,12 @@ export function registerContentTypes(app: FastifyInstance) {
     if (at)
       throw new AppError('VAL-001', `Invalid body: body${at === '/' ? '' : at} must be a finite number.`);
   });
-  // The spooled file lives as long as its request.
+  // The spooled file lives as long as its request: answered, or the client gone before the answer
+  // (then there is no response to wait for).
   app.addHook('onResponse', async (request) => {
+    if (request.body instanceof SpooledUpload) await request.body.remove();
+  });
+  app.addHook('onRequestAbort', async (request) => {
     if (request.body instanceof SpooledUpload) await request.body.remove();
   });
 }
