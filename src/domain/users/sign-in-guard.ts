@@ -104,8 +104,8 @@ export class SignInGuard {
     if (!user || !ok) {
       if (user)
         await noteFailedSignIn(this.db, user.id, this.limits.maxFailedSignIns, this.limits.lockMinutes);
-      else this.notePhantomFailure(email, now);
-      this.noteFailedHere(email, addr, now);
+      else this.notePhantomFailure(email, Date.now());
+      this.noteFailedHere(email, addr, Date.now());
       fail('USER-001');
     }
     this.perAddress.giveBack([addr]);

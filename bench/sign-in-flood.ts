@@ -1,0 +1,108 @@
+/**
+ * `npm run bench:signin`: what a flood of console sign-ins does to the real administrator's.
+ *
+ * Against a real listener (default configuration, its own process): the administrator signs in
+ * from 127.0.0.1 alone (baseline), then (1 s into it) while FLOOD sign-ins with made-up e-mails are sent at once
+ * from rotating addresses 127.0.0.2–127.0.0.254 (one address each, as many addresses as a botnet
+ * would have), then while FLOOD wrong passwords for the administrator's own e-mail are sent the
+ * same way; and once that flood has ended, from a clean address (127.0.1.1). Prints each
+ * sign-in's status and time, the flood's answers by status and the server's CPU time per phase.
+ * Env: FLOOD (default 200), DATABASE_URL (else embedded PostgreSQL).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import readline from 'node:readline';
+import { benchDatabase, fmt } from './support.ts';
+
+const flood = Number(process.env.FLOOD ?? 200);
+
+function signIn(url: string, email: string, password: string, localAddress: string) {
+  const payload = JSON.stringify({ email, password });
+  const started = performance.now();
+  return new Promise<{ status: number; ms: number; code?: string }>((resolve, reject) => {
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        localAddress,
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => {
+          text += c;
+        });
+        res.on('end', () => {
+          let code: string | undefined;
+          try {
+            code = JSON.parse(text).error?.code;
+          } catch {}
+          resolve({ status: res.statusCode ?? 0, ms: performance.now() - started, code });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** CPU seconds (user + system) the server process has used so far, from /proc. */
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+const address = (i: number) => `127.0.${Math.floor(i / 253)}.${(i % 253) + 2}`;
+const ms = (n: number) => `${fmt(n, 0)} ms`;
+
+const database = await benchDatabase();
+const server = spawn(process.execPath, ['--import', 'tsx', 'bench/sign-in-flood-server.ts'], {
+  env: { ...process.env, BENCH_DATABASE_URL: database.url, LOG_LEVEL: 'warn' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+try {
+  const line = await new Promise<string>((resolve) =>
+    readline.createInterface(server.stdout).once('line', resolve),
+  );
+  const { url, admin } = JSON.parse(line) as { url: string; admin: { email: string; password: string } };
+  const pid = server.pid!;
+  const adminSignIn = (from: string) => signIn(url, admin.email, admin.password, from);
+
+  const base = [];
+  for (let i = 0; i < 3; i++) base.push(await adminSignIn('127.0.0.1'));
+  console.log(`baseline: administrator ${base.map((r) => `${r.status} in ${ms(r.ms)}`).join(', ')}`);
+
+  for (const [name, email] of [
+    ['made-up e-mails', (i: number) => `nobody${i}-${Date.now()}@bench.example`],
+    ['wrong passwords for the administrator', () => admin.email],
+  ] as const) {
+    const cpu0 = cpuSeconds(pid);
+    const started = performance.now();
+    const attack = Array.from({ length: flood }, (_, i) =>
+      signIn(url, email(i), 'a wrong password of some length', address(i)),
+    );
+    await new Promise((r) => setTimeout(r, 1000));
+    const during = await adminSignIn('127.0.0.1');
+    const results = await Promise.all(attack);
+    const took = performance.now() - started;
+    const cpu = cpuSeconds(pid) - cpu0;
+    const byStatus = new Map<string, number>();
+    for (const r of results)
+      byStatus.set(`${r.status} ${r.code}`, (byStatus.get(`${r.status} ${r.code}`) ?? 0) + 1);
+    const after = await adminSignIn('127.0.1.1');
+    console.log(
+      `${flood} sign-ins, ${name}, from ${flood} addresses: answered in ${ms(took)} (${[...byStatus]
+        .map(([k, n]) => `${n}× ${k}`)
+        .join(
+          ', ',
+        )}), server CPU ${fmt(cpu, 2)} s, median ${ms(results.map((r) => r.ms).sort((a, b) => a - b)[results.length >> 1])}; ` +
+        `administrator meanwhile from 127.0.0.1: ${during.status} ${during.code ?? ''} in ${ms(during.ms)}; after, from 127.0.1.1: ${after.status} ${after.code ?? ''} in ${ms(after.ms)}`,
+    );
+  }
+} finally {
+  server.kill('SIGTERM');
+  await new Promise((r) => server.once('exit', r));
+  await database.stop();
+}
