@@ -65,27 +65,31 @@ export async function webhooksPage(view, { query }) {
               },
               'Rotate secret',
             ),
-            h(
-              'button',
-              {
-                type: 'button',
-                class: 'link',
-                onclick: async () => {
-                  try {
-                    await api('PUT', hookPath(w), {
-                      json: { status: w.status === 'active' ? 'disabled' : 'active' },
-                    });
-                    showAfterNavigation(
-                      w.status === 'active' ? 'Subscription disabled.' : 'Subscription enabled.',
-                    );
-                    reload();
-                  } catch (err) {
-                    showError(err);
-                  }
-                },
-              },
-              w.status === 'active' ? 'Disable' : w.status === 'paused' ? 'Disable' : 'Enable',
-            ),
+            // A paused subscription is confirmed (or unsubscribed), not toggled: a disabled one can
+            // be re-enabled by any Member.
+            w.status === 'paused'
+              ? null
+              : h(
+                  'button',
+                  {
+                    type: 'button',
+                    class: 'link',
+                    onclick: async () => {
+                      try {
+                        await api('PUT', hookPath(w), {
+                          json: { status: w.status === 'active' ? 'disabled' : 'active' },
+                        });
+                        showAfterNavigation(
+                          w.status === 'active' ? 'Subscription disabled.' : 'Subscription enabled.',
+                        );
+                        reload();
+                      } catch (err) {
+                        showError(err);
+                      }
+                    },
+                  },
+                  w.status === 'active' ? 'Disable' : 'Enable',
+                ),
             h(
               'button',
               {
