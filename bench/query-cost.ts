@@ -43,7 +43,8 @@ try {
   console.log(`GET …/contacts alone: ${Math.max(...idle).toFixed(0)} ms at most of 5`);
 
   for (const n of VALUES) {
-    const value = Array.from({ length: n }, (_, i) => `v${i}`);
+    // Short distinct values (base 36), as the attack sent them: 120,000 fit under 1 MiB.
+    const value = Array.from({ length: n }, (_, i) => i.toString(36));
     const json = JSON.stringify({
       name: `costly ${n}`,
       filter: { attributes: [{ attribute: 'plan', comparator: '=', value }] },
