@@ -10,6 +10,7 @@ import { registerErrorHandling, sendError } from './plugins/errors.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerPublicRateLimit } from './plugins/public-rate-limit.ts';
+import { registerRefusedBodyDrain } from './plugins/refused-body.ts';
 import { formatSchemaErrors } from './plugins/schema-errors.ts';
 import { registerSimulatorRoutes } from './plugins/simulator-gate.ts';
 import { registerStrictQueryIntegers } from './plugins/strict-query.ts';
@@ -102,6 +103,7 @@ function base(ctx: AppContext, opts: BuildOptions, listener: 'api' | 'public'): 
       return sendError(reply, 'VAL-001', 'The URL contains a NUL character (%00).');
   });
   registerContentTypes(app);
+  registerRefusedBodyDrain(app);
   registerStrictQueryIntegers(app);
   return app;
 }
