@@ -240,6 +240,11 @@ export const ERRORS = {
     status: 400,
     message: 'The sending phone number is not verified with its provider: it cannot send.',
   },
+  'NUM-011': {
+    status: 403,
+    message:
+      'This number is not assigned to this account on that provider: numbers on an SMPP carrier are assigned by the operator.',
+  },
 
   // Autoresponders (docs/autoresponders.md)
   'AUTO-001': { status: 404, message: 'Autoresponder not found.' },

@@ -26,6 +26,13 @@ const USAGE = `usage: sparrow <command> [options]
                                 --country: every destination), e.g. --providers smpp:1:70,twilio:1:30,simulator:2;
                                 a provider is an instance name (smpp, twilio, simulator or one of PROVIDERS)
   routes remove [--account ACCOUNT_ID] ROUTE_ID
+  numbers assign ACCOUNT_ID NUMBER --provider NAME
+                                the number is the account's on that carrier (SMPP numbers are sendable
+                                only so); taken for the account when it does not hold it
+  numbers unassign ACCOUNT_ID NUMBER --provider NAME
+                                takes the assignment back; the account's number on that carrier is released
+  numbers list [--account ACCOUNT_ID]
+                                the assignments, one JSON line each
   keys rotate                   new token signing key (the previous one keeps verifying)
   secrets seal                  seal secrets at rest under SECRETS_KEY (what start-up does)
   help                          this text (also --help, -h, and <command> --help)
@@ -84,6 +91,7 @@ async function main(argv: string[]) {
       prefix: { type: 'string' },
       country: { type: 'string' },
       providers: { type: 'string' },
+      provider: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -315,6 +323,39 @@ async function main(argv: string[]) {
         if (!UUID.test(id)) throw new UsageError(`"${id}" is not a route id (route ids are UUIDs)`);
         await withDb((db) => routes.deleteRoute(db, accountId, id));
         console.log(JSON.stringify({ routeId: id, deleted: true }));
+        return;
+      }
+      break;
+    }
+    case 'numbers': {
+      // The operator's assignments of numbers on real carriers (docs/routing.md, "Who may send from a number").
+      const assignments = await import('./domain/numbers/number-assignments.ts');
+      const by = { id: 'cli', name: 'sparrow numbers', source: 'cli' };
+      if ((sub === 'assign' || sub === 'unassign') && rest.length === 2) {
+        const accountId = accountIdArg(rest[0]);
+        if (!values.provider) throw new UsageError('--provider NAME is needed (the carrier instance)');
+        const input = { accountId, number: rest[1], provider: values.provider };
+        const { findAccount } = await import('./db/queries/accounts.ts');
+        const done = await withDb(async (db) => {
+          if (!(await findAccount(db, accountId))) throw new CommandError(`no account ${accountId}`);
+          return sub === 'assign'
+            ? assignments.assignNumber(db, input, by)
+            : assignments.unassignNumber(db, input, by);
+        });
+        console.log(JSON.stringify(done));
+        if (sub === 'assign') {
+          const { configuredInstances } = await import('./providers/instances.ts');
+          if (!configuredInstances(loadConfig()).some((i) => i.name === values.provider))
+            console.error(
+              `sparrow: note: ${values.provider} is not configured here (TWILIO_*, SMPP_*, PROVIDERS): nothing is sent through it`,
+            );
+        }
+        return;
+      }
+      if (sub === 'list' && rest.length === 0) {
+        const accountId = values.account === undefined ? null : accountIdArg(values.account);
+        const all = await withDb((db) => assignments.listNumberAssignments(db, accountId));
+        for (const a of all) console.log(JSON.stringify(a));
         return;
       }
       break;

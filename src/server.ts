@@ -143,6 +143,12 @@ export async function startService(role: Role, config: Config = loadConfig()) {
         `secrets at rest: ${sealed.signingKeys} signing keys and ${sealed.webhooks} webhooks ${config.secretsKey ? 'sealed under SECRETS_KEY' : 'opened to plain text'}`,
       );
     }
+    // Numbers taken on an SMPP carrier before the operator assigned them cannot send (docs/routing.md).
+    const { unverifyUnassignedNumbers, unverifiedNotes } = await import(
+      './domain/numbers/number-assignments.ts'
+    );
+    for (const note of unverifiedNotes(step(await unverifyUnassignedNumbers(db, config.providers))))
+      log(note);
     if (role !== 'worker') {
       const boot = step(await bootstrap(db, config));
       const lazySchemas = lazy.lazySchemaController();

@@ -787,6 +787,18 @@ CREATE INDEX messages_inbound_provider_id ON ONLY messages USING btree (account_
 CREATE INDEX messages_job_id ON ONLY messages USING btree (account_id, job_id, id);
 CREATE INDEX messages_unread ON ONLY messages USING btree (account_id, conversation_id, created_at) WHERE ((NOT outgoing) AND (NOT read));
 
+CREATE TABLE number_assignments (
+  provider text NOT NULL,
+  number text NOT NULL,
+  account_id uuid NOT NULL,
+  created_at timestamp with time zone NOT NULL DEFAULT now(),
+  created_by jsonb NOT NULL DEFAULT '{}'::jsonb,
+  CONSTRAINT number_assignments_number_check CHECK (number ~ '^\+[1-9][0-9]{1,14}$'::text),
+  CONSTRAINT number_assignments_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
+  CONSTRAINT number_assignments_pkey PRIMARY KEY (provider, number)
+);
+CREATE INDEX number_assignments_account ON number_assignments USING btree (account_id, number);
+
 CREATE TABLE phone_numbers (
   account_id uuid NOT NULL,
   id uuid NOT NULL,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { insertAssignment } from '../../src/db/queries/number-assignments.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 
 const OTHER_UUID = '01900000-0000-7000-8000-000000000000';
@@ -273,12 +274,23 @@ describe('phone numbers', () => {
       assert.equal(n.verified, false);
       assert.equal(n.country, 'US');
       assert.equal(n.number, '+14155552671');
+      // An SMPP carrier cannot be asked: its numbers are the operator's to assign (issue 28).
+      const unassigned = await take(a, { number: '+61 491 570 006', provider: 'smpp' });
+      assert.equal(unassigned.statusCode, 403, unassigned.body);
+      assert.equal(body(unassigned).error.code, 'NUM-011');
+      await insertAssignment(svc.db, {
+        provider: 'smpp',
+        number: '+61491570006',
+        accountId: a.accountId,
+        by: {},
+      });
       const sm = await take(a, { number: '+61 491 570 006', provider: 'smpp' });
       assert.equal(sm.statusCode, 201);
       assert.equal(body(sm).data.provider, 'smpp');
+      assert.equal(body(sm).data.verified, true);
       assert.equal(body(sm).data.country, 'AU');
       assert.equal(body(sm).data.type, 'mobile');
-      const dup = await take(b, { number: '+14155552671', provider: 'smpp' });
+      const dup = await take(b, { number: '+14155552671', provider: 'twilio' });
       assert.equal(dup.statusCode, 409);
       assert.equal(body(dup).error.code, 'NUM-002');
     });
@@ -458,8 +470,15 @@ describe('phone numbers', () => {
         auth: a.auth,
         json: { provider: 'smpp' },
       });
-      assert.equal(res.statusCode, 200);
-      assert.equal(body(res).data.provider, 'smpp');
+      // Not assigned to this account on smpp (issue 28): refused.
+      assert.equal(res.statusCode, 403, res.body);
+      assert.equal(body(res).error.code, 'NUM-011');
+      const tw = await call(svc.api, 'PUT', `${base(a)}/phonenumbers/${n.id}`, {
+        auth: a.auth,
+        json: { provider: 'twilio' },
+      });
+      assert.equal(tw.statusCode, 200);
+      assert.deepEqual([body(tw).data.provider, body(tw).data.verified], ['twilio', false]);
       const back = await call(svc.api, 'PUT', `${base(a)}/phonenumbers/${n.id}`, {
         auth: a.auth,
         json: { provider: 'simulator' },

@@ -138,6 +138,14 @@ describe('phone numbers with provider twilio', () => {
   });
 
   it('is asked again when a number is switched to twilio', async () => {
+    // An SMPP number is the account's once the operator assigned it (issue 28).
+    const { insertAssignment } = await import('../../src/db/queries/number-assignments.ts');
+    await insertAssignment(svc.db, {
+      provider: 'smpp',
+      number: '+14155552004',
+      accountId: a.accountId,
+      by: {},
+    });
     const taken = await call(svc.api, 'POST', `${base()}/phonenumbers`, {
       auth: a.auth,
       json: { number: '+14155552004', provider: 'smpp' },

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { assignNumber } from '../../src/domain/numbers/number-assignments.ts';
 import { dispatch } from '../../src/workers/dispatch.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 import { RecordingSmsc } from '../support/recording-smsc.ts';
@@ -74,6 +75,13 @@ describe('failover between two SMPP carriers (named instances), the first stoppe
       json: { throughput: 1000 },
     });
     assert.equal(put.statusCode, 200, put.body);
+    // The operator assigned the number on both carriers: else neither would send it (issue 28).
+    for (const provider of ['carrier-a', 'carrier-b'])
+      await assignNumber(
+        svc.db,
+        { accountId: acc.accountId, number: number.number, provider },
+        { id: 'test' },
+      );
     const route = await call(svc.api, 'POST', `/v1/accounts/${acc.accountId}/routes`, {
       auth: acc.auth,
       json: {

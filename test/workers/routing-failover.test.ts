@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import smpp, { type PDU, type Server, type Session } from 'smpp';
+import { assignNumber } from '../../src/domain/numbers/number-assignments.ts';
 import { createRoute } from '../../src/domain/routes/routes.ts';
 import { dispatch } from '../../src/workers/dispatch.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
@@ -136,6 +137,15 @@ describe('failover between two carriers: the first is stopped in the middle of a
     await b.close();
   });
 
+  /** The operator assigns the account's (simulator) number on these carriers: else none sends it (issue 28). */
+  async function assignOwn(who: TestAccount, providers: string[]) {
+    const number = body(
+      await call(svc.api, 'GET', `/v1/accounts/${who.accountId}/phonenumbers`, { auth: who.auth }),
+    ).data[0].number;
+    for (const provider of providers)
+      await assignNumber(svc.db, { accountId: who.accountId, number, provider }, { id: 'test' });
+  }
+
   it('sends every message exactly once across both carriers and records which one took it', async () => {
     const number = body(
       await call(svc.api, 'GET', `/v1/accounts/${acc.accountId}/phonenumbers`, { auth: acc.auth }),
@@ -145,6 +155,7 @@ describe('failover between two carriers: the first is stopped in the middle of a
       json: { throughput: 1000 },
     });
     assert.equal(put.statusCode, 200, put.body);
+    await assignOwn(acc, ['twilio', 'smpp']);
     const route = await call(svc.api, 'POST', `/v1/accounts/${acc.accountId}/routes`, {
       auth: acc.auth,
       json: {
@@ -215,6 +226,7 @@ describe('failover between two carriers: the first is stopped in the middle of a
   it("applies the operator's default routes to an account without its own, and an account's own route first", async () => {
     await createRoute(svc.db, null, { prefix: '1202', providers: [{ provider: 'smpp' }] }, { id: 'test' });
     const plain = await svc.newAccount({ balance: 10 });
+    await assignOwn(plain, ['smpp']);
     const own = await svc.newAccount({ balance: 10 });
     const ownRoute = await call(svc.api, 'POST', `/v1/accounts/${own.accountId}/routes`, {
       auth: own.auth,
@@ -257,6 +269,7 @@ describe('failover between two carriers: the first is stopped in the middle of a
     await eventually(async () => smppProvider?.linkUp?.() === false);
 
     const who = await svc.newAccount({ balance: 10 });
+    await assignOwn(who, ['smpp', 'twilio']);
     const route = await call(svc.api, 'POST', `/v1/accounts/${who.accountId}/routes`, {
       auth: who.auth,
       json: {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { assignNumber } from '../../src/domain/numbers/number-assignments.ts';
 import { twilioSignature } from '../../src/providers/twilio/webhooks.ts';
 import { dispatch } from '../../src/workers/dispatch.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
@@ -82,6 +83,8 @@ describe('routes across provider instances of the same kind', () => {
       await call(svc.api, 'GET', `/v1/accounts/${acc.accountId}/phonenumbers`, { auth: acc.auth }),
     ).data[0];
     holder?.holds.add(number.number);
+    // An SMPP carrier's number is the operator's to assign (issue 28).
+    if (provider !== 'simulator' && !holder) await assign(acc, number.number, [provider]);
     const put = await call(svc.api, 'PUT', `/v1/accounts/${acc.accountId}/phonenumbers/${number.id}`, {
       auth: acc.auth,
       json: { throughput: 100, ...(provider === 'simulator' ? {} : { provider }) },
@@ -91,6 +94,10 @@ describe('routes across provider instances of the same kind', () => {
       acc,
       number: body(put).data as { id: string; number: string; provider: string; verified: boolean },
     };
+  }
+  async function assign(acc: TestAccount, number: string, providers: string[]) {
+    for (const provider of providers)
+      await assignNumber(svc.db, { accountId: acc.accountId, number, provider }, { id: 'test' });
   }
   async function route(acc: TestAccount, prefix: string, providers: string[]) {
     const res = await call(svc.api, 'POST', `/v1/accounts/${acc.accountId}/routes`, {
@@ -150,6 +157,8 @@ describe('routes across provider instances of the same kind', () => {
 
   it('moves a message whose sender a Twilio account refuses (21606) to the next provider, keeping the sender', async () => {
     const { acc, number } = await accountOn('simulator');
+    // The operator assigned the number on both (issue 28): else neither would be handed it.
+    await assign(acc, number.number, ['tw2', 'carrier-s']);
     await route(acc, '1', ['tw2', 'carrier-s']);
     const to = [0, 1, 2].map((i) => `+1202555${String(7200 + i)}`);
     await send(acc, to);
@@ -169,7 +178,8 @@ describe('routes across provider instances of the same kind', () => {
   });
 
   it('does not retry a refusal at once when the providers after it are down: it waits its backoff', async () => {
-    const { acc } = await accountOn('simulator');
+    const { acc, number } = await accountOn('simulator');
+    await assign(acc, number.number, ['tw2', 'dead-s']);
     await route(acc, '1303', ['tw2', 'dead-s']);
     await send(acc, ['+13035550100']);
     const row = await eventually(async () => {

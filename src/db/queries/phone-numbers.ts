@@ -216,3 +216,12 @@ export async function phoneNumberRef(
   );
   return rows[0]?.ref ?? null;
 }
+
+/** The held (not released) row of a number, whichever account holds it (a number is held once). */
+export async function heldNumber(db: Queryable, number: string): Promise<PhoneNumberRow | undefined> {
+  const { rows } = await db.query<PhoneNumberRow>(
+    `SELECT * FROM phone_numbers WHERE number = $1 AND status <> 'released'`,
+    [number],
+  );
+  return rows[0];
+}

@@ -20,7 +20,7 @@ export async function reverifyPhoneNumber(
 ) {
   const current = isId(id) ? await getPhoneNumber(db, accountId, id) : undefined;
   if (!current || current.status === 'released') fail('NUM-001');
-  const verified = await verify(current.provider, current.number);
+  const verified = await verify(current.provider, current.number, accountId);
   const row = (await setPhoneNumberVerified(db, accountId, id, verified, by)) ?? fail('NUM-001');
   return (await presentPhoneNumbers(db, accountId, [row]))[0];
 }

@@ -47,6 +47,7 @@ function resolve(input: string, provider: NumberProvider) {
  * the account brings from a carrier (any other provider instance: twilio, smpp, one of PROVIDERS). The number joins the given group or the
  * default group. A carrier number is `verified` only when its provider confirms it (a number of a
  * Twilio-compatible instance must be listed by that account's IncomingPhoneNumbers); an unverified number cannot send (NUM-010).
+ * A number on an SMPP carrier must have been assigned to the account there by the operator, else NUM-011.
  * Answers the Phone number shape.
  */
 export async function takePhoneNumber(
@@ -59,7 +60,14 @@ export async function takePhoneNumber(
   const provider = input.provider ?? 'simulator';
   const n = resolve(input.number, provider);
   // Asked before the transaction: no row lock is held across a network call.
-  const verified = await verify(provider, n.number);
+  const verified = await verify(provider, n.number, accountId);
+  // A carrier that cannot be asked: the number is the account's only when the operator assigned it
+  // (refused rather than held unverified, which would keep it from the account it belongs to).
+  if (!verified && verify.assigned?.(provider))
+    fail(
+      'NUM-011',
+      `${n.number} is not assigned to this account on ${provider}: ask the operator to assign it.`,
+    );
   return withTx(db, async (tx) => {
     const group =
       input.groupId === undefined

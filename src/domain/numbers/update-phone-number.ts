@@ -41,7 +41,8 @@ export function mergeDeep(base: Json, patch: Json): Json {
 
 /**
  * Updates a held number's settings; a released or unknown number is NUM-001. A change of provider
- * asks the new provider to verify the number (as taking it does).
+ * asks the new provider to verify the number (as taking it does); a move to an SMPP carrier where
+ * the operator did not assign the number to this account is refused (NUM-011).
  */
 export async function updatePhoneNumber(
   db: Db,
@@ -55,9 +56,15 @@ export async function updatePhoneNumber(
   const before = await getPhoneNumber(db, accountId, id);
   // Asked before the transaction: no row lock is held across a network call.
   const verified =
-    before && c.provider !== undefined && c.provider !== before.provider
-      ? await verify(c.provider, before.number)
+    before && before.status !== 'released' && c.provider !== undefined && c.provider !== before.provider
+      ? await verify(c.provider, before.number, accountId)
       : undefined;
+  // A number moves to an SMPP carrier only where the operator assigned it to this account (NUM-011).
+  if (verified === false && c.provider !== undefined && verify.assigned?.(c.provider))
+    fail(
+      'NUM-011',
+      `${before?.number} is not assigned to this account on ${c.provider}: ask the operator to assign it.`,
+    );
   return withTx(db, async (tx) => {
     const current = await getPhoneNumber(tx, accountId, id);
     if (!current || current.status === 'released') fail('NUM-001');

@@ -1,3 +1,4 @@
+import { isAssigned } from '../../db/queries/number-assignments.ts';
 import { getPhoneNumber } from '../../domain/numbers/get-phone-number.ts';
 import { listPhoneNumbers } from '../../domain/numbers/list-phone-numbers.ts';
 import { releasePhoneNumber } from '../../domain/numbers/release-phone-number.ts';
@@ -19,7 +20,11 @@ import {
 import type { App } from '../types.ts';
 
 export async function numberRoutes(app: App) {
-  const verifier = providerVerifier(app.ctx.config.twilio, app.ctx.config.providers);
+  const verifier = providerVerifier(
+    app.ctx.config.twilio,
+    app.ctx.config.providers,
+    (provider, number, accountId) => isAssigned(app.ctx.db, { provider, number, accountId }),
+  );
   app.get(
     '/v1/accounts/:accountId/availablephonenumbers',
     {
@@ -56,7 +61,8 @@ export async function numberRoutes(app: App) {
           '(docs/routing.md): a valid E.164 number the account brings from that carrier; a name this service does not ' +
           'know → 400 VAL-001. The number joins `groupId`, or the default group. A number of a Twilio-compatible ' +
           'instance is `verified` only when that account lists it (IncomingPhoneNumbers); an unverified number ' +
-          'cannot send (NUM-010) until `POST …/phonenumbers/{id}/verify` confirms it.',
+          'cannot send (NUM-010) until `POST …/phonenumbers/{id}/verify` confirms it. A number on an SMPP carrier ' +
+          'must have been assigned to this account there by the operator (`sparrow numbers assign`), else 403 NUM-011.',
         params: IdParam('accountId'),
         body: TakeNumberBody,
         response: { 201: Envelope(PhoneNumber), ...errorResponses(409) },
@@ -133,7 +139,8 @@ export async function numberRoutes(app: App) {
         summary: 'Update a phone number',
         description:
           '`channels` is merged into the number’s channels; `throughput` is messages per second (1..10000); a new ' +
-          '`provider` (one this service knows, else 400 VAL-001) verifies the number with it again.',
+          '`provider` (one this service knows, else 400 VAL-001) verifies the number with it again; an SMPP carrier ' +
+          'where the operator did not assign the number to this account: 403 NUM-011.',
         params: IdParam('accountId', 'phoneNumberId'),
         body: UpdateNumberBody,
         response: { 200: Envelope(PhoneNumber), ...errorResponses() },
