@@ -6,7 +6,8 @@
  * from rotating addresses 127.0.0.2–127.0.0.254 (one address each, as many addresses as a botnet
  * would have), then while FLOOD wrong passwords for the administrator's own e-mail are sent the
  * same way; and once that flood has ended, from a clean address (127.0.1.1). Prints each
- * sign-in's status and time, the flood's answers by status and the server's CPU time per phase.
+ * sign-in's status and time, the flood's answers by status and the server's CPU time per phase,
+ * and ten wrong passwords and ten unknown e-mails one at a time (their time class).
  * Env: FLOOD (default 200), DATABASE_URL (else embedded PostgreSQL).
  */
 import { spawn } from 'node:child_process';
@@ -73,6 +74,19 @@ try {
   const base = [];
   for (let i = 0; i < 3; i++) base.push(await adminSignIn('127.0.0.1'));
   console.log(`baseline: administrator ${base.map((r) => `${r.status} in ${ms(r.ms)}`).join(', ')}`);
+
+  // The time class: a wrong password for the administrator and an unknown e-mail, one at a time
+  // (each from its own address, so no lock is reached).
+  const classes: Record<string, number[]> = { 'wrong password': [], 'unknown e-mail': [] };
+  for (let i = 0; i < 10; i++) {
+    classes['wrong password'].push((await signIn(url, admin.email, `wrong ${i}`, `127.0.9.${i + 1}`)).ms);
+    classes['unknown e-mail'].push(
+      (await signIn(url, `nobody${i}@bench.example`, `wrong ${i}`, `127.0.9.${i + 101}`)).ms,
+    );
+  }
+  await adminSignIn('127.0.0.1');
+  for (const [k, v] of Object.entries(classes))
+    console.log(`${k}: ${v.map((n) => fmt(n, 0)).join(', ')} ms (median ${ms(v.sort((a, b) => a - b)[5])})`);
 
   for (const [name, email] of [
     ['made-up e-mails', (i: number) => `nobody${i}-${Date.now()}@bench.example`],

@@ -60,7 +60,7 @@ export class SignInGuard {
   private readonly phantoms = new Map<string, { streak: number; lockedUntil: number }>();
   /** E-mail → address key → time of that address's last failure on the e-mail. */
   private readonly failedFrom = new Map<string, Map<string, number>>();
-  /** Moving average of recent scrypt verification times (ms), measured once at first need. */
+  /** Moving average of what recent wrong passwords took (ms; scrypt and counting), first measured once. */
   private typicalMs = 0;
   private calibration: Promise<void> | undefined;
 
@@ -94,17 +94,16 @@ export class SignInGuard {
     if (lockedUntil > now && this.failedHere(email, addr, now)) fail('USER-002');
 
     let ok = false;
-    if (user?.password_hash && password.length <= PASSWORD_MAX) {
-      const started = performance.now();
-      ok = await checkPassword(password, user.password_hash);
-      this.typicalMs = this.typicalMs * 0.8 + (performance.now() - started) * 0.2;
-    } else {
-      await this.decoyWait();
-    }
+    const started = performance.now();
+    const checked = Boolean(user?.password_hash && password.length <= PASSWORD_MAX);
+    if (checked) ok = await checkPassword(password, user!.password_hash!);
+    else await this.decoyWait();
     if (!user || !ok) {
-      if (user)
+      if (user) {
         await noteFailedSignIn(this.db, user.id, this.limits.maxFailedSignIns, this.limits.lockMinutes);
-      else this.notePhantomFailure(email, Date.now());
+        // What a wrong password costs, its counting included: the time an unknown e-mail waits.
+        if (checked) this.typicalMs = this.typicalMs * 0.8 + (performance.now() - started) * 0.2;
+      } else this.notePhantomFailure(email, Date.now());
       this.noteFailedHere(email, addr, Date.now());
       fail('USER-001');
     }
