@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { assertValid, publishedValidator } from './published-schemas.ts';
 import { nullsIn } from './shape.ts';
 
 /*
@@ -53,6 +54,8 @@ describe('webhook payloads of every event type leave unset fields out (no null)'
           'contact-removed',
           'contact-opt-out',
           'contact-opt-in',
+          'list-opt-in',
+          'list-opt-out',
         ],
       },
     });
@@ -65,7 +68,7 @@ describe('webhook payloads of every event type leave unset fields out (no null)'
     await new Promise((r) => receiver.close(r));
   });
 
-  it('delivers all ten event types, none of them with a null', async () => {
+  it('delivers all twelve event types, none of them with a null', async () => {
     const api = (p: string) => `/v1/accounts/${a.accountId}${p}`;
     // contact-created, contact-updated
     const c = body(
@@ -85,6 +88,15 @@ describe('webhook payloads of every event type leave unset fields out (no null)'
     const conv = body(
       await call(svc.api, 'GET', api(`/conversations/${m.conversation.id}`), { auth: a.auth }),
     ).data;
+    // list-opt-out, list-opt-in: the contact is a member of a list when it texts STOP, then START.
+    const list = body(
+      await call(svc.api, 'POST', api('/lists'), { auth: a.auth, json: { name: 'News' } }),
+    ).data;
+    const joined = await call(svc.api, 'POST', api(`/lists/${list.id}/contacts`), {
+      auth: a.auth,
+      json: { contactIds: [c.id] },
+    });
+    assert.ok(joined.statusCode < 300, joined.body);
     // message-received, contact-opt-out, contact-opt-in (keywords from the contact)
     for (const text of ['hello', 'STOP', 'START']) {
       const inbound = await call(svc.externals, 'POST', '/v1/providers/simulator/messages', {
@@ -110,6 +122,8 @@ describe('webhook payloads of every event type leave unset fields out (no null)'
       'contact-removed',
       'contact-opt-out',
       'contact-opt-in',
+      'list-opt-out',
+      'list-opt-in',
     ];
     await eventually(async () => wanted.every((t) => got.some((g) => g.type === t)), 30_000);
     for (const g of got) {
@@ -118,8 +132,31 @@ describe('webhook payloads of every event type leave unset fields out (no null)'
     }
     const created = got.find((g) => g.type === 'contact-created' && g.data.id === c.id);
     assert.equal(typeof created?.data.mobile, 'object', 'the Contact shape: mobile is an object');
-    const failed = got.find((g) => g.type === 'message-status' && g.data.error?.code === 'CONT-001');
+    // A message event's data is the published MessageEventPayload: the text in `message`, the error
+    // as a string; Sparrow's records beside it in `messageObject` and `errorObject`.
+    const schema = publishedValidator();
+    for (const g of got.filter((x) => x.type.startsWith('message-'))) {
+      assertValid(schema('MessageEventPayload'), g.data, `${g.type} data`);
+      assertValid(schema('Event'), JSON.parse(g.raw), `${g.type} body`);
+      assert.equal(typeof g.data.messageObject?.id, 'string', `${g.type}: messageObject is the message`);
+    }
+    const failed = got.find((g) => g.type === 'message-status' && g.data.errorObject?.code === 'CONT-001');
     assert.ok(failed, 'the message to an invalid number is announced with its error');
-    assert.ok(!('jobId' in failed.data.message) || typeof failed.data.message.jobId === 'string');
+    assert.equal(failed.data.error, 'Invalid mobile number.');
+    assert.equal(failed.data.message, 'Hi {{{firstName}}}', 'the text of the message to an invalid number');
+    assert.equal(failed.data.status, 'failed');
+    const sentEvent = got.find((g) => g.type === 'message-sent' && g.data.contact?.id === c.id);
+    assert.equal(sentEvent?.data.message, 'Hi Ada', 'the text as sent');
+    assert.equal(sentEvent?.data.messageObject.status, 'sent');
+    const listOut = got.find((g) => g.type === 'list-opt-out');
+    assert.equal(listOut?.data.list.id, list.id);
+    assert.equal(listOut?.data.contact.id, c.id);
+    assert.match(listOut?.data.optOut, /Z$/);
+    const listIn = got.find((g) => g.type === 'list-opt-in');
+    assert.equal(listIn?.data.list.id, list.id);
+    assert.equal(listIn?.data.optOut, undefined, 'START cleared the membership opt-out');
+    const received = got.find((g) => g.type === 'message-received' && g.data.message === 'hello');
+    assert.ok(received, 'message-received carries the text received');
+    assert.equal(received.data.messageObject.message, 'hello');
   });
 });

@@ -154,7 +154,9 @@ describe('webhook delivery', () => {
       segments: 1,
       price: m.price,
     };
-    const sentMessage = byType['message-sent'].message as Record<string, unknown>;
+    // The published payload: the text in `message`; the whole message in `messageObject`.
+    assert.equal(byType['message-sent'].message, 'Hi Ida');
+    const sentMessage = byType['message-sent'].messageObject as Record<string, unknown>;
     assert.deepEqual(
       { ...sentMessage, providerMessageId: undefined },
       {
@@ -170,7 +172,8 @@ describe('webhook delivery', () => {
     assert.equal(byType['message-sent'].contact.mobile.number, '+12015550188');
     assert.equal(byType['message-sent'].contact.mobile.country, 'US');
     assert.equal(byType['message-sent'].status, 'sent');
-    const statusMessage = byType['message-status'].message as Record<string, unknown>;
+    assert.equal(byType['message-status'].message, 'Hi Ida');
+    const statusMessage = byType['message-status'].messageObject as Record<string, unknown>;
     assert.equal(statusMessage.status, 'delivered');
     assert.equal(statusMessage.provider, 'simulator');
     const shown = body(

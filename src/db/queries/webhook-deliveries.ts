@@ -38,6 +38,8 @@ export interface ClaimedDelivery {
   event_id: string;
   event_type: string;
   event_data: unknown;
+  /** The text of the message a message-sent / message-status event names (its stored data has none). */
+  message_text: string | null;
   event_created_at: Date;
 }
 
@@ -132,7 +134,12 @@ export async function claimDueDeliveries(
         AND e.id = d.event_id
      RETURNING d.account_id, d.id, d.webhook_id, d.attempts, w.destination, w.secret,
                CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret,
-               e.id AS event_id, e.type AS event_type, sparrow_event_payload(e) AS event_data, e.created_at AS event_created_at`,
+               e.id AS event_id, e.type AS event_type, sparrow_event_payload(e) AS event_data, e.created_at AS event_created_at,
+               CASE WHEN e.type IN ('message-sent', 'message-status')
+                     AND e.data -> 'message' ->> 'id' ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN
+                 (SELECT mt.body FROM messages mt
+                   WHERE mt.account_id = e.account_id AND mt.id = (e.data -> 'message' ->> 'id')::uuid)
+               END AS message_text`,
     values: [o.limit, o.perWebhook, [...o.busy.keys()], o.leaseMs, o.token, [...o.busy.values()]],
   });
   return rows;

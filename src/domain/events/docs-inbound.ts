@@ -8,9 +8,10 @@ export const INBOUND_EVENT_DOCS = {
   'message-received': {
     summary: 'A text arrived on one of the account’s numbers.',
     data:
-      '`{message: Message, contact: Contact, conversation: {id, phoneNumber, started}}` (`conversation.phoneNumber`: ' +
-      'the phone-number object `{id, number, country, …, active}`). `message.outgoing` is ' +
-      'false, `message.status` is `received`, `message.read` false. `conversation.started` is true when this ' +
+      '`{message: "<the text>", messageObject: Message, contact: Contact, conversation: {id, phoneNumber, started}}` ' +
+      '(the published payload: `message` the text, the whole Message in `messageObject`; `conversation.phoneNumber`: ' +
+      'the phone-number object `{id, number, country, …, active}`). `messageObject.outgoing` is ' +
+      'false, `messageObject.status` is `received`, `messageObject.read` false. `conversation.started` is true when this ' +
       'message opened (or reopened) the conversation. Emitted once per carrier message id: a carrier retry of the ' +
       'same message emits nothing. A keyword text (STOP, START, HELP…) is a received message too, emitted before ' +
       'the opt-out/opt-in event it causes.',

@@ -42,4 +42,16 @@ export const EVENT_DOCS: Record<EventType, EventDoc> = {
   'conversation-closed': INBOUND_EVENT_DOCS['conversation-closed'],
   'contact-opt-out': INBOUND_EVENT_DOCS['contact-opt-out'],
   'contact-opt-in': INBOUND_EVENT_DOCS['contact-opt-in'],
+  'list-opt-out': {
+    summary:
+      "A contact's membership of one list was opted out (an opt-out keyword opts out every membership).",
+    data:
+      '`{list: {id, name}, contact: Contact, optIn, optOut, source: "keyword", keyword, messageId, conversationId}`, ' +
+      'one event per membership that changed, written with the `contact-opt-out` it comes with.',
+  },
+  'list-opt-in': {
+    summary:
+      "A contact's membership of one list was opted in: a pending double opt-in confirmed, or an opt-out undone by START.",
+    data: "Same shape as `list-opt-out`, `optOut` left out, `optIn` the membership's opt-in time when it has one.",
+  },
 };

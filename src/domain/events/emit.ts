@@ -2,7 +2,10 @@ import type { Queryable } from '../../db/client.ts';
 import { insertEvent, insertEvents } from '../../db/queries/events.ts';
 import { newId } from '../../util/ids.ts';
 
-/** The interface's ten event types (the webhook `eventTypes` values). */
+/**
+ * The webhook `eventTypes` values: the interface's ten, and the published revision's list
+ * membership events `list-opt-in` / `list-opt-out` (a contact's membership of one list opted in or out).
+ */
 export const EVENT_TYPES = [
   'message-received',
   'message-status',
@@ -14,9 +17,11 @@ export const EVENT_TYPES = [
   'contact-removed',
   'contact-opt-out',
   'contact-opt-in',
+  'list-opt-in',
+  'list-opt-out',
 ] as const;
 
-/** One of the interface's event types. */
+/** One of the event types. */
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**

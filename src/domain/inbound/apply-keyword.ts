@@ -59,6 +59,8 @@ export async function applyKeyword(
   by: Actor,
 ): Promise<KeywordOutcome> {
   const { action, contact, number } = input;
+  // The list memberships as they were: those the keyword opts in or out are announced one by one.
+  const before = action === 'help' ? [] : await listMemberships(tx, accountId, [contact.id]);
   let changed: ContactRow | undefined;
   if (action === 'opt-out') {
     changed = await optOutContact(tx, accountId, contact.id, by);
@@ -71,6 +73,7 @@ export async function applyKeyword(
     if (!current || current.opted_out_at || current.blocked_at) return { applied: false };
   }
   if (action !== 'help') {
+    await emitListOptEvents(tx, accountId, before, input);
     if (!changed) return { applied: false };
     const lists = await listMemberships(tx, accountId, [changed.id]);
     await emitEvent(tx, accountId, action === 'opt-out' ? 'contact-opt-out' : 'contact-opt-in', {
@@ -97,6 +100,45 @@ export async function applyKeyword(
     by,
   );
   return { applied: true, replyMessageId: reply.id };
+}
+
+/**
+ * `list-opt-out` for each list membership the keyword opted out, `list-opt-in` for each it opted
+ * (back) in: data `{list: {id, name}, contact: Contact, optIn, optOut, source: "keyword", keyword,
+ * messageId, conversationId}`, `optIn` / `optOut` the membership's timestamps as they now are.
+ */
+async function emitListOptEvents(
+  tx: Queryable,
+  accountId: string,
+  before: Awaited<ReturnType<typeof listMemberships>>,
+  input: { keyword: string; contact: ContactRow; messageId: string; conversationId: string },
+): Promise<void> {
+  if (before.length === 0) return;
+  const after = await listMemberships(tx, accountId, [input.contact.id]);
+  const was = new Map(before.map((m) => [m.id, m]));
+  const at = (d: Date | null) => (d ? new Date(d).toISOString() : undefined);
+  let contact: ReturnType<typeof presentContact> | undefined;
+  for (const m of after) {
+    const old = was.get(m.id);
+    if (!old) continue;
+    const optedOut = !old.opt_out_at && m.opt_out_at;
+    const optedIn = (old.opt_out_at && !m.opt_out_at) || (!old.opt_in_at && m.opt_in_at && !m.opt_out_at);
+    if (!optedOut && !optedIn) continue;
+    if (!contact) {
+      const row = (await lockContact(tx, accountId, input.contact.id)) ?? input.contact;
+      contact = presentContact(row, after);
+    }
+    await emitEvent(tx, accountId, optedOut ? 'list-opt-out' : 'list-opt-in', {
+      list: { id: m.id, name: m.name },
+      contact,
+      optIn: at(m.opt_in_at),
+      optOut: at(m.opt_out_at),
+      source: 'keyword',
+      keyword: input.keyword,
+      messageId: input.messageId,
+      conversationId: input.conversationId,
+    });
+  }
 }
 
 async function replyText(tx: Queryable, accountId: string, action: KeywordAction): Promise<string> {

@@ -1,9 +1,10 @@
 import type { ClaimedDelivery } from '../../db/queries/webhook-deliveries.ts';
+import { publishedEventData } from '../events/published-payload.ts';
 import { signatureHeader } from './signing.ts';
 
 /**
  * The Standard Webhooks request for a claimed delivery: body {type, timestamp, accountId, eventId,
- * data}; webhook-id is the event id (the same on every retry and every subscription, so receivers
+ * data} (a message event's data in the published payload's shape: publishedEventData); webhook-id is the event id (the same on every retry and every subscription, so receivers
  * dedupe on it); webhook-timestamp is the attempt's time; one signature per live secret.
  * `open` turns a stored secret into the secret (secrets at rest may be sealed).
  */
@@ -17,7 +18,7 @@ export function buildRequest(
     timestamp: new Date(d.event_created_at).toISOString(),
     accountId: d.account_id,
     eventId: d.event_id,
-    data: d.event_data,
+    data: publishedEventData(d.event_type, d.event_data, d.message_text),
   });
   const timestamp = Math.floor(now / 1000);
   const secrets = (d.previous_secret ? [d.secret, d.previous_secret] : [d.secret]).map(open);

@@ -56,13 +56,13 @@ const Destination = (description: string) =>
 export const CreateWebhookBody = Type.Object({
   url: Destination('Absolute http(s) URL. Required unless `destination` is given.'),
   destination: Destination('The same as `url` (either name is accepted; both only if equal).'),
-  eventTypes: Type.Array(EventTypeSchema, { minItems: 1, maxItems: 10 }),
+  eventTypes: Type.Array(EventTypeSchema, { minItems: 1, maxItems: EVENT_TYPES.length }),
 });
 
 export const UpdateWebhookBody = Type.Object({
   url: Destination('A new destination.'),
   destination: Destination('The same as `url` (either name is accepted; both only if equal).'),
-  eventTypes: Type.Optional(Type.Array(EventTypeSchema, { minItems: 1, maxItems: 10 })),
+  eventTypes: Type.Optional(Type.Array(EventTypeSchema, { minItems: 1, maxItems: EVENT_TYPES.length })),
   status: Type.Optional(
     Type.Union([Type.Literal('active'), Type.Literal('disabled')], {
       description: '`active` re-enables a disabled subscription.',
