@@ -14,6 +14,8 @@ import { createSecretBox, type SecretBox } from '../../crypto/secret-box.ts';
 import type { Db } from '../../db/client.ts';
 import { revokedClientIds } from '../../db/queries/api-clients.ts';
 import { activeSigningKeys, insertSigningKey, retireOldKeys } from '../../db/queries/signing-keys.ts';
+import { findMember, type Role } from '../../db/queries/users.ts';
+import { scopesFor } from '../users/roles.ts';
 
 /** The stored form of a private JWK: the object itself, or a sealed string of its JSON. */
 export function sealPrivateJwk(secrets: SecretBox, jwk: object): object | string {
@@ -64,6 +66,8 @@ export class TokenService {
   private revoked = new Set<string>();
   private revokedLoadedAt = 0;
   private verified = new Map<string, Grant>();
+  /** A console user's role in an account (`user:<id>|<account>`), or null once they are not a member, as read at `at`. */
+  private roles = new Map<string, { role: Role | null; at: number }>();
 
   constructor(
     private readonly db: Db,
@@ -145,7 +149,38 @@ export class TokenService {
       this.verified.set(token, grant);
     }
     if (await this.isRevoked(grant.clientId)) return undefined;
+    if (grant.clientId.startsWith('user:')) return this.asMemberNow(grant);
     return grant;
+  }
+
+  /**
+   * A console user's token is worth what their membership is worth now: nothing once they have left
+   * the account, and no more than their current role's scopes once demoted (read at most every 2 s
+   * per user and account, at once in this process after noteMembershipChanged).
+   */
+  private async asMemberNow(grant: Grant): Promise<Grant | undefined> {
+    const userId = grant.clientId.slice('user:'.length);
+    let scopes = grant.scopes;
+    for (const accountId of grant.accounts) {
+      const key = `${grant.clientId}|${accountId}`;
+      let seen = this.roles.get(key);
+      if (!seen || Date.now() - seen.at > REVOCATION_TTL_MS) {
+        const member = await findMember(this.db, accountId, userId);
+        seen = { role: member?.role ?? null, at: Date.now() };
+        if (this.roles.size >= VERIFIED_CACHE_MAX) this.roles.clear();
+        this.roles.set(key, seen);
+      }
+      if (!seen.role) return undefined;
+      const allowed = new Set<string>(scopesFor(seen.role));
+      if ([...scopes].some((s) => !allowed.has(s)))
+        scopes = new Set([...scopes].filter((s) => allowed.has(s)));
+    }
+    return scopes === grant.scopes ? grant : { ...grant, scopes };
+  }
+
+  /** Forgets what this process knew of a person's membership of an account (removed, or role changed). */
+  noteMembershipChanged(userId: string, accountId: string): void {
+    this.roles.delete(`user:${userId}|${accountId}`);
   }
 
   private async verifySignature(token: string): Promise<Grant | undefined> {

@@ -69,9 +69,16 @@ export async function inviteUser(
 }
 
 /** Changes a member's role; the last administrator cannot be demoted (USER-007). */
-export async function changeRole(db: Db, accountId: string, userId: string, role: Role, by: Actor) {
+export async function changeRole(
+  db: Db,
+  accountId: string,
+  userId: string,
+  role: Role,
+  by: Actor,
+  tokens?: TokenService,
+) {
   if (!isId(userId)) fail('USER-005');
-  return withTx(db, async (tx) => {
+  const user = await withTx(db, async (tx) => {
     const admins = await countAdministrators(tx, accountId);
     const m = await findMember(tx, accountId, userId);
     if (!m) fail('USER-005');
@@ -79,6 +86,9 @@ export async function changeRole(db: Db, accountId: string, userId: string, role
     await putMember(tx, accountId, userId, role, by);
     return presentUser((await findMember(tx, accountId, userId))!);
   });
+  // The person's console tokens carry the new role's scopes at most from now on in this process.
+  tokens?.noteMembershipChanged(userId, accountId);
+  return user;
 }
 
 /**
@@ -97,6 +107,7 @@ export async function removeUser(db: Db, accountId: string, userId: string, toke
     return cutOffLeaver(tx, accountId, userId);
   });
   for (const c of cut.apiClients) tokens?.noteRevoked(c.id);
+  tokens?.noteMembershipChanged(userId, accountId);
   return {
     smppCredentials: cut.smppCredentials.map((c) => presentSmppCredential(c)),
     apiClients: cut.apiClients.map(presentClient),

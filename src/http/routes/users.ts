@@ -106,7 +106,16 @@ export async function userRoutes(app: App) {
       },
     },
     async (req) =>
-      ok(await changeRole(app.ctx.db, req.params.accountId, req.params.userId, req.body.role, req.actor)),
+      ok(
+        await changeRole(
+          app.ctx.db,
+          req.params.accountId,
+          req.params.userId,
+          req.body.role,
+          req.actor,
+          app.ctx.tokens,
+        ),
+      ),
   );
 
   app.delete(
