@@ -153,6 +153,17 @@ describe('the vendor Node SDK, replayed (Sakari-Io/sakari-nodejs-sdk 0.0.12)', (
     assert.equal(typeof m.conversation.id, 'string');
   });
 
+  it('sendOne("302-624-2325", message): a national number as the description writes them is sent, read in the US', async () => {
+    const resp = await sendOne('302-624-2325', 'Hello from the SDK');
+    assert.equal(resp.status, 200, resp.text);
+    const d = resp.data.data;
+    assert.deepEqual(d.invalid, [], 'not refused as CONT-001');
+    assert.equal(d.valid, 1);
+    assert.equal(d.messages.length, 1);
+    assert.equal(d.messages[0].contact.mobile.number, '+13026242325');
+    assert.equal(d.messages[0].message, 'Hello from the SDK');
+  });
+
   it('send({contacts, conversations, template}): contacts and existing conversations both receive it', async () => {
     const first = await sendOne(mobile(), 'Hello');
     assert.equal(first.status, 200, first.text);
