@@ -10,7 +10,13 @@ import {
   type SmppCredentialRow,
   type SmppOutboxItem,
 } from '../db/queries/smpp.ts';
-import { DEFAULT_PARTS_BUDGET, PARTS_TTL_MS, PartsAssembler, type PartsBudget, type PendingMessage } from './assembler.ts';
+import {
+  DEFAULT_PARTS_BUDGET,
+  PARTS_TTL_MS,
+  PartsAssembler,
+  type PartsBudget,
+  type PendingMessage,
+} from './assembler.ts';
 import { BindAuthenticator, type BindLimits } from './auth.ts';
 import { SubmitBatcher } from './batcher.ts';
 import { ConnectionGate } from './connections.ts';

@@ -82,7 +82,9 @@ export class RawClient {
 
   static connect(port: number, localAddress?: string): Promise<RawClient> {
     return new Promise((resolve, reject) => {
-      const socket = net.connect({ port, host: '127.0.0.1', localAddress }, () => resolve(new RawClient(socket)));
+      const socket = net.connect({ port, host: '127.0.0.1', localAddress }, () =>
+        resolve(new RawClient(socket)),
+      );
       socket.once('error', reject);
     });
   }
