@@ -118,8 +118,30 @@ describe('console users: sign-in, sessions, roles, invitations, API credentials'
       json: { name: 'By Ada', template: 'Hi' },
     });
     assert.equal(created.statusCode, 201, created.body);
-    assert.equal(body(created).data[0].created.by.id, adminId);
-    assert.equal(body(created).data[0].created.by.email, 'ada@example.com');
+    // The interface's `by`: all seven fields, as strings; the person's names among them.
+    assert.deepEqual(body(created).data[0].created.by, {
+      id: adminId,
+      name: 'Ada',
+      firstName: 'Ada',
+      lastName: '',
+      email: 'ada@example.com',
+      source: 'console',
+      subSource: '',
+    });
+    // An API client's stamp has the same seven fields, empty where a client has nothing to say.
+    const byClient = await call(svc.api, 'POST', `/v1/accounts/${acct.accountId}/templates`, {
+      auth: acct.auth,
+      json: { name: 'By a client', template: 'Hi' },
+    });
+    assert.deepEqual(body(byClient).data[0].created.by, {
+      id: acct.clientId,
+      name: body(byClient).data[0].created.by.name,
+      firstName: '',
+      lastName: '',
+      email: '',
+      source: 'api',
+      subSource: '',
+    });
     assert.equal((await call(svc.api, 'GET', `/v1/accounts/${other.accountId}`, { auth })).statusCode, 403);
   });
 

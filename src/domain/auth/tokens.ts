@@ -40,6 +40,9 @@ export interface Grant {
   exp: number;
   /** A console user's e-mail (tokens the console mints for a signed-in person). */
   email?: string;
+  /** A console user's first and last names (OpenID's `given_name`, `family_name` claims), when they have them. */
+  firstName?: string;
+  lastName?: string;
 }
 
 interface LoadedKey {
@@ -117,13 +120,27 @@ export class TokenService {
    * account; `ttlSeconds` shortens it below TOKEN_TTL_SECONDS.
    */
   async issue(
-    client: { id: string; name: string; accountId: string; email?: string },
+    client: {
+      id: string;
+      name: string;
+      accountId: string;
+      email?: string;
+      firstName?: string | null;
+      lastName?: string | null;
+    },
     scopes: string[],
     ttlSeconds = this.ttlSeconds,
   ): Promise<string> {
     const [key] = await this.loadKeys();
-    const claims = { accounts: [client.accountId], scope: scopes.join(' '), name: client.name };
-    return new SignJWT(client.email ? { ...claims, email: client.email } : claims)
+    const claims = {
+      accounts: [client.accountId],
+      scope: scopes.join(' '),
+      name: client.name,
+      ...(client.email && { email: client.email }),
+      ...(client.firstName && { given_name: client.firstName }),
+      ...(client.lastName && { family_name: client.lastName }),
+    };
+    return new SignJWT(claims)
       .setProtectedHeader({ alg: TOKEN_ALG, kid: key.kid, typ: 'at+jwt' })
       .setIssuer(this.issuer)
       .setAudience(TOKEN_AUDIENCE)
@@ -220,6 +237,8 @@ export class TokenService {
       scopes: new Set(payload.scope.split(' ').filter(Boolean)),
       exp: payload.exp as number,
       ...(typeof payload.email === 'string' ? { email: payload.email } : {}),
+      ...(typeof payload.given_name === 'string' ? { firstName: payload.given_name } : {}),
+      ...(typeof payload.family_name === 'string' ? { lastName: payload.family_name } : {}),
     };
   }
 

@@ -98,7 +98,14 @@ export async function consoleToken(db: Db, tokens: TokenService, user: UserRow, 
   const scopes = scopesFor(membership.role);
   const name = [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email;
   const accessToken = await tokens.issue(
-    { id: `user:${user.id}`, name, accountId, email: user.email },
+    {
+      id: `user:${user.id}`,
+      name,
+      accountId,
+      email: user.email,
+      firstName: user.first_name,
+      lastName: user.last_name,
+    },
     scopes,
     CONSOLE_TOKEN_SECONDS,
   );

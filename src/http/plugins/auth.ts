@@ -35,7 +35,14 @@ export function registerAuth(app: FastifyInstance) {
     request.grant = grant;
     // A console user's token names the person (audit stamps show who did it), a client's the client.
     request.actor = grant.clientId.startsWith('user:')
-      ? { id: grant.clientId.slice(5), name: grant.clientName, email: grant.email, source: 'console' }
+      ? {
+          id: grant.clientId.slice(5),
+          name: grant.clientName,
+          firstName: grant.firstName,
+          lastName: grant.lastName,
+          email: grant.email,
+          source: 'console',
+        }
       : { id: grant.clientId, name: grant.clientName, source: 'api' };
     const rl = await limit(app, request, reply, `client:${grant.clientId}`);
     if (rl) return rl;
