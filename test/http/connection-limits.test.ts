@@ -5,12 +5,14 @@
  * guard that fails the test; no assertion is on a time.
  */
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { HttpLimitsConfig } from '../../src/config.ts';
 import { startMetricsServer } from '../../src/metrics/serve.ts';
-import { startTestService, type TestService } from '../helpers.ts';
+import { freshDatabase, startTestService, type TestService } from '../helpers.ts';
+import { type LimitedService, startLimitedService } from '../support/limited-service.ts';
 
 const LIMITS: HttpLimitsConfig = {
   fdLimit: 1024,
@@ -197,6 +199,67 @@ describe('metrics listener connection caps', () => {
       const [other] = await openSockets(metrics.port, '127.0.0.3', 1);
       assert.equal(await probe(other), 'answered');
       other.destroy();
+    } finally {
+      closeAll(flood);
+    }
+  });
+});
+
+/** One request from `from` without keep-alive: its status; fails after the guard. */
+function request(port: number, from: string, method: string, path: string, body?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        localAddress: from,
+        agent: false,
+        timeout: GUARD_MS,
+        headers: body
+          ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }
+          : {},
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${GUARD_MS} ms`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('3,000 slow connections from one address to the service as npm start runs it (ulimit -n 1024)', () => {
+  let database: Awaited<ReturnType<typeof freshDatabase>>;
+  let svc: LimitedService;
+  before(async () => {
+    database = await freshDatabase();
+    svc = await startLimitedService({ env: { DATABASE_URL: database.url }, fdLimit: 1024 });
+  });
+  after(async () => {
+    await svc?.stop();
+    await database?.drop();
+  });
+
+  it('answers another address on the API and public listeners and the token endpoint, and no worker runs out of files', async () => {
+    const flood = await openSockets(svc.port, '127.0.0.2', 3000);
+    for (const s of flood) if (!s.destroyed) s.write('GET /healthz HTTP/1.1\r\nHost: x\r\n');
+    const token = JSON.stringify({
+      grant_type: 'client_credentials',
+      client_id: svc.clientId,
+      client_secret: svc.clientSecret,
+    });
+    try {
+      for (let i = 0; i < 3; i++) {
+        assert.equal(await request(svc.port, '127.0.0.3', 'GET', '/healthz'), 200);
+        assert.equal(await request(svc.externalsPort, '127.0.0.3', 'GET', '/healthz'), 200);
+        assert.equal(await request(svc.port, '127.0.0.3', 'POST', '/oauth2/token', token), 200);
+      }
+      assert.ok(svc.alive(), 'the service is running');
+      assert.doesNotMatch(svc.output(), /EMFILE/);
     } finally {
       closeAll(flood);
     }

@@ -19,7 +19,7 @@ async function listen(app: FastifyInstance): Promise<string> {
 /** A JSON body of about `bytes` bytes. */
 const jsonOf = (bytes: number) => JSON.stringify({ mobile: '+12025550100', pad: 'x'.repeat(bytes) });
 
-async function post(url: string, body: string | Uint8Array, headers: Record<string, string>) {
+async function post(url: string, body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string>) {
   const res = await fetch(url, { method: 'POST', body, headers, signal: AbortSignal.timeout(30_000) });
   return { status: res.status, body: (await res.json()) as { success: boolean; error: { code: string } } };
 }
