@@ -25,18 +25,26 @@ function outcome(limit: number, count: number, windowStart: number): RateLimitHi
   return { limit, remaining: Math.max(0, limit - count), reset, allowed: count <= limit };
 }
 
+/**
+ * Keys the in-process limiter counts at most (about 15 MB). Past it (a client rotating addresses
+ * faster than windows end: an IPv6 host has a /64 to rotate in), new keys share one window per
+ * limit, so the rotating client is limited as one, and the keys already counted keep their own.
+ */
+export const MEMORY_RATE_LIMIT_MAX_KEYS = 100_000;
+
 /** In-process counters: right for one process. */
-export function memoryRateLimiter(defaultLimit: number): RateLimiter {
+export function memoryRateLimiter(defaultLimit: number, maxKeys = MEMORY_RATE_LIMIT_MAX_KEYS): RateLimiter {
   const windows = new Map<string, { start: number; count: number }>();
   let lastSweep = Date.now();
   return {
     async hit(key, limit = defaultLimit) {
       const now = Date.now();
       const start = now - (now % RATE_LIMIT_WINDOW_MS);
-      if (now - lastSweep > RATE_LIMIT_WINDOW_MS) {
+      if (now - lastSweep > RATE_LIMIT_WINDOW_MS || (windows.size >= maxKeys && lastSweep < start)) {
         for (const [k, w] of windows) if (w.start < start) windows.delete(k);
         lastSweep = now;
       }
+      if (windows.size >= maxKeys && !windows.has(key)) key = `overflow:${limit}`;
       let w = windows.get(key);
       if (!w || w.start !== start) {
         w = { start, count: 0 };

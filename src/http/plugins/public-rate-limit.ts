@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PublicRateLimits } from '../../config.ts';
 import { renderMessagePage } from '../../domain/forms/hosted-page.ts';
 import { ERRORS } from '../../errors.ts';
+import { addressKey } from '../../net/connection-limits.ts';
 import { sendPage } from '../page-headers.ts';
 import { type RateLimitHit, rateLimitHeaders } from '../rate-limiter.ts';
 import { sendError } from './errors.ts';
@@ -59,7 +60,8 @@ export function registerPublicRateLimit(app: FastifyInstance) {
     const limit = app.ctx.config.publicRateLimits[family];
     let hit: RateLimitHit;
     try {
-      hit = await app.ctx.rateLimiter.hit(`public:${family}:${request.ip}`, limit);
+      // An IPv6 client counts by its /64 (a host gets a whole /64 to rotate addresses in).
+      hit = await app.ctx.rateLimiter.hit(`public:${family}:${addressKey(request.ip)}`, limit);
     } catch (err) {
       // A rate-limit store outage must not take the public listener down with it.
       request.log.warn({ err }, 'rate limiter unavailable');
