@@ -9,8 +9,16 @@ export interface Loop {
   nudge: () => void;
 }
 
+/** A round that failed because the process is out of file descriptors waits this long before the next. */
+export const OUT_OF_FILES_BACKOFF_MS = 5000;
+const OUT_OF_FILES = /\b(EMFILE|ENFILE)\b/;
+/** Shared by every loop of the process: the condition is the process's, so it is logged once a minute. */
+const outOfFiles = { rounds: 0, loggedAt: 0 };
+
 /**
  * Runs a task round after round until stopped; a failing round is logged and retried after 1 s.
+ * A round that fails with EMFILE/ENFILE (no file descriptor left for a connection) backs off
+ * OUT_OF_FILES_BACKOFF_MS, and the condition is logged once a minute for all loops together.
  * A task's `subscribe` can cut the wait short (a nudge while a round runs makes the next one start
  * at once); its `stop` runs once after the last round.
  */
@@ -34,8 +42,21 @@ export function startLoop(ctx: AppContext, task: WorkerTask, log: (msg: string) 
       } catch (err) {
         if (abort.signal.aborted) break;
         metrics.taskError(task.name);
-        log(`worker ${task.name}: ${(err as Error).message}`);
-        delay = 1000;
+        const e = err as NodeJS.ErrnoException;
+        if (OUT_OF_FILES.test(`${e.code ?? ''} ${e.message}`)) {
+          outOfFiles.rounds++;
+          if (Date.now() - outOfFiles.loggedAt >= 60_000) {
+            outOfFiles.loggedAt = Date.now();
+            log(
+              `workers: the process is out of file descriptors (${e.message}; ${outOfFiles.rounds} rounds so far): ` +
+                `rounds wait ${OUT_OF_FILES_BACKOFF_MS / 1000} s; lower HTTP_MAX_CONNECTIONS or raise \`ulimit -n\``,
+            );
+          }
+          delay = OUT_OF_FILES_BACKOFF_MS;
+        } else {
+          log(`worker ${task.name}: ${e.message}`);
+          delay = 1000;
+        }
       }
       if (abort.signal.aborted) break;
       if (delay > 0 && !nudged) {
