@@ -92,4 +92,21 @@ describe('smart list filters', () => {
     assert.equal(one.statusCode, 201, one.body);
     assert.equal(body(one).data.size, 3);
   });
+
+  it('reads a smart list stored before these checks, with no condition, as holding nobody: a send to it reaches no one', async () => {
+    const made = await create({ optIn: true });
+    const id = body(made).data.id;
+    // As the old code stored `filter: {listId: …}`: the unknown key kept, no condition.
+    await svc.db.query('UPDATE lists SET filter = $2 WHERE id = $1', [id, { listId: staticList }]);
+    const list = await call(svc.api, 'GET', lists(`/${id}`), { auth: a.auth });
+    assert.equal(body(list).data.size, 0, list.body);
+    const sent = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/messages`, {
+      auth: a.auth,
+      json: { text: 'To everyone?', filters: { listId: id } },
+    });
+    const msgs = await svc.db.query('SELECT count(*)::int AS n FROM messages WHERE account_id = $1', [
+      a.accountId,
+    ]);
+    assert.equal(msgs.rows[0].n, 0, `nothing queued (the send answered ${sent.statusCode} ${sent.body})`);
+  });
 });

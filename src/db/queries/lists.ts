@@ -127,6 +127,9 @@ export function listMemberCondition(
   if (!f) {
     return `EXISTS (SELECT 1 FROM list_members m WHERE m.account_id = ${c}.account_id AND m.list_id = ${add(list.id)}::uuid AND m.contact_id = ${c}.id)`;
   }
+  // A stored filter that names no condition (written before LIST-004, or with a key that was never
+  // one, such as `listId`) holds nobody: read as "every contact" it was sendable to the whole account.
+  if (!filterNamesCondition(f)) return 'false';
   const where: string[] = ['true'];
   if (f.q) where.push(...contactFilterSql({ q: f.q }, params, c));
   for (const cond of f.attributes ?? []) where.push(attributeSql(cond, add, c));
