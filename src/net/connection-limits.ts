@@ -14,6 +14,7 @@
  */
 import type net from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { addressKey } from '../util/address-key.ts';
 
 export interface ConnectionLimits {
   /** Connections the listener holds at most. */
@@ -27,18 +28,6 @@ export const RESERVE_FROM = 0.9;
 export const RESERVE_PER_ADDRESS = 4;
 /** Refusals and accept errors are summed up in one log line at most this often. */
 const LOG_EVERY_MS = 60_000;
-
-/** The key an address is counted under: IPv4 as it is (IPv4-mapped IPv6 too), IPv6 by its /64. */
-export function addressKey(remote: string): string {
-  try {
-    const addr = ipaddr.process(remote);
-    if (addr.kind() === 'ipv4') return addr.toString();
-    const parts = (addr as ipaddr.IPv6).parts.slice(0, 4);
-    return `${parts.map((p) => p.toString(16)).join(':')}::/64`;
-  } catch {
-    return remote;
-  }
-}
 
 /** The ranges of TRUST_PROXY's names, as @fastify/proxy-addr reads them. */
 const NAMED: Record<string, string[]> = {

@@ -2,7 +2,7 @@ import type { Db } from '../db/client.ts';
 import { findSmppCredentialBySystemId, type SmppCredentialRow } from '../db/queries/smpp.ts';
 import { FailureBudget } from '../domain/auth/failure-budget.ts';
 import { verifySecret } from '../domain/auth/secrets.ts';
-import { addressKey } from './connections.ts';
+import { addressKey } from '../util/address-key.ts';
 
 /** Why a bind was refused. */
 export type BindRefusal = 'unknown-system-id' | 'wrong-password' | 'locked';

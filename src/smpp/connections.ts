@@ -7,26 +7,11 @@
  * only as many as valid credentials allow (maxBindsPerCredential each).
  */
 import type net from 'node:net';
-import ipaddr from 'ipaddr.js';
+import { addressKey } from '../util/address-key.ts';
 
 export interface ConnectionCaps {
   total: number;
   perAddress: number;
-}
-
-/** The key an address is counted under: IPv4 as it is (IPv4-mapped IPv6 too), IPv6 by its /64. */
-export function addressKey(remote: string | undefined): string {
-  if (!remote) return 'unknown';
-  try {
-    const addr = ipaddr.process(remote);
-    if (addr.kind() === 'ipv4') return addr.toString();
-    return `${(addr as ipaddr.IPv6).parts
-      .slice(0, 4)
-      .map((p) => p.toString(16))
-      .join(':')}::/64`;
-  } catch {
-    return remote;
-  }
 }
 
 interface Conn {

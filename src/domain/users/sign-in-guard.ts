@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import ipaddr from 'ipaddr.js';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { findUserByEmail, noteFailedSignIn, type UserRow } from '../../db/queries/users.ts';
 import { fail } from '../../errors.ts';
+import { addressKey } from '../../util/address-key.ts';
 import { FailureBudget } from '../auth/failure-budget.ts';
 import { hashSecret, verifySecret } from '../auth/secrets.ts';
 import { checkPassword, PASSWORD_MAX } from './passwords.ts';
@@ -11,20 +11,6 @@ import { checkPassword, PASSWORD_MAX } from './passwords.ts';
 /** Bounds of the in-memory maps (made-up e-mails and addresses must not grow them without end). */
 const MAX_EMAILS = 50_000;
 const MAX_ADDRESSES_PER_EMAIL = 1_000;
-
-/** The key a client address is counted under: IPv4 as it is (IPv4-mapped IPv6 too), IPv6 by its /64. */
-export function addressKey(ip: string): string {
-  try {
-    const addr = ipaddr.process(ip);
-    if (addr.kind() === 'ipv4') return addr.toString();
-    return `${(addr as ipaddr.IPv6).parts
-      .slice(0, 4)
-      .map((p) => p.toString(16))
-      .join(':')}::/64`;
-  } catch {
-    return ip;
-  }
-}
 
 /** Deletes the oldest entries of a map (insertion order) until it has room for one more. */
 function makeRoom<K, V>(map: Map<K, V>, max: number): void {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PublicRateLimits } from '../../config.ts';
 import { renderMessagePage } from '../../domain/forms/hosted-page.ts';
 import { ERRORS } from '../../errors.ts';
-import { addressKey } from '../../net/connection-limits.ts';
+import { addressKey } from '../../util/address-key.ts';
 import { sendPage } from '../page-headers.ts';
 import { type RateLimitHit, rateLimitHeaders } from '../rate-limiter.ts';
 import { sendError } from './errors.ts';
