@@ -1,13 +1,11 @@
 /**
  * The import rules of src/ (run by `npm run lint`):
  *
- * - Layers point one way: `http` → `domain` → `db`, `messaging`, `providers`, `util`… A lower layer
- *   never imports a higher one (see LAYER_RULES). The one exception: a domain file may import
- *   *types* from `http/schemas/`, the published shapes presenters are typed against.
- * - The send path (`messaging/send/`) is two layers in one folder: its use cases (`accept/`,
- *   `dispatch/`, `receipts/`) sit at the domain's level (they read and write through `db`, and
- *   domain files call them), its `rules/` are rules with no I/O like the rest of `messaging/`,
- *   which `db` and `providers` may use but which never import the use cases.
+ * - Layers point one way: `http` → `domain` → `db`, `providers`, `storage` → `schemas`,
+ *   `messaging`, `util`. A lower layer never imports a higher one (LAYER_RULES); there are no
+ *   exceptions. `schemas/` is the API contract (request and response schemas, and the enumerations
+ *   and limits the API publishes): routes and presenters import it, and it imports only pure rules.
+ *   `domain/send/` is the send path (accept, dispatch, receipts), a domain area like the others.
  * - No cycles among the imports that run (`import type` is erased and does not count).
  *
  * Regex on the import lines is enough: the code base uses static `import … from '…'` and
@@ -24,48 +22,24 @@ interface Edge {
   typeOnly: boolean;
 }
 
-/** The send path's use cases (messaging/send/, but for its rules/): the domain's layer. */
-const SEND_USE_CASES = ['messaging/send/accept/', 'messaging/send/dispatch/', 'messaging/send/receipts/'];
+const ABOVE_DOMAIN = ['http/', 'workers/', 'smpp/', 'server.ts', 'main.ts'];
 
-/**
- * Folder (relative to src, `/`-separated) → folders it must not import from; `except`: files under
- * `from` the rule does not apply to (a layer of their own).
- */
-const LAYER_RULES: Array<{ from: string; except?: string[]; forbidden: string[]; allowTypes?: string[] }> = [
+/** Folder (relative to src, `/`-separated) → folders it must not import from. */
+const LAYER_RULES: Array<{ from: string; forbidden: string[] }> = [
+  { from: 'domain/', forbidden: ['http/', 'workers/', 'server.ts', 'main.ts'] },
+  { from: 'db/', forbidden: [...ABOVE_DOMAIN, 'domain/', 'providers/'] },
+  { from: 'providers/', forbidden: [...ABOVE_DOMAIN, 'domain/'] },
+  { from: 'storage/', forbidden: [...ABOVE_DOMAIN, 'domain/', 'db/'] },
   {
-    from: 'domain/',
-    forbidden: ['http/', 'workers/', 'server.ts', 'main.ts'],
-    allowTypes: ['http/schemas/'],
-  },
-  ...SEND_USE_CASES.map((from) => ({
-    from,
-    forbidden: ['http/', 'workers/', 'server.ts', 'main.ts'],
-    allowTypes: ['http/schemas/'],
-  })),
-  {
-    from: 'db/',
-    forbidden: [
-      'http/',
-      'domain/',
-      'workers/',
-      'smpp/',
-      'providers/',
-      'server.ts',
-      'main.ts',
-      ...SEND_USE_CASES,
-    ],
+    from: 'schemas/',
+    forbidden: [...ABOVE_DOMAIN, 'domain/', 'db/', 'storage/', 'crypto/', 'net/', 'config'],
   },
   {
     from: 'messaging/',
-    except: SEND_USE_CASES,
-    forbidden: ['http/', 'domain/', 'db/', 'workers/', 'smpp/', 'server.ts', 'main.ts', ...SEND_USE_CASES],
+    forbidden: [...ABOVE_DOMAIN, 'domain/', 'db/', 'schemas/', 'storage/'],
   },
-  { from: 'util/', forbidden: ['http/', 'domain/', 'db/', 'workers/', 'smpp/', 'providers/', 'messaging/'] },
-  {
-    from: 'providers/',
-    forbidden: ['http/', 'workers/', 'smpp/', 'server.ts', 'main.ts', ...SEND_USE_CASES],
-  },
-  { from: 'workers/', forbidden: ['http/'] },
+  { from: 'util/', forbidden: [...ABOVE_DOMAIN, 'domain/', 'db/', 'providers/', 'messaging/', 'schemas/'] },
+  { from: 'workers/', forbidden: ['http/', 'db/'] },
   { from: 'smpp/', forbidden: ['http/', 'workers/'] },
 ];
 
@@ -114,11 +88,10 @@ const problems: string[] = [];
 for (const [file, edges] of graph) {
   const from = rel(file);
   for (const rule of LAYER_RULES) {
-    if (!from.startsWith(rule.from) || rule.except?.some((e) => from.startsWith(e))) continue;
+    if (!from.startsWith(rule.from)) continue;
     for (const e of edges) {
       const to = rel(e.to);
       if (!rule.forbidden.some((f) => to.startsWith(f))) continue;
-      if (e.typeOnly && rule.allowTypes?.some((a) => to.startsWith(a))) continue;
       problems.push(`wrong-way import: src/${from} imports src/${to}`);
     }
   }

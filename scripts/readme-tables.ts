@@ -17,24 +17,25 @@ import { loadConfig } from '../src/config.ts';
 import { createContext } from '../src/context.ts';
 import { createPool } from '../src/db/client.ts';
 import { IDEMPOTENCY_TTL_HOURS } from '../src/db/queries/idempotency-keys.ts';
-import { SCOPE_DESCRIPTIONS, SCOPES } from '../src/domain/auth/scopes.ts';
-import { EVENT_DOCS } from '../src/domain/events/docs.ts';
+import { MAX_ATTEMPTS } from '../src/domain/send/dispatch/submit.ts';
 import { DEFAULT_RETRY_POLICY } from '../src/domain/webhooks/retry-policy.ts';
 import { PREVIOUS_SECRET_GRACE_MS } from '../src/domain/webhooks/rotate-secret.ts';
 import { MAX_URL_LENGTH } from '../src/domain/webhooks/validate-destination.ts';
 import { ERRORS } from '../src/errors.ts';
 import { buildApiApp } from '../src/http/app.ts';
-import { CSV_BODY_LIMIT, JSON_BODY_LIMIT } from '../src/http/plugins/content-types.ts';
+import { JSON_BODY_LIMIT } from '../src/http/plugins/content-types.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../src/http/plugins/idempotency.ts';
 import { RATE_LIMIT_WINDOW_MS } from '../src/http/rate-limiter.ts';
-import { CreateCampaignBody, QuickCampaignBody } from '../src/http/schemas/campaigns.ts';
-import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../src/http/schemas/common.ts';
-import { CreateDripBody } from '../src/http/schemas/drips.ts';
-import { StatsQuery } from '../src/http/schemas/links.ts';
-import { SendMessagesBody } from '../src/http/schemas/messages.ts';
-import { CreateTemplateBody } from '../src/http/schemas/templates.ts';
-import { MAX_ATTEMPTS } from '../src/messaging/send/dispatch/submit.ts';
-import { DEFAULT_THROUGHPUT } from '../src/messaging/send/rules/throughput.ts';
+import { DEFAULT_THROUGHPUT } from '../src/messaging/throughput.ts';
+import { CreateCampaignBody, QuickCampaignBody } from '../src/schemas/campaigns.ts';
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../src/schemas/common.ts';
+import { CreateDripBody } from '../src/schemas/drips.ts';
+import { EVENT_DOCS } from '../src/schemas/event-docs.ts';
+import { CSV_BODY_LIMIT } from '../src/schemas/limits.ts';
+import { StatsQuery } from '../src/schemas/links.ts';
+import { SendMessagesBody } from '../src/schemas/messages.ts';
+import { SCOPE_DESCRIPTIONS, SCOPES } from '../src/schemas/scopes.ts';
+import { CreateTemplateBody } from '../src/schemas/templates.ts';
 import { WEBHOOK_TIMEOUT_MS } from '../src/workers/webhook-delivery.ts';
 
 export const README = fileURLToPath(new URL('../README.md', import.meta.url));
@@ -171,7 +172,7 @@ interface Limit {
 /** The limits the README lists. Each value is read from the code; add a row here for a new limit. */
 export function limits(): Limit[] {
   const defaults = loadConfig({});
-  const schemas = 'src/http/schemas';
+  const schemas = 'src/schemas';
   const text = (what: string, name: string, schema: TSchema, at: string[], file: string): Limit => ({
     limit: what,
     value: `${count(schemaLimit(name, schema, at, 'maxLength'))} characters`,
@@ -193,7 +194,7 @@ export function limits(): Limit[] {
       limit: '`limit` of list operations (`offset` ≥ 0)',
       value: `1..${PAGE_LIMIT_MAX}, default ${PAGE_LIMIT_DEFAULT} (a link source's daily stats: default ${StatsQuery.properties.limit.default} days)`,
       source:
-        '`PAGE_LIMIT_MAX`, `PAGE_LIMIT_DEFAULT` (`src/http/schemas/common.ts`), `StatsQuery` (`src/http/schemas/links.ts`)',
+        '`PAGE_LIMIT_MAX`, `PAGE_LIMIT_DEFAULT` (`src/schemas/common.ts`), `StatsQuery` (`src/schemas/links.ts`)',
     },
     {
       limit: 'requests per API client (the token endpoint: per IP address)',
@@ -255,17 +256,17 @@ export function limits(): Limit[] {
     {
       limit: 'steps of a drip campaign',
       value: count(schemaLimit('CreateDripBody', CreateDripBody, ['messages'], 'maxItems')),
-      source: '`CreateDripBody` `messages` (`src/http/schemas/drips.ts`)',
+      source: '`CreateDripBody` `messages` (`src/schemas/drips.ts`)',
     },
     {
       limit: 'media items of a send',
       value: count(schemaLimit('SendMessagesBody', SendMessagesBody, ['media'], 'maxItems')),
-      source: '`SendMessagesBody` `media` (`src/http/schemas/messages.ts`)',
+      source: '`SendMessagesBody` `media` (`src/schemas/messages.ts`)',
     },
     {
       limit: 'provider attempts of a message (retryable failures back off; a final failure is refunded)',
       value: count(MAX_ATTEMPTS),
-      source: '`MAX_ATTEMPTS` (`src/messaging/send/dispatch/submit.ts`)',
+      source: '`MAX_ATTEMPTS` (`src/domain/send/dispatch/submit.ts`)',
     },
     {
       limit:
@@ -273,7 +274,7 @@ export function limits(): Limit[] {
       value: `${Object.entries(DEFAULT_THROUGHPUT)
         .map(([type, mps]) => `${type} ${count(mps)}`)
         .join(', ')} messages/s`,
-      source: '`DEFAULT_THROUGHPUT` (`src/messaging/send/rules/throughput.ts`)',
+      source: '`DEFAULT_THROUGHPUT` (`src/messaging/throughput.ts`)',
     },
     {
       limit: 'webhook destination URL length',

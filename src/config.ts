@@ -28,7 +28,7 @@ import {
   smtp,
 } from './config/sections.ts';
 import { DB_TIMEOUTS, type DbTimeouts } from './db/client.ts';
-import type { PriceTable } from './messaging/send/rules/pricing.ts';
+import type { PriceTable } from './messaging/pricing.ts';
 
 export type { HttpLimitsConfig } from './config/http-limits.ts';
 export type { ProviderInstanceConfig, SmppInstanceConfig, TwilioInstanceConfig } from './config/providers.ts';

@@ -7,7 +7,7 @@ import { TokenService } from './domain/auth/tokens.ts';
 import { useShortLinkBase } from './domain/links/shorten-links.ts';
 import { createRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
 import { trustOwnFiles } from './messaging/media-url.ts';
-import { usePriceTable } from './messaging/send/rules/pricing.ts';
+import { usePriceTable } from './messaging/pricing.ts';
 import { createSmtpMailer, type Mailer } from './providers/mail/smtp.ts';
 import { createProviders, type Providers } from './providers/registry.ts';
 

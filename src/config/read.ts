@@ -3,7 +3,7 @@
 import { isIP } from 'node:net';
 import type { Config } from '../config.ts';
 import { parseKey } from '../crypto/secret-box.ts';
-import { type PriceTable, parsePriceTable } from '../messaging/send/rules/pricing.ts';
+import { type PriceTable, parsePriceTable } from '../messaging/pricing.ts';
 
 /** A configuration value the service cannot start with; its message names the variable. */
 export class ConfigError extends Error {}

@@ -14,7 +14,7 @@ import { metrics } from '../metrics/metrics.ts';
  * The worker side of the claim helper (`db/queries/claim.ts` holds the SQL): claim a batch, work
  * each item, and for each failure log it through the worker's logger (ctx.log) and retry it after
  * an exponential backoff, up to a maximum of attempts. Every queue of `src/workers` goes through
- * here or through `eachItem`, but the dispatcher's (messaging/send/dispatch), which shares only the
+ * here or through `eachItem`, but the dispatcher's (domain/send/dispatch), which shares only the
  * Backoff (docs/architecture.md says why).
  */
 

@@ -8,8 +8,8 @@ import type {
 } from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { Actor } from '../domain/actor.ts';
-import type { Scope } from '../domain/auth/scopes.ts';
 import type { Grant } from '../domain/auth/tokens.ts';
+import type { Scope } from '../schemas/scopes.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

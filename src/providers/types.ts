@@ -133,7 +133,7 @@ export interface Provider {
   /**
    * Submits one message. Throws only for unexpected faults (the dispatcher retries those). A
    * failure whose fate at the carrier is unknown (no answer, connection lost while out) uses a code
-   * of UNCERTAIN_CODES (messaging/send/rules/routing.ts): such a message is never moved to another provider.
+   * of UNCERTAIN_CODES (messaging/routing.ts): such a message is never moved to another provider.
    */
   send(message: OutboundMessage): Promise<SendResult>;
   /**

@@ -1,11 +1,11 @@
-import { purgeExpiredKeys } from '../db/queries/idempotency-keys.ts';
+import { purgeIdempotencyKeys } from '../domain/housekeeping/purge-idempotency-keys.ts';
 import type { WorkerTask } from './index.ts';
 
 /** Deletes Idempotency-Key records older than 24 h, every 10 minutes. */
 export const idempotencyPurge: WorkerTask = {
   name: 'idempotency-purge',
   run: async (ctx) => {
-    await purgeExpiredKeys(ctx.db);
+    await purgeIdempotencyKeys(ctx.db);
     return 10 * 60_000;
   },
 };

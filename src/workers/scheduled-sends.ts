@@ -1,4 +1,4 @@
-import { runScheduledSends } from '../messaging/send/accept/run-scheduled-sends.ts';
+import { runScheduledSends } from '../domain/send/accept/run-scheduled-sends.ts';
 import type { WorkerTask } from './index.ts';
 
 const BATCH = 20;

@@ -1,4 +1,4 @@
-import { expireSmppOutbox } from '../db/queries/smpp.ts';
+import { expireOutbox } from '../domain/smpp/expire-outbox.ts';
 import type { WorkerTask } from './index.ts';
 
 /**
@@ -9,7 +9,7 @@ import type { WorkerTask } from './index.ts';
 export const smppOutboxExpiry: WorkerTask = {
   name: 'smpp-outbox-expiry',
   run: async (ctx) => {
-    await expireSmppOutbox(ctx.db, ctx.config.smppServer.keepHours);
+    await expireOutbox(ctx.db, ctx.config.smppServer.keepHours);
     return 10 * 60_000;
   },
 };

@@ -1,6 +1,6 @@
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../domain/webhooks/retry-policy.ts';
+import { WebhookPump } from '../domain/webhooks/webhook-pump.ts';
 import type { WorkerTask } from './index.ts';
-import { WebhookPump } from './webhook-pump.ts';
 import { onWebhookWork } from './webhook-wake.ts';
 
 /** Settings of the delivery task; every one has a production default. */

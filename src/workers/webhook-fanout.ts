@@ -1,4 +1,4 @@
-import { fanOutQueuedEvents } from '../db/queries/webhook-deliveries.ts';
+import { fanOutEvents } from '../domain/webhooks/fan-out-events.ts';
 import type { WorkerTask } from './index.ts';
 import { wakeWebhookDeliveries } from './webhook-wake.ts';
 
@@ -21,7 +21,7 @@ export function webhookFanOut(opts: FanOutOptions = {}): WorkerTask {
   return {
     name: 'webhook-fanout',
     run: async (ctx) => {
-      const { events, deliveries } = await fanOutQueuedEvents(ctx.db, batchSize);
+      const { events, deliveries } = await fanOutEvents(ctx.db, batchSize);
       if (deliveries > 0) wakeWebhookDeliveries();
       return events >= batchSize ? 0 : idleMs;
     },

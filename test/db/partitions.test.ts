@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import type { AppContext } from '../../src/context.ts';
-import { runPartitionMaintenance } from '../../src/workers/partition-maintenance.ts';
+import { runPartitionMaintenance } from '../../src/domain/housekeeping/maintain-partitions.ts';
 import { call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 import { applyMigrations, createScratchDatabase, type ScratchDatabase } from '../support/migration-db.ts';
 

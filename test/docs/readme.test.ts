@@ -11,7 +11,7 @@ import {
   operationsByScope,
   README,
 } from '../../scripts/readme-tables.ts';
-import { SCOPE_DESCRIPTIONS, SCOPES } from '../../src/domain/auth/scopes.ts';
+import { SCOPE_DESCRIPTIONS, SCOPES } from '../../src/schemas/scopes.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');

@@ -5,7 +5,7 @@ import {
   MAX_ATTRIBUTE_KEY_LENGTH,
   MAX_ATTRIBUTE_VALUE_LENGTH,
   MAX_ATTRIBUTES,
-} from '../../src/domain/contacts/attribute-limits.ts';
+} from '../../src/schemas/limits.ts';
 import { body, call } from '../helpers.ts';
 import { serviceWithAccount } from '../support/suite.ts';
 

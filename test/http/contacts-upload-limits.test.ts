@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
+import { UPLOAD_ANSWERED_ERRORS, UPLOAD_CHUNK } from '../../src/domain/contacts/upload-contacts.ts';
 import {
+  CSV_BODY_LIMIT,
   MAX_ATTRIBUTE_VALUE_LENGTH,
   MAX_CSV_COLUMNS,
   MAX_CSV_RECORD_CHARS,
-} from '../../src/domain/contacts/attribute-limits.ts';
-import { UPLOAD_ANSWERED_ERRORS, UPLOAD_CHUNK } from '../../src/domain/contacts/upload-contacts.ts';
-import { CSV_BODY_LIMIT } from '../../src/http/plugins/content-types.ts';
+} from '../../src/schemas/limits.ts';
 import { spoolUpload } from '../../src/storage/spooled-upload.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 

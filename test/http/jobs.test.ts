@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { claimRangeBatch } from '../../src/messaging/send/dispatch/ranges.ts';
+import { claimRangeBatch } from '../../src/domain/send/dispatch/ranges.ts';
 import { dispatch } from '../../src/workers/dispatch.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 

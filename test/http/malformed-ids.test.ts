@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { PATH_ID_NOT_FOUND } from '../../src/http/schemas/common.ts';
+import { PATH_ID_NOT_FOUND } from '../../src/schemas/common.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 
 const NIL = '00000000-0000-0000-0000-000000000000';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-import { MAX_COMMITMENT } from '../../src/domain/billing/plans.ts';
 import { AppError } from '../../src/errors.ts';
 import { paymentsProvider } from '../../src/providers/payments/index.ts';
+import { MAX_COMMITMENT } from '../../src/schemas/plans.ts';
 import { securityNotes } from '../../src/security-notes.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 import { serviceWithAccount } from '../support/suite.ts';

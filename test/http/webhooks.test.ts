@@ -390,7 +390,11 @@ describe('webhooks API', () => {
   describe('OpenAPI', () => {
     it('documents a webhooks section with every event type', async () => {
       const doc = body(await call(svc.api, 'GET', '/openapi.json'));
-      assert.equal(Object.keys(doc.webhooks).length, 12, 'the ten of the interface and list-opt-in / list-opt-out');
+      assert.equal(
+        Object.keys(doc.webhooks).length,
+        12,
+        'the ten of the interface and list-opt-in / list-opt-out',
+      );
       assert.ok(doc.webhooks['message-status'].post.requestBody);
     });
   });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { byCloseness } from '../../src/messaging/send/dispatch/settle-uncertain.ts';
+import { byCloseness } from '../../src/domain/send/dispatch/settle-uncertain.ts';
 import type { LookupMatch } from '../../src/providers/types.ts';
 
 describe('the matches of a lookup of unknown fate, in the order they are taken', () => {

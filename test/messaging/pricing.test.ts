@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DEFAULT_PRICE_TABLE, parsePriceTable } from '../../src/messaging/send/rules/pricing.ts';
+import { DEFAULT_PRICE_TABLE, parsePriceTable } from '../../src/messaging/pricing.ts';
 import { startTestService, type TestService } from '../helpers.ts';
 
 describe('sparrow_price (the price of a message: segments × its country’s rate)', () => {

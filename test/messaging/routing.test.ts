@@ -8,7 +8,7 @@ import {
   type Route,
   refusedOutright,
   senderUsable,
-} from '../../src/messaging/send/rules/routing.ts';
+} from '../../src/messaging/routing.ts';
 
 const ACC = 'acc-1';
 const route = (over: Partial<Route>): Route => ({

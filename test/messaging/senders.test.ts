@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { suitableSenders } from '../../src/messaging/send/rules/senders.ts';
+import { suitableSenders } from '../../src/messaging/senders.ts';
 import { startTestService, type TestService } from '../helpers.ts';
 
 const US1 = randomUUID();

@@ -3,7 +3,7 @@ import { after, describe, it } from 'node:test';
 import type { Config } from '../../src/config.ts';
 import { type AppContext, createContext } from '../../src/context.ts';
 import { createPool } from '../../src/db/client.ts';
-import { dispatchBatch } from '../../src/messaging/send/dispatch/dispatch-batch.ts';
+import { dispatchBatch } from '../../src/domain/send/dispatch/dispatch-batch.ts';
 import type { OutboundMessage, Provider, SendResult } from '../../src/providers/types.ts';
 import { dispatch } from '../../src/workers/dispatch.ts';
 import { body, call, eventually, startTestService, type TestService } from '../helpers.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { dispatchBatch, MAX_ATTEMPTS } from '../../src/messaging/send/dispatch/dispatch-batch.ts';
-import { applyStatusUpdates } from '../../src/messaging/send/receipts/apply-status-updates.ts';
+import { dispatchBatch, MAX_ATTEMPTS } from '../../src/domain/send/dispatch/dispatch-batch.ts';
+import { applyStatusUpdates } from '../../src/domain/send/receipts/apply-status-updates.ts';
 import { SimulatorProvider } from '../../src/providers/simulator/provider.ts';
 import type { Provider, ProviderName, SendResult } from '../../src/providers/types.ts';
 import { dispatch } from '../../src/workers/dispatch.ts';

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LOOKUP_BACKOFF } from '../../src/messaging/send/dispatch/settle-uncertain.ts';
+import { LOOKUP_BACKOFF } from '../../src/domain/send/dispatch/settle-uncertain.ts';
 import { dispatch } from '../../src/workers/dispatch.ts';
 import { body, call, type TestAccount, type TestService } from '../helpers.ts';
 import { type CarrierService, outgoing, send, withCarrier } from '../support/twilio-carrier.ts';

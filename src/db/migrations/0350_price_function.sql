@@ -1,5 +1,5 @@
 -- The price of a message, named once (docs/architecture.md, "the send path"): segments × the rate of
--- the recipient's country in the price table (src/messaging/send/rules/pricing.ts, handed to each
+-- the recipient's country in the price table (src/messaging/pricing.ts, handed to each
 -- statement as jsonb), else its `default` rate, rounded to 4 decimals. The bulk insert
 -- (db/queries/message-bulk.ts) and the single send (db/queries/messages.ts) each wrote this
 -- expression themselves. A one-expression SQL function, so the planner inlines it: no call per row.

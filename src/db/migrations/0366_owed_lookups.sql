@@ -1,6 +1,6 @@
 -- An attempt of unknown fate (no answer in time, the connection lost after the request left) whose
 -- lookup at the provider failed goes back to the queue owing that lookup: the next claim asks the
--- provider again before anything may resend it (messaging/send/dispatch/settle-uncertain.ts).
+-- provider again before anything may resend it (domain/send/dispatch/settle-uncertain.ts).
 -- uncertain_since: when that attempt began (the lookup's window), null when no lookup is owed;
 -- lookup_failures: the lookups of it that failed so far (their backoff, and the bound after which
 -- DELIVERY_GUARANTEE decides). Neither is indexed, so a message's updates stay HOT (0356); a

@@ -1,3 +1,4 @@
+import { MAX_ATTRIBUTE_BYTES, MAX_ATTRIBUTES } from '../../schemas/limits.ts';
 /**
  * The set-based side of contacts: JSON records of contact fields, the column-by-column merge used by
  * updates and CSV uploads, and the bulk upsert that writes contacts and their events in one statement.
@@ -72,11 +73,6 @@ export const mergeCte = (json: number, mode: number) => `WITH input AS (
       mobile_valid boolean, mobile_line_type text, attributes jsonb, tags jsonb, opt_in_at timestamptz,
       blocked_at timestamptz, given text[])
   )`;
-
-/** Custom attributes one contact may have (domain/contacts/attribute-limits.ts has the other limits). */
-export const MAX_ATTRIBUTES = 100;
-/** Bytes of all of a contact's attributes: the UTF-8 bytes of each name plus its value's text. */
-export const MAX_ATTRIBUTE_BYTES = 32 * 1024;
 
 // Column-by-column merge of input i into contact c, per mode (see updateContact). A merge of attributes
 // may not grow a contact past MAX_ATTRIBUTES and MAX_ATTRIBUTE_BYTES (raises SQLSTATE SPA01).

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { ERRORS } from '../../errors.ts';
 import type { TemplatePart } from '../../messaging/render.ts';
 import { countSegments } from '../../messaging/segments.ts';
-import { suitableSenders } from '../../messaging/send/rules/senders.ts';
+import { suitableSenders } from '../../messaging/senders.ts';
 import { textErrorSql } from '../../messaging/text-rules.ts';
 import type { Queryable } from '../client.ts';
 import { contactFilterSql } from './contacts.ts';

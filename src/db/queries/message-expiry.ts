@@ -4,7 +4,7 @@
  * their job, and writes their `message-status` event at once: the refund happens in the same
  * transaction as the change of state, and only for rows that change from `queued` (never twice).
  */
-import { EXPIRED_ERROR } from '../../messaging/send/rules/validity.ts';
+import { EXPIRED_ERROR } from '../../messaging/validity.ts';
 import type { Queryable } from '../client.ts';
 import { JOB_SETTLE, REFUND_FAILED } from './message-dispatch.ts';
 import { MESSAGE_EVENT_DATA } from './messages.ts';

@@ -1,6 +1,7 @@
+import type { Role } from '../../schemas/enums.ts';
 import type { Queryable } from '../client.ts';
 
-export type Role = 'Administrator' | 'Member' | 'Viewer';
+export type { Role };
 
 export interface UserRow {
   id: string;

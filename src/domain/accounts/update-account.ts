@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/client.ts';
 import { type AccountRow, updateSendingSettings } from '../../db/queries/accounts.ts';
 import { fail } from '../../errors.ts';
-import { MAX_VALIDITY_SECONDS, MIN_VALIDITY_SECONDS } from '../../messaging/send/rules/validity.ts';
+import { MAX_VALIDITY_SECONDS, MIN_VALIDITY_SECONDS } from '../../messaging/validity.ts';
 import type { Actor } from '../actor.ts';
 
 /** The account fields PUT …/accounts/{accountId} changes; absent ones stay as they are. */

@@ -1,11 +1,11 @@
 import type { Db } from '../../db/client.ts';
 import { type ApiClientRow, findClientById, listClients } from '../../db/queries/api-clients.ts';
 import { fail } from '../../errors.ts';
+import type { Scope } from '../../schemas/scopes.ts';
 import type { Actor } from '../actor.ts';
 import type { Page } from '../page.ts';
 import { createClient } from './create-client.ts';
 import { revokeClient } from './revoke-client.ts';
-import type { Scope } from './scopes.ts';
 import type { TokenService } from './tokens.ts';
 
 /** An API client as the API shows it: never its secret or the secret's hash. */

@@ -1,8 +1,8 @@
 import type { Db } from '../../db/client.ts';
 import { findClientById, insertClient } from '../../db/queries/api-clients.ts';
+import { SCOPES } from '../../schemas/scopes.ts';
 import { randomToken } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
-import { SCOPES } from './scopes.ts';
 import { hashSecret, verifySecret } from './secrets.ts';
 
 /**

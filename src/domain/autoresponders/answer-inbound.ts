@@ -11,9 +11,9 @@ import type { PhoneNumberRow } from '../../db/queries/phone-numbers.ts';
 import { AppError } from '../../errors.ts';
 import { keywordMatcher, wordsOf } from '../../messaging/keywords.ts';
 import { type StoredOfficeHours, withinOfficeHours } from '../../messaging/office-hours.ts';
-import { queueMessage } from '../../messaging/send/accept/queue-message.ts';
 import type { Actor } from '../actor.ts';
 import { renderForContact } from '../contacts/merge-values.ts';
+import { queueMessage } from '../send/accept/queue-message.ts';
 
 /** Words that, anywhere in a text, read as a request to stop: such a text is never auto-answered. */
 const STOP_WORDS = ['STOP', 'STOPALL', 'UNSUBSCRIBE'];

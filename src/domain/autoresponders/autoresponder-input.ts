@@ -9,10 +9,9 @@ import { getGroup } from '../../db/queries/groups.ts';
 import { fail } from '../../errors.ts';
 import { matchKeyOf } from '../../messaging/keywords.ts';
 import { checkMediaUrls } from '../../messaging/media-url.ts';
+import { MAX_KEYWORDS } from '../../schemas/limits.ts';
 import { isId } from '../../util/ids.ts';
 
-/** Most keywords one autoresponder may carry (the request schema says so too). */
-export const MAX_KEYWORDS = 50;
 /** Most autoresponders one account may hold: every inbound text is read against the active ones. */
 export const MAX_AUTORESPONDERS = 100;
 

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { AutoresponderRow } from '../../db/queries/autoresponders.ts';
-import type { Autoresponder as AutoresponderSchema } from '../../http/schemas/autoresponders.ts';
+import type { Autoresponder as AutoresponderSchema } from '../../schemas/autoresponders.ts';
 import { omitNulls } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 

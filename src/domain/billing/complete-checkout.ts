@@ -9,9 +9,9 @@ import {
   setPaidPlan,
 } from '../../db/queries/billing.ts';
 import { fail } from '../../errors.ts';
+import { PLANS, type PlanId } from '../../schemas/plans.ts';
 import { newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
-import { PLANS, type PlanId } from './plans.ts';
 
 /** What completing a checkout came to. */
 export interface CompletedCheckout {

@@ -2,10 +2,10 @@ import type { AppContext } from '../../context.ts';
 import { insertCheckoutSession } from '../../db/queries/billing.ts';
 import { fail } from '../../errors.ts';
 import { paymentsProvider } from '../../providers/payments/index.ts';
+import { type Frequency, MAX_COMMITMENT, minorUnits, PLANS, type PlanId } from '../../schemas/plans.ts';
 import { newId } from '../../util/ids.ts';
 import { getAccount } from '../accounts/get-account.ts';
 import type { Actor } from '../actor.ts';
-import { type Frequency, MAX_COMMITMENT, minorUnits, PLANS, type PlanId } from './plans.ts';
 import { redirectUrl } from './simulator-checkout.ts';
 
 /** The body of POST …/checkout. */

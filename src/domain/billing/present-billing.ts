@@ -5,7 +5,7 @@ import type {
   AutoTopup as AutoTopupSchema,
   Topup,
   Transaction as TransactionSchema,
-} from '../../http/schemas/billing.ts';
+} from '../../schemas/billing.ts';
 import { omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 

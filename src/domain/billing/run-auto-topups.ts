@@ -12,10 +12,10 @@ import {
 } from '../../db/queries/billing-topups.ts';
 import { AppError } from '../../errors.ts';
 import { isPaymentsProvider, paymentsProvider } from '../../providers/payments/index.ts';
+import { minorUnits } from '../../schemas/plans.ts';
 import { newId } from '../../util/ids.ts';
 import { type Actor, SYSTEM } from '../actor.ts';
 import { type Backoff, backoffMs, type LeasedQueue, runLeased } from '../claim.ts';
-import { minorUnits } from './plans.ts';
 
 const WORKER: Actor = { ...SYSTEM, subSource: 'auto-topup' };
 

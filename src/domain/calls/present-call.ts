@@ -4,7 +4,7 @@ import type { CallRow } from '../../db/queries/calls.ts';
 import { findContacts } from '../../db/queries/contacts.ts';
 import { type GroupRow, getGroup } from '../../db/queries/groups.ts';
 import { getPhoneNumber, type PhoneNumberRow } from '../../db/queries/phone-numbers.ts';
-import type { Call as CallSchema } from '../../http/schemas/calls.ts';
+import type { Call as CallSchema } from '../../schemas/calls.ts';
 import { omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 import { type Contact, presentContact } from '../contacts/present-contact.ts';

@@ -5,13 +5,9 @@ import { getGroup } from '../../db/queries/groups.ts';
 import { fail } from '../../errors.ts';
 import { checkMediaUrls } from '../../messaging/media-url.ts';
 import { nextCronRun } from '../../messaging/schedule.ts';
-import {
-  type RecipientConditions,
-  recipientSelection,
-  searchText,
-} from '../../messaging/send/accept/recipient-filter.ts';
 import { isId } from '../../util/ids.ts';
 import { requireList } from '../lists/get-list.ts';
+import { type RecipientConditions, recipientSelection, searchText } from '../send/accept/recipient-filter.ts';
 
 /** What a caller gives to create or update a campaign (the Campaign shape's writable fields). */
 export interface CampaignInput {

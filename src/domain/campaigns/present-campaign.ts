@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/client.ts';
 import type { CampaignRow } from '../../db/queries/campaigns.ts';
 import { findList, type ListRow } from '../../db/queries/lists.ts';
 import type { SendJobRow } from '../../db/queries/send-jobs.ts';
-import type { Campaign as CampaignSchema, Job as JobSchema } from '../../http/schemas/campaigns.ts';
+import type { Campaign as CampaignSchema, Job as JobSchema } from '../../schemas/campaigns.ts';
 import { omitNulls, omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 import { type List, presentLists } from '../lists/present-list.ts';

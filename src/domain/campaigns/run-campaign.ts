@@ -2,8 +2,8 @@ import type { Db } from '../../db/client.ts';
 import { type CampaignRow, campaignJobSince, finishCampaignRun } from '../../db/queries/campaigns.ts';
 import { AppError } from '../../errors.ts';
 import { nextCronRun } from '../../messaging/schedule.ts';
-import { sendMessages } from '../../messaging/send/accept/send-messages.ts';
 import type { Actor } from '../actor.ts';
+import { sendMessages } from '../send/accept/send-messages.ts';
 
 /** How long a claimed run is a worker's before another may take it over (seconds). */
 export const RUN_LEASE_SECONDS = 600;

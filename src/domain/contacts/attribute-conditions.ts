@@ -7,13 +7,7 @@
  * these limits bound the arrays.
  */
 import { AppError } from '../../errors.ts';
-
-/** Values of one condition (`=` any of them, `!=` none of them; the others use the first). */
-export const MAX_CONDITION_VALUES = 1_000;
-/** Values of all the attribute conditions of one filter together. */
-export const MAX_FILTER_VALUES = 5_000;
-/** Attribute conditions of one filter. */
-export const MAX_FILTER_CONDITIONS = 50;
+import { MAX_CONDITION_VALUES, MAX_FILTER_CONDITIONS, MAX_FILTER_VALUES } from '../../schemas/limits.ts';
 
 /**
  * Refuses (400 VAL-001, naming the limit and the field) attribute conditions over the limits; the

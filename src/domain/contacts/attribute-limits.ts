@@ -1,27 +1,18 @@
 /**
- * The limits of a contact's custom attributes, the same for every way attributes are written (JSON
- * create and update, CSV uploads, hosted form submissions, workflow actions). They bound what one
- * contact costs to read, render and serialise: before them a contact could carry 60,000 attributes.
+ * The checks of a contact's custom attributes against their limits (schemas/limits.ts), the same for
+ * every way attributes are written (JSON create and update, CSV uploads, hosted form submissions,
+ * workflow actions). They bound what one contact costs to read, render and serialise: before them a
+ * contact could carry 60,000 attributes. SQL enforces two of them as well (sparrow_limit_attributes
+ * in a merge).
  */
-
-// The two limits SQL enforces as well (sparrow_limit_attributes in a merge) live with that SQL, in
-// the layer below: custom attributes one contact may have, and bytes of all of them.
-import { MAX_ATTRIBUTE_BYTES, MAX_ATTRIBUTES } from '../../db/queries/contacts-merge.ts';
 import { AppError } from '../../errors.ts';
 import { attributeText } from '../../messaging/render.ts';
-
-export { MAX_ATTRIBUTE_BYTES, MAX_ATTRIBUTES };
-/** Characters of an attribute's name. */
-export const MAX_ATTRIBUTE_KEY_LENGTH = 128;
-/**
- * Characters of an attribute's value (a string's own characters; any other value's text as a merge
- * field renders it, PostgreSQL's jsonb text): the longest hosted-form field (a textarea) fits.
- */
-export const MAX_ATTRIBUTE_VALUE_LENGTH = 5000;
-/** Columns of a CSV upload (every column that is not a contact field becomes an attribute). */
-export const MAX_CSV_COLUMNS = 128;
-/** Characters of one CSV row (all its cells): bounds what one row can make the parser hold. */
-export const MAX_CSV_RECORD_CHARS = 64 * 1024;
+import {
+  MAX_ATTRIBUTE_BYTES,
+  MAX_ATTRIBUTE_KEY_LENGTH,
+  MAX_ATTRIBUTE_VALUE_LENGTH,
+  MAX_ATTRIBUTES,
+} from '../../schemas/limits.ts';
 
 /**
  * Checks a set of attributes against the limits; `where` prefixes the message (e.g. an upload row).

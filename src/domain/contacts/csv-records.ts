@@ -2,7 +2,7 @@
 import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { AppError, fail } from '../../errors.ts';
-import { MAX_CSV_COLUMNS, MAX_CSV_RECORD_CHARS } from './attribute-limits.ts';
+import { MAX_CSV_COLUMNS, MAX_CSV_RECORD_CHARS } from '../../schemas/limits.ts';
 
 /**
  * Passes CSV bytes through, refusing a row with more than MAX_CSV_COLUMNS cells before the parser

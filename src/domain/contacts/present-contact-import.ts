@@ -1,11 +1,8 @@
 import type { Static } from '@sinclair/typebox';
 import type { ContactImportRow } from '../../db/queries/contact-imports.ts';
-import type { ContactImport as ContactImportSchema } from '../../http/schemas/contact-imports.ts';
+import type { ContactImport as ContactImportSchema } from '../../schemas/contact-imports.ts';
 import { omitNullsAs } from '../../util/omit-nulls.ts';
 import { type Actor, SYSTEM, stamp } from '../actor.ts';
-
-/** Failed rows an import keeps and answers (all are counted). */
-export const IMPORT_ERRORS_KEPT = 100;
 
 /** A contact import as the API answers it. */
 export type ContactImport = Static<typeof ContactImportSchema>;

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { ContactRow } from '../../db/queries/contacts.ts';
-import type { Contact as ContactSchema } from '../../http/schemas/contacts.ts';
+import type { Contact as ContactSchema } from '../../schemas/contacts.ts';
 import { omitNulls, omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 

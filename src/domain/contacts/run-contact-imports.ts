@@ -8,10 +8,10 @@ import {
   nextImportRows,
 } from '../../db/queries/contact-imports.ts';
 import { contactsCreated } from '../../db/statistics.ts';
+import { IMPORT_ERRORS_KEPT } from '../../schemas/limits.ts';
 import type { Actor } from '../actor.ts';
 import { type Backoff, type Log, runLocked } from '../claim.ts';
 import { cellsByHeader, coreColumn, writeBatch } from './contact-rows.ts';
-import { IMPORT_ERRORS_KEPT } from './present-contact-import.ts';
 
 /** A chunk that fails unexpectedly is tried again after this backoff, then the import fails. */
 export const IMPORT_BACKOFF: Backoff = { baseMs: 1_000, maxMs: 60_000, maxAttempts: 5 };

@@ -10,7 +10,7 @@ import { type MessageView, messageViewsByIds } from '../../db/queries/messages.t
 import type {
   ConversationPhoneNumber,
   Conversation as ConversationSchema,
-} from '../../http/schemas/conversations.ts';
+} from '../../schemas/conversations.ts';
 import { omitNulls, omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 import { presentContact } from '../contacts/present-contact.ts';

@@ -10,7 +10,7 @@ import {
 } from '../../db/queries/drips.ts';
 import { getGroup } from '../../db/queries/groups.ts';
 import { findList, type ListRow } from '../../db/queries/lists.ts';
-import type { Drip as DripSchema } from '../../http/schemas/drips.ts';
+import type { Drip as DripSchema } from '../../schemas/drips.ts';
 import { omitNulls, omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 import { type List, presentLists } from '../lists/present-list.ts';

@@ -1,28 +1,7 @@
 import type { Queryable } from '../../db/client.ts';
 import { insertEvent, insertEvents } from '../../db/queries/events.ts';
+import type { EventType } from '../../schemas/enums.ts';
 import { newId } from '../../util/ids.ts';
-
-/**
- * The webhook `eventTypes` values: the interface's ten, and the published revision's list
- * membership events `list-opt-in` / `list-opt-out` (a contact's membership of one list opted in or out).
- */
-export const EVENT_TYPES = [
-  'message-received',
-  'message-status',
-  'message-sent',
-  'conversation-started',
-  'conversation-closed',
-  'contact-created',
-  'contact-updated',
-  'contact-removed',
-  'contact-opt-out',
-  'contact-opt-in',
-  'list-opt-in',
-  'list-opt-out',
-] as const;
-
-/** One of the event types. */
-export type EventType = (typeof EVENT_TYPES)[number];
 
 /**
  * Writes an event to the outbox. Call it with the transaction that makes the change it announces,

@@ -10,7 +10,6 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { AppError, fail } from '../../errors.ts';
-import { SpooledUpload } from '../../storage/spooled-upload.ts';
 import {
   type FileType,
   fileTypeOf,
@@ -19,7 +18,8 @@ import {
   sniff,
   typeOfKind,
   UNTYPED,
-} from './file-types.ts';
+} from '../../schemas/file-types.ts';
+import { SpooledUpload } from '../../storage/spooled-upload.ts';
 
 /** A spooled upload whose type is known and checked. `sha256` (base64url) keys Idempotency-Key comparisons. */
 export class SpooledFile extends SpooledUpload {

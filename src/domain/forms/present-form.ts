@@ -5,7 +5,7 @@ import type {
   FormConversion as FormConversionSchema,
   FormTemplate as FormTemplateSchema,
   LeadForm as LeadFormSchema,
-} from '../../http/schemas/forms.ts';
+} from '../../schemas/forms.ts';
 import { omitNulls, omitNullsAs } from '../../util/omit-nulls.ts';
 import { SYSTEM, stamp } from '../actor.ts';
 import type { FormTemplate } from './form-templates.ts';

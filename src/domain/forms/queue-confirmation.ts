@@ -3,11 +3,11 @@ import { withSavepoint } from '../../db/client.ts';
 import type { ContactRow } from '../../db/queries/contacts.ts';
 import type { FormRow } from '../../db/queries/forms.ts';
 import { AppError, fail, recordedError } from '../../errors.ts';
-import { queueMessage } from '../../messaging/send/accept/queue-message.ts';
 import type { Actor } from '../actor.ts';
 import { renderForContact } from '../contacts/merge-values.ts';
 import { takeAnonymousTextBudget } from '../messages/anonymous-text-budget.ts';
 import { groupSenderPool, senderForContact } from '../numbers/group-sender-pool.ts';
+import { queueMessage } from '../send/accept/queue-message.ts';
 
 /** What became of a form's confirmation text: the queued message, or why there is none. */
 export interface ConfirmationOutcome {

@@ -9,10 +9,10 @@ import {
 } from '../../db/queries/inbound.ts';
 import type { PhoneNumberRow } from '../../db/queries/phone-numbers.ts';
 import type { KeywordAction } from '../../messaging/keywords.ts';
-import { queueMessage } from '../../messaging/send/accept/queue-message.ts';
 import type { Actor } from '../actor.ts';
 import { presentContact } from '../contacts/present-contact.ts';
 import { emitEvent } from '../events/emit.ts';
+import { queueMessage } from '../send/accept/queue-message.ts';
 
 /** Confirmation texts of the compliance keywords; `{name}` is the account's name. */
 export const KEYWORD_REPLIES = {

@@ -1,10 +1,10 @@
 import type { Static } from '@sinclair/typebox';
 import type { JobRow, StatusCount } from '../../db/queries/jobs.ts';
-import type { JobResource as JobResourceSchema } from '../../http/schemas/jobs.ts';
+import type { ContactAction } from '../../schemas/enums.ts';
+import type { JobResource as JobResourceSchema } from '../../schemas/jobs.ts';
 import { omitNulls, omitNullsAs } from '../../util/omit-nulls.ts';
 import { type Actor, stamp } from '../actor.ts';
 import { presentJob } from '../campaigns/present-campaign.ts';
-import type { ContactAction } from './start-contact-job.ts';
 
 /** The message statuses a send job counts (GET …/messages shows the same statuses). */
 export const COUNTED_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'undelivered', 'failed'] as const;

@@ -4,40 +4,20 @@ import { insertContactJob, recordUnselectedIds } from '../../db/queries/jobs.ts'
 import { isSmartList, type ListRow } from '../../db/queries/lists.ts';
 import { recipientsSql } from '../../db/queries/message-bulk.ts';
 import { fail } from '../../errors.ts';
-import {
-  type RecipientConditions,
-  recipientSelection,
-} from '../../messaging/send/accept/recipient-filter.ts';
+import type { ContactAction } from '../../schemas/enums.ts';
+import { MAX_SELECTOR_IDS } from '../../schemas/limits.ts';
 import { isId, newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import { normaliseTags } from '../contacts/contact-input.ts';
 import { requireList } from '../lists/get-list.ts';
+import { type RecipientConditions, recipientSelection } from '../send/accept/recipient-filter.ts';
 import { presentOneJob } from './get-job.ts';
 import type { JobResource } from './present-job.ts';
-
-/** What a bulk contact operation does to each selected contact. */
-export const CONTACT_ACTIONS = [
-  'delete',
-  'block',
-  'unblock',
-  'optOut',
-  'optIn',
-  'addToList',
-  'removeFromList',
-  'tag',
-  'untag',
-] as const;
-
-/** One bulk contact action. */
-export type ContactAction = (typeof CONTACT_ACTIONS)[number];
 
 /** Actions that change a list's members: they need `listId` (and the lists:write scope). */
 export const LIST_ACTIONS: readonly ContactAction[] = ['addToList', 'removeFromList'];
 /** Actions that need `tags`. */
 const TAG_ACTIONS: readonly ContactAction[] = ['tag', 'untag'];
-
-/** The most contact ids one selector may name. */
-export const MAX_SELECTOR_IDS = 10_000;
 
 /** POST …/bulk/contacts, as the route hands it over (the schema has checked the shapes). */
 export interface ContactJobInput {

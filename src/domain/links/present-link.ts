@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { LinkRow } from '../../db/queries/links.ts';
 import type { LinkSourceRow } from '../../db/queries/links-sources.ts';
-import type { Link as LinkSchema, LinkSource as LinkSourceSchema } from '../../http/schemas/links.ts';
+import type { Link as LinkSchema, LinkSource as LinkSourceSchema } from '../../schemas/links.ts';
 import { omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { Queryable } from '../../db/client.ts';
 import { type ListRow, listSizes } from '../../db/queries/lists.ts';
-import type { List as ListSchema } from '../../http/schemas/lists.ts';
+import type { List as ListSchema } from '../../schemas/lists.ts';
 import { omitNulls, omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 

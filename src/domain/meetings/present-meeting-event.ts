@@ -3,7 +3,7 @@ import type { MeetingEventRow } from '../../db/queries/meetings-events.ts';
 import type {
   MeetingEvent as MeetingEventSchema,
   PublicMeetingEvent as PublicMeetingEventSchema,
-} from '../../http/schemas/meetings.ts';
+} from '../../schemas/meetings.ts';
 import { omitNulls, omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 import { slotIncrement } from './slots.ts';

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { MeetingRow } from '../../db/queries/meetings.ts';
-import type { Meeting as MeetingSchema } from '../../http/schemas/meetings.ts';
+import type { Meeting as MeetingSchema } from '../../schemas/meetings.ts';
 import { omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 

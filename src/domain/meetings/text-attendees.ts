@@ -3,10 +3,10 @@ import { withSavepoint } from '../../db/client.ts';
 import { findAccount } from '../../db/queries/accounts.ts';
 import type { MeetingPerson } from '../../db/queries/meetings-events.ts';
 import { AppError } from '../../errors.ts';
-import { queueMessage } from '../../messaging/send/accept/queue-message.ts';
 import { formatLocal } from '../../util/zoned-time.ts';
 import type { Actor } from '../actor.ts';
 import { groupSenderPool, sendersInOrder } from '../numbers/group-sender-pool.ts';
+import { queueMessage } from '../send/accept/queue-message.ts';
 
 /** An attendee who can be texted: one with a mobile, whose id is their contact's id. */
 export interface TextableAttendee extends MeetingPerson {

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { MessageView } from '../../db/queries/messages.ts';
-import type { MessageContactMobile } from '../../http/schemas/contacts.ts';
-import type { Message as MessageSchema } from '../../http/schemas/messages.ts';
+import type { MessageContactMobile } from '../../schemas/contacts.ts';
+import type { Message as MessageSchema } from '../../schemas/messages.ts';
 import { omitNulls, omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 

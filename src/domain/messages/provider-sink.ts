@@ -1,8 +1,8 @@
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
-import { applyStatusUpdates } from '../../messaging/send/receipts/apply-status-updates.ts';
 import { InboundRefused, type ProviderSink } from '../../providers/types.ts';
 import { receiveMessage } from '../inbound/receive-message.ts';
+import { applyStatusUpdates } from '../send/receipts/apply-status-updates.ts';
 
 /**
  * Where providers deliver what they receive on their own: delivery receipts go to

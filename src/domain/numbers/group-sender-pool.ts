@@ -3,7 +3,7 @@ import { pickContactSender } from '../../db/queries/conversations.ts';
 import { activeGroupNumbers, type GroupRow, getDefaultGroup, getGroup } from '../../db/queries/groups.ts';
 import { activeAccountNumbers } from '../../db/queries/phone-numbers.ts';
 import { fail } from '../../errors.ts';
-import { suitableSenders } from '../../messaging/send/rules/senders.ts';
+import { suitableSenders } from '../../messaging/senders.ts';
 import { isId } from '../../util/ids.ts';
 
 /** A number a send can go out from, with its rate limit. */

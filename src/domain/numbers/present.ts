@@ -3,8 +3,8 @@ import type { Queryable } from '../../db/client.ts';
 import { type GroupUserRow, usersOfGroups } from '../../db/queries/group-users.ts';
 import { type GroupRow, groupsOfNumbers, numbersOfGroups } from '../../db/queries/groups.ts';
 import type { PhoneNumberRow } from '../../db/queries/phone-numbers.ts';
-import type { Group, Notification, OfficeHours, User } from '../../http/schemas/groups.ts';
-import type { Channels, PhoneNumber } from '../../http/schemas/numbers.ts';
+import type { Group, Notification, OfficeHours, User } from '../../schemas/groups.ts';
+import type { Channels, PhoneNumber } from '../../schemas/numbers.ts';
 import { omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 

@@ -1,7 +1,7 @@
 import { type Queryable, withSavepoint } from '../../db/client.ts';
 import { addNumberToGroup, insertGroup } from '../../db/queries/groups.ts';
 import { insertPhoneNumber, takenNumbers } from '../../db/queries/phone-numbers.ts';
-import { defaultThroughput } from '../../messaging/send/rules/throughput.ts';
+import { defaultThroughput } from '../../messaging/throughput.ts';
 import { SIMULATOR_INVENTORY } from '../../providers/simulator/inventory.ts';
 import { newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';

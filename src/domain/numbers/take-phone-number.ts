@@ -3,7 +3,7 @@ import { addNumberToGroup, getDefaultGroup, getGroup } from '../../db/queries/gr
 import { insertPhoneNumber } from '../../db/queries/phone-numbers.ts';
 import { fail } from '../../errors.ts';
 import { parseMobile } from '../../messaging/phone.ts';
-import { defaultThroughput } from '../../messaging/send/rules/throughput.ts';
+import { defaultThroughput } from '../../messaging/throughput.ts';
 import { inventoryNumber } from '../../providers/simulator/inventory.ts';
 import { isId, newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';

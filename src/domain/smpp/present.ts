@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { SmppCredentialRow } from '../../db/queries/smpp.ts';
-import type { SmppCredential, SmppCredentialWithPassword } from '../../http/schemas/smpp.ts';
+import type { SmppCredential, SmppCredentialWithPassword } from '../../schemas/smpp.ts';
 import { stamp } from '../actor.ts';
 
 /** An SMPP credential as the API shows it (never its password, except once at creation). */

@@ -9,9 +9,9 @@ import { enqueueFinalReceipts, insertSmppSubmissions } from '../../db/queries/sm
 import { contactsCreated } from '../../db/statistics.ts';
 import { AppError, fail } from '../../errors.ts';
 import { parseMobile } from '../../messaging/phone.ts';
+import { priceTable } from '../../messaging/pricing.ts';
 import { encodeText } from '../../messaging/segments.ts';
-import { priceTable } from '../../messaging/send/rules/pricing.ts';
-import { effectiveValidity } from '../../messaging/send/rules/validity.ts';
+import { effectiveValidity } from '../../messaging/validity.ts';
 import { newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import { type SmppSubmission, type SmppSubmitOutcome, submitSmppMessage } from './submit-message.ts';

@@ -3,8 +3,8 @@ import { activeAccountNumbers } from '../../db/queries/phone-numbers.ts';
 import { enqueueFinalReceipts, insertSmppSubmissions } from '../../db/queries/smpp.ts';
 import { AppError } from '../../errors.ts';
 import type { ParsedMobile } from '../../messaging/phone.ts';
-import { sendMessages } from '../../messaging/send/accept/send-messages.ts';
 import type { Actor } from '../actor.ts';
+import { sendMessages } from '../send/accept/send-messages.ts';
 
 /** One text an ESME submitted (submit_sm, or submit_multi to several recipients). */
 export interface SmppSubmission {

@@ -2,9 +2,9 @@ import type { Static } from '@sinclair/typebox';
 import type { Queryable } from '../../db/client.ts';
 import { sendingSettings } from '../../db/queries/accounts.ts';
 import type { TemplateRow } from '../../db/queries/templates.ts';
-import type { Template as TemplateSchema } from '../../http/schemas/templates.ts';
 import { parseTemplate } from '../../messaging/render.ts';
 import { countSegments, encodeText } from '../../messaging/segments.ts';
+import type { Template as TemplateSchema } from '../../schemas/templates.ts';
 import { stamp } from '../actor.ts';
 
 /** The merge fields a template uses, in order of first use, each once. */

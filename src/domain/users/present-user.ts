@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { MemberRow } from '../../db/queries/users.ts';
-import type { User as UserSchema } from '../../http/schemas/users.ts';
+import type { User as UserSchema } from '../../schemas/users.ts';
 import { stamp } from '../actor.ts';
 
 /** A console user as a member of an account, in the interface's User shape (unset fields omitted). */

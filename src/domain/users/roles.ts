@@ -1,10 +1,7 @@
 import type { Role } from '../../db/queries/users.ts';
-import { SCOPES, type Scope } from '../auth/scopes.ts';
+import { SCOPES, type Scope } from '../../schemas/scopes.ts';
 
 export type { Role };
-
-/** The roles a console user can have in an account, most powerful first. */
-export const ROLES: readonly Role[] = ['Administrator', 'Member', 'Viewer'];
 
 /** What a role may not do: manage credentials, billing and users (Member), or change anything (Viewer). */
 const MEMBER_EXCLUDED = new Set<Scope>(['billing:write', 'users:write', 'clients:read', 'clients:write']);

@@ -1,10 +1,10 @@
 import type { Static } from '@sinclair/typebox';
 import type { DeliveryRow } from '../../db/queries/webhook-deliveries.ts';
 import type { WebhookRow } from '../../db/queries/webhooks.ts';
-import type { Delivery, Webhook, WebhookWithSecret } from '../../http/schemas/webhooks.ts';
+import type { EventType } from '../../schemas/enums.ts';
+import type { Delivery, Webhook, WebhookWithSecret } from '../../schemas/webhooks.ts';
 import { omitNulls, omitNullsAs } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
-import type { EventType } from '../events/emit.ts';
 
 /** The Webhook shape of the API (the secret only where a use case shows it; unset fields left out). */
 export function presentWebhook(w: WebhookRow, opts: { withSecret: true }): Static<typeof WebhookWithSecret>;

@@ -3,7 +3,6 @@ import { type ContactRow, updateContact } from '../../db/queries/contacts.ts';
 import { addListMembers, findList, isSmartList, removeListMember } from '../../db/queries/lists.ts';
 import type { StoredNode } from '../../db/queries/workflows.ts';
 import { fail } from '../../errors.ts';
-import { queueMessage } from '../../messaging/send/accept/queue-message.ts';
 import { isId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import { checkAttributes, rethrowAttributeLimit } from '../contacts/attribute-limits.ts';
@@ -11,6 +10,7 @@ import { presentContacts } from '../contacts/get-contact.ts';
 import { renderForContact } from '../contacts/merge-values.ts';
 import { emitEvent } from '../events/emit.ts';
 import { groupSenderPool, senderForContact } from '../numbers/group-sender-pool.ts';
+import { queueMessage } from '../send/accept/queue-message.ts';
 
 /** What a node's action did: follow an edge (by value), end, or stop; plus what to record. */
 export type ActionOutcome =

@@ -1,5 +1,5 @@
 import { MAX_TEXT_LENGTH } from '../../messaging/text-rules.ts';
-import { MAX_ATTRIBUTE_KEY_LENGTH } from '../contacts/attribute-limits.ts';
+import { MAX_ATTRIBUTE_KEY_LENGTH } from '../../schemas/limits.ts';
 
 /** A Node property: one config field of a node type, as an editor would render it. */
 export interface NodeProperty {

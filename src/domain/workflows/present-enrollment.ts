@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { RunRow } from '../../db/queries/workflows-runs.ts';
-import type { Enrollment as EnrollmentSchema } from '../../http/schemas/workflows.ts';
+import type { Enrollment as EnrollmentSchema } from '../../schemas/workflows.ts';
 import { omitNullsAs } from '../../util/omit-nulls.ts';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);

@@ -6,7 +6,7 @@ import {
   versionsOf,
   type WorkflowRow,
 } from '../../db/queries/workflows.ts';
-import type { Workflow as WorkflowSchema } from '../../http/schemas/workflows.ts';
+import type { Workflow as WorkflowSchema } from '../../schemas/workflows.ts';
 import { omitNulls } from '../../util/omit-nulls.ts';
 import { stamp } from '../actor.ts';
 import { type NodeType, nodeTypeOf } from './node-types.ts';

@@ -1,15 +1,11 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import sjson from 'secure-json-parse';
 import { AppError } from '../../errors.ts';
+import { CSV_BODY_LIMIT } from '../../schemas/limits.ts';
 import { SpooledUpload, spoolUpload } from '../../storage/spooled-upload.ts';
 
 /** Bodies up to 1 MiB for JSON and forms. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
-/**
- * CSV uploads up to 16 MiB (about 650,000 four-column contacts). Spooled to disk and parsed as a
- * stream, so memory does not grow with the size; the limit bounds the upload's one transaction.
- */
-export const CSV_BODY_LIMIT = 16 * 1024 * 1024;
 
 // PostgreSQL text and jsonb cannot hold U+0000: refuse it at the door rather than fail in the database.
 const NUL_MESSAGE = 'The request body contains a NUL character (U+0000), which is not allowed.';

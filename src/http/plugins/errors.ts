@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { classifyDbError } from '../../db/errors.ts';
 import { AppError, ERRORS, type ErrorCode } from '../../errors.ts';
-import { PATH_ID_NOT_FOUND } from '../schemas/common.ts';
+import { PATH_ID_NOT_FOUND } from '../../schemas/common.ts';
 
 /** Sends the error envelope: both `message` and `description` carry the text. */
 export function sendError(

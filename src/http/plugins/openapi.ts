@@ -1,8 +1,8 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { SCOPE_DESCRIPTIONS, SCOPES } from '../../domain/auth/scopes.ts';
-import { webhookEventsOpenApi } from '../schemas/webhooks.ts';
+import { SCOPE_DESCRIPTIONS, SCOPES } from '../../schemas/scopes.ts';
+import { webhookEventsOpenApi } from '../../schemas/webhooks.ts';
 
 /** OpenAPI 3.1 generated from the route schemas, at /openapi.json, with a reference UI at /docs. */
 export async function registerOpenApi(app: FastifyInstance, publicUrl: string) {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CSV_BODY_LIMIT } from './content-types.ts';
+import { CSV_BODY_LIMIT } from '../../schemas/limits.ts';
 
 /**
  * How much of a refused body the listener still reads (and throws away) after answering: twice the

@@ -1,8 +1,8 @@
 import { getAccount, presentAccount } from '../../domain/accounts/get-account.ts';
 import { updateAccount } from '../../domain/accounts/update-account.ts';
+import { Account, AccountUpdateBody, Balance } from '../../schemas/accounts.ts';
+import { Envelope, errorResponses, IdParam } from '../../schemas/common.ts';
 import { ok } from '../respond.ts';
-import { Account, AccountUpdateBody, Balance } from '../schemas/accounts.ts';
-import { Envelope, errorResponses, IdParam } from '../schemas/common.ts';
 import type { App } from '../types.ts';
 
 export async function accountRoutes(app: App) {

@@ -3,15 +3,15 @@ import { deleteAutoresponder } from '../../domain/autoresponders/delete-autoresp
 import { getAutoresponder } from '../../domain/autoresponders/get-autoresponder.ts';
 import { listAutoresponders } from '../../domain/autoresponders/list-autoresponders.ts';
 import { updateAutoresponder } from '../../domain/autoresponders/update-autoresponder.ts';
-import { ok, page } from '../respond.ts';
 import {
   Autoresponder,
   AutoresponderListQuery,
   AutoresponderParams,
   CreateAutoresponderBody,
   UpdateAutoresponderBody,
-} from '../schemas/autoresponders.ts';
-import { Collection, Envelope, errorResponses, IdParam, Success } from '../schemas/common.ts';
+} from '../../schemas/autoresponders.ts';
+import { Collection, Envelope, errorResponses, IdParam, Success } from '../../schemas/common.ts';
+import { ok, page } from '../respond.ts';
 import type { App } from '../types.ts';
 
 const tags = ['autoresponders'];

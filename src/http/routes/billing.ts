@@ -3,7 +3,6 @@ import { disableAutoTopup } from '../../domain/billing/disable-auto-topup.ts';
 import { getAutoTopup } from '../../domain/billing/get-auto-topup.ts';
 import { listTransactions } from '../../domain/billing/list-transactions.ts';
 import { setAutoTopup } from '../../domain/billing/set-auto-topup.ts';
-import { ok, page } from '../respond.ts';
 import {
   AutoTopup,
   AutoTopupBody,
@@ -12,8 +11,9 @@ import {
   CheckoutUrl,
   Transaction,
   TransactionListQuery,
-} from '../schemas/billing.ts';
-import { Collection, Envelope, errorResponses, IdParam, Success } from '../schemas/common.ts';
+} from '../../schemas/billing.ts';
+import { Collection, Envelope, errorResponses, IdParam, Success } from '../../schemas/common.ts';
+import { ok, page } from '../respond.ts';
 import type { App } from '../types.ts';
 
 const tags = ['billing'];

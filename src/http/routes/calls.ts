@@ -1,8 +1,8 @@
 import { getCall } from '../../domain/calls/get-call.ts';
 import { listCalls } from '../../domain/calls/list-calls.ts';
+import { Call, CallListQuery, CallParams } from '../../schemas/calls.ts';
+import { Collection, Envelope, errorResponses, IdParam } from '../../schemas/common.ts';
 import { ok, page } from '../respond.ts';
-import { Call, CallListQuery, CallParams } from '../schemas/calls.ts';
-import { Collection, Envelope, errorResponses, IdParam } from '../schemas/common.ts';
 import type { App } from '../types.ts';
 
 const tags = ['calls'];

@@ -4,7 +4,6 @@ import { deleteCampaign } from '../../domain/campaigns/delete-campaign.ts';
 import { getCampaign } from '../../domain/campaigns/get-campaign.ts';
 import { listCampaigns } from '../../domain/campaigns/list-campaigns.ts';
 import { updateCampaign } from '../../domain/campaigns/update-campaign.ts';
-import { ok, page } from '../respond.ts';
 import {
   Campaign,
   CampaignListQuery,
@@ -13,8 +12,9 @@ import {
   QuickCampaignBody,
   QuickCampaignResult,
   UpdateCampaignBody,
-} from '../schemas/campaigns.ts';
-import { Collection, Envelope, errorResponses, IdParam, Success } from '../schemas/common.ts';
+} from '../../schemas/campaigns.ts';
+import { Collection, Envelope, errorResponses, IdParam, Success } from '../../schemas/common.ts';
+import { ok, page } from '../respond.ts';
 import type { App } from '../types.ts';
 
 const tags = ['campaigns'];

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { CheckoutSessionRow } from '../../db/queries/billing.ts';
 import { handleStripeEvent } from '../../domain/billing/handle-stripe-event.ts';
-import { PLANS, type PlanId } from '../../domain/billing/plans.ts';
 import {
   cancelSimulatorCheckout,
   findSimulatorCheckout,
@@ -10,10 +9,11 @@ import {
 } from '../../domain/billing/simulator-checkout.ts';
 import { fail } from '../../errors.ts';
 import { verifyStripeSignature } from '../../providers/payments/stripe-signature.ts';
+import { Envelope, errorResponses } from '../../schemas/common.ts';
+import { PLANS, type PlanId } from '../../schemas/plans.ts';
 import { sendPage } from '../page-headers.ts';
 import { JSON_BODY_LIMIT } from '../plugins/content-types.ts';
 import { ok } from '../respond.ts';
-import { Envelope, errorResponses } from '../schemas/common.ts';
 import type { App } from '../types.ts';
 
 const tags = ['billing'];

@@ -12,8 +12,7 @@ import {
 } from '../../domain/users/sessions.ts';
 import { SignInGuard } from '../../domain/users/sign-in-guard.ts';
 import { fail } from '../../errors.ts';
-import { ok } from '../respond.ts';
-import { Envelope, errorResponses, Success } from '../schemas/common.ts';
+import { Envelope, errorResponses, Success } from '../../schemas/common.ts';
 import {
   AcceptInvitationBody,
   ConsoleSession,
@@ -22,7 +21,8 @@ import {
   InvitationInfo,
   InvitationToken,
   SignInBody,
-} from '../schemas/users.ts';
+} from '../../schemas/users.ts';
+import { ok } from '../respond.ts';
 import type { App } from '../types.ts';
 
 const PATH = '/console/api';

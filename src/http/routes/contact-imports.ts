@@ -4,17 +4,17 @@ import type { FastifyRequest } from 'fastify';
 import { getContactImport, listContactImportsPage } from '../../domain/contacts/get-contact-import.ts';
 import { startContactImport } from '../../domain/contacts/start-contact-import.ts';
 import { AppError, fail } from '../../errors.ts';
-import { SpooledUpload, spoolUpload } from '../../storage/spooled-upload.ts';
-import { CSV_BODY_LIMIT } from '../plugins/content-types.ts';
-import { ok, page } from '../respond.ts';
-import { Collection, Envelope, errorResponses, IdParam } from '../schemas/common.ts';
+import { Collection, Envelope, errorResponses, IdParam } from '../../schemas/common.ts';
 import {
   ContactImport,
   ContactImportBody,
   ContactImportListQuery,
   ContactImportQuery,
   IMPORT_LIMITS,
-} from '../schemas/contact-imports.ts';
+} from '../../schemas/contact-imports.ts';
+import { CSV_BODY_LIMIT } from '../../schemas/limits.ts';
+import { SpooledUpload, spoolUpload } from '../../storage/spooled-upload.ts';
+import { ok, page } from '../respond.ts';
 import type { App } from '../types.ts';
 
 const closing = { headers: { connection: 'close' } };

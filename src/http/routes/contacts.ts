@@ -7,10 +7,7 @@ import { removeContact } from '../../domain/contacts/remove-contact.ts';
 import { updateContact } from '../../domain/contacts/update-contact.ts';
 import { uploadContacts } from '../../domain/contacts/upload-contacts.ts';
 import { fail } from '../../errors.ts';
-import { SpooledUpload } from '../../storage/spooled-upload.ts';
-import { CSV_BODY_LIMIT } from '../plugins/content-types.ts';
-import { createdCollection, ok, page } from '../respond.ts';
-import { Collection, Envelope, errorResponses, IdParam, Success } from '../schemas/common.ts';
+import { Collection, Envelope, errorResponses, IdParam, Success } from '../../schemas/common.ts';
 import {
   Contact,
   ContactBody,
@@ -18,7 +15,10 @@ import {
   CreateContactQuery,
   CsvUpload,
   UploadResult,
-} from '../schemas/contacts.ts';
+} from '../../schemas/contacts.ts';
+import { CSV_BODY_LIMIT } from '../../schemas/limits.ts';
+import { SpooledUpload } from '../../storage/spooled-upload.ts';
+import { createdCollection, ok, page } from '../respond.ts';
 import type { App } from '../types.ts';
 
 const CONTACT_EVENTS =

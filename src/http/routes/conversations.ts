@@ -2,9 +2,9 @@ import { closeConversation } from '../../domain/conversations/close-conversation
 import { getConversation } from '../../domain/conversations/get-conversation.ts';
 import { listConversations } from '../../domain/conversations/list-conversations.ts';
 import { readConversation } from '../../domain/conversations/read-conversation.ts';
+import { Collection, Envelope, errorResponses, IdParam } from '../../schemas/common.ts';
+import { Conversation, ConversationListQuery } from '../../schemas/conversations.ts';
 import { ok, page } from '../respond.ts';
-import { Collection, Envelope, errorResponses, IdParam } from '../schemas/common.ts';
-import { Conversation, ConversationListQuery } from '../schemas/conversations.ts';
 import type { App } from '../types.ts';
 
 const ONE = '/v1/accounts/:accountId/conversations/:conversationId';

@@ -6,8 +6,7 @@ import { getExecution } from '../../domain/drips/get-execution.ts';
 import { listDrips } from '../../domain/drips/list-drips.ts';
 import { migrateDrip } from '../../domain/drips/migrate-drip.ts';
 import { updateDrip } from '../../domain/drips/update-drip.ts';
-import { ok, page } from '../respond.ts';
-import { Collection, Envelope, errorResponses, IdParam, Success } from '../schemas/common.ts';
+import { Collection, Envelope, errorResponses, IdParam, Success } from '../../schemas/common.ts';
 import {
   CreateDripBody,
   Drip,
@@ -16,8 +15,9 @@ import {
   ExecutionQuery,
   ExecutionResult,
   UpdateDripBody,
-} from '../schemas/drips.ts';
-import { Workflow } from '../schemas/workflows.ts';
+} from '../../schemas/drips.ts';
+import { Workflow } from '../../schemas/workflows.ts';
+import { ok, page } from '../respond.ts';
 import type { App } from '../types.ts';
 
 const tags = ['dripcampaigns'];

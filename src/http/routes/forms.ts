@@ -7,8 +7,7 @@ import { listFormTemplates } from '../../domain/forms/list-form-templates.ts';
 import { listForms } from '../../domain/forms/list-forms.ts';
 import { setFormActive } from '../../domain/forms/set-form-active.ts';
 import { updateForm } from '../../domain/forms/update-form.ts';
-import { ok, page } from '../respond.ts';
-import { Collection, Envelope, errorResponses, IdParam, Success } from '../schemas/common.ts';
+import { Collection, Envelope, errorResponses, IdParam, Success } from '../../schemas/common.ts';
 import {
   AnalyticsQuery,
   ConversionQuery,
@@ -21,7 +20,8 @@ import {
   LeadForm,
   TemplateQuery,
   UpdateFormBody,
-} from '../schemas/forms.ts';
+} from '../../schemas/forms.ts';
+import { ok, page } from '../respond.ts';
 import type { App } from '../types.ts';
 
 const tags = ['forms'];

@@ -4,9 +4,9 @@ import { deleteGroup } from '../../domain/numbers/delete-group.ts';
 import { getGroup } from '../../domain/numbers/get-group.ts';
 import { listGroups } from '../../domain/numbers/list-groups.ts';
 import { updateGroup } from '../../domain/numbers/update-group.ts';
+import { Collection, Envelope, errorResponses, IdParam, PageQuery, Success } from '../../schemas/common.ts';
+import { CreateGroupBody, Group, UpdateGroupBody } from '../../schemas/groups.ts';
 import { ok, page } from '../respond.ts';
-import { Collection, Envelope, errorResponses, IdParam, PageQuery, Success } from '../schemas/common.ts';
-import { CreateGroupBody, Group, UpdateGroupBody } from '../schemas/groups.ts';
 import type { App } from '../types.ts';
 
 const GroupsQuery = Type.Object({ ...PageQuery });

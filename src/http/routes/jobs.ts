@@ -1,11 +1,12 @@
 import { cancelJob } from '../../domain/jobs/cancel-job.ts';
 import { getJob, requireJob } from '../../domain/jobs/get-job.ts';
 import { listJobs } from '../../domain/jobs/list-jobs.ts';
-import { LIST_ACTIONS, MAX_SELECTOR_IDS, startContactJob } from '../../domain/jobs/start-contact-job.ts';
+import { LIST_ACTIONS, startContactJob } from '../../domain/jobs/start-contact-job.ts';
 import { fail } from '../../errors.ts';
+import { Collection, Envelope, errorResponses, IdParam } from '../../schemas/common.ts';
+import { BulkContactsBody, JobListQuery, JobResource } from '../../schemas/jobs.ts';
+import { MAX_SELECTOR_IDS } from '../../schemas/limits.ts';
 import { ok, page } from '../respond.ts';
-import { Collection, Envelope, errorResponses, IdParam } from '../schemas/common.ts';
-import { BulkContactsBody, JobListQuery, JobResource } from '../schemas/jobs.ts';
 import type { App } from '../types.ts';
 
 const JOB_DESCRIPTION =

@@ -5,8 +5,7 @@ import { getLink } from '../../domain/links/get-link.ts';
 import { linkSourceStats } from '../../domain/links/link-source-stats.ts';
 import { listLinkSources } from '../../domain/links/list-link-sources.ts';
 import { listLinks } from '../../domain/links/list-links.ts';
-import { ok, page } from '../respond.ts';
-import { Collection, Envelope, errorResponses, IdParam, PageQuery, Success } from '../schemas/common.ts';
+import { Collection, Envelope, errorResponses, IdParam, PageQuery, Success } from '../../schemas/common.ts';
 import {
   CreateLinkBody,
   Link,
@@ -16,7 +15,8 @@ import {
   LinkSourceParams,
   LinkSourceStatistic,
   StatsQuery,
-} from '../schemas/links.ts';
+} from '../../schemas/links.ts';
+import { ok, page } from '../respond.ts';
 import type { App } from '../types.ts';
 
 const tags = ['links'];

@@ -6,9 +6,8 @@ import { listLists } from '../../domain/lists/list-lists.ts';
 import { removeList } from '../../domain/lists/remove-list.ts';
 import { removeListContact } from '../../domain/lists/remove-list-contact.ts';
 import { updateList } from '../../domain/lists/update-list.ts';
-import { ok, page } from '../respond.ts';
-import { Collection, Envelope, errorResponses, IdParam, Success } from '../schemas/common.ts';
-import { Contact, ContactListQuery } from '../schemas/contacts.ts';
+import { Collection, Envelope, errorResponses, IdParam, Success } from '../../schemas/common.ts';
+import { Contact, ContactListQuery } from '../../schemas/contacts.ts';
 import {
   AddContactsBody,
   AddContactsResult,
@@ -16,7 +15,8 @@ import {
   List,
   ListListQuery,
   UpdateListBody,
-} from '../schemas/lists.ts';
+} from '../../schemas/lists.ts';
+import { ok, page } from '../respond.ts';
 import type { App } from '../types.ts';
 
 export async function listRoutes(app: App) {

@@ -1,8 +1,7 @@
 import { bookMeeting } from '../../domain/meetings/book-meeting.ts';
 import { getPublicMeetingEvent } from '../../domain/meetings/get-public-meeting-event.ts';
 import { listSlots } from '../../domain/meetings/list-slots.ts';
-import { ok } from '../respond.ts';
-import { Envelope, errorResponses } from '../schemas/common.ts';
+import { Envelope, errorResponses } from '../../schemas/common.ts';
 import {
   BookingBody,
   Meeting,
@@ -10,7 +9,8 @@ import {
   SlotList,
   SlotsQuery,
   SlugParam,
-} from '../schemas/meetings.ts';
+} from '../../schemas/meetings.ts';
+import { ok } from '../respond.ts';
 import type { App } from '../types.ts';
 
 const tags = ['meeting-booking'];

@@ -7,8 +7,7 @@ import { getMeetingEvent } from '../../domain/meetings/get-meeting-event.ts';
 import { listMeetingEvents } from '../../domain/meetings/list-meeting-events.ts';
 import { listMeetings } from '../../domain/meetings/list-meetings.ts';
 import { updateMeetingEvent } from '../../domain/meetings/update-meeting-event.ts';
-import { ok, page } from '../respond.ts';
-import { Collection, Envelope, errorResponses, IdParam, Success } from '../schemas/common.ts';
+import { Collection, Envelope, errorResponses, IdParam, Success } from '../../schemas/common.ts';
 import {
   CreateMeetingEventBody,
   Meeting,
@@ -18,7 +17,8 @@ import {
   MeetingListQuery,
   MeetingParams,
   UpdateMeetingEventBody,
-} from '../schemas/meetings.ts';
+} from '../../schemas/meetings.ts';
+import { ok, page } from '../respond.ts';
 import type { App } from '../types.ts';
 
 const tags = ['meetings'];

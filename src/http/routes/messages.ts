@@ -1,11 +1,11 @@
 import { getMessage } from '../../domain/messages/get-message.ts';
 import { hideContactDetails } from '../../domain/messages/hide-contact-details.ts';
 import { listMessages } from '../../domain/messages/list-messages.ts';
-import { scheduleSend } from '../../messaging/send/accept/schedule-send.ts';
-import { type SendMessagesInput, sendMessages } from '../../messaging/send/accept/send-messages.ts';
+import { scheduleSend } from '../../domain/send/accept/schedule-send.ts';
+import { type SendMessagesInput, sendMessages } from '../../domain/send/accept/send-messages.ts';
+import { Collection, Envelope, errorResponses, IdParam } from '../../schemas/common.ts';
+import { Message, MessageListQuery, SendMessagesBody, SendMessagesResult } from '../../schemas/messages.ts';
 import { ok, page } from '../respond.ts';
-import { Collection, Envelope, errorResponses, IdParam } from '../schemas/common.ts';
-import { Message, MessageListQuery, SendMessagesBody, SendMessagesResult } from '../schemas/messages.ts';
 import type { App } from '../types.ts';
 
 const SEND_DESCRIPTION =

@@ -7,8 +7,7 @@ import { presentAvailable, searchAvailableNumbers } from '../../domain/numbers/s
 import { takePhoneNumber } from '../../domain/numbers/take-phone-number.ts';
 import { updatePhoneNumber } from '../../domain/numbers/update-phone-number.ts';
 import { checkNumberProvider, providerVerifier } from '../../domain/numbers/verify-with-provider.ts';
-import { ok, page } from '../respond.ts';
-import { Collection, Envelope, errorResponses, IdParam, Success } from '../schemas/common.ts';
+import { Collection, Envelope, errorResponses, IdParam, Success } from '../../schemas/common.ts';
 import {
   AvailableNumber,
   AvailableNumbersQuery,
@@ -16,7 +15,8 @@ import {
   PhoneNumbersQuery,
   TakeNumberBody,
   UpdateNumberBody,
-} from '../schemas/numbers.ts';
+} from '../../schemas/numbers.ts';
+import { ok, page } from '../respond.ts';
 import type { App } from '../types.ts';
 
 export async function numberRoutes(app: App) {

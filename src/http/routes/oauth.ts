@@ -1,6 +1,6 @@
 import { issueToken } from '../../domain/auth/issue-token.ts';
-import { errorResponses } from '../schemas/common.ts';
-import { TokenBody, TokenResponse } from '../schemas/oauth.ts';
+import { errorResponses } from '../../schemas/common.ts';
+import { TokenBody, TokenResponse } from '../../schemas/oauth.ts';
 import type { App } from '../types.ts';
 
 function basicCredentials(header: string | undefined): { id?: string; secret?: string } {

@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { receiveMessage } from '../../domain/inbound/receive-message.ts';
+import { applyStatusUpdates } from '../../domain/send/receipts/apply-status-updates.ts';
 import { fail } from '../../errors.ts';
-import { applyStatusUpdates } from '../../messaging/send/receipts/apply-status-updates.ts';
 import { TWILIO_STATUS_PATH } from '../../providers/instances.ts';
 import { parseTwilioInbound, parseTwilioStatus } from '../../providers/twilio/webhooks.ts';
+import { Envelope, errorResponses } from '../../schemas/common.ts';
+import { TwilioInstance, TwilioParams } from '../../schemas/twilio-callbacks.ts';
 import { newId } from '../../util/ids.ts';
 import { noContent, ok } from '../respond.ts';
-import { Envelope, errorResponses } from '../schemas/common.ts';
-import { TwilioInstance, TwilioParams } from '../schemas/twilio-callbacks.ts';
 import { signedTwilioInstance } from '../twilio-signature.ts';
 import type { App } from '../types.ts';
 

@@ -1,8 +1,8 @@
 import { type ReportKind, recordReport } from '../../domain/reports/record-report.ts';
 import { reportSummary } from '../../domain/reports/summary.ts';
+import { Envelope, errorResponses, IdParam } from '../../schemas/common.ts';
+import { Report, ReportPeriodQuery, ReportQuery } from '../../schemas/reports.ts';
 import { ok } from '../respond.ts';
-import { Envelope, errorResponses, IdParam } from '../schemas/common.ts';
-import { Report, ReportPeriodQuery, ReportQuery } from '../schemas/reports.ts';
 import type { App } from '../types.ts';
 
 /** The reports about one record: path segment, path parameter, what it is, its 404. */

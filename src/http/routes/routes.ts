@@ -2,9 +2,9 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { listProviders } from '../../domain/routes/list-providers.ts';
 import { createRoute, deleteRoute, getRoute, listRoutes, replaceRoute } from '../../domain/routes/routes.ts';
+import { Collection, Envelope, errorResponses, IdParam, PageQuery } from '../../schemas/common.ts';
+import { ProviderChoice, Route, RouteBody } from '../../schemas/routes.ts';
 import { ok, page } from '../respond.ts';
-import { Collection, Envelope, errorResponses, IdParam, PageQuery } from '../schemas/common.ts';
-import { ProviderChoice, Route, RouteBody } from '../schemas/routes.ts';
 
 type Account = { accountId: string };
 type Paged = { offset: number; limit: number };

@@ -1,13 +1,13 @@
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { mediaTypeOf } from '../../domain/files/file-types.ts';
 import { refuseWhenFull, shareFile } from '../../domain/files/share-file.ts';
 import { declaredType, SpooledFile, spoolFile } from '../../domain/files/spool-file.ts';
 import { AppError, fail } from '../../errors.ts';
+import { Envelope, errorResponses } from '../../schemas/common.ts';
+import { mediaTypeOf } from '../../schemas/file-types.ts';
+import { SharedFile, SharefileBody } from '../../schemas/files.ts';
 import { fileStoreFor } from '../../storage/file-store.ts';
 import { ok } from '../respond.ts';
-import { Envelope, errorResponses } from '../schemas/common.ts';
-import { SharedFile, SharefileBody } from '../schemas/files.ts';
 import type { App } from '../types.ts';
 
 const closing = { headers: { connection: 'close' } };

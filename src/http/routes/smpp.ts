@@ -3,9 +3,9 @@ import { createSmppCredential } from '../../domain/smpp/create-credential.ts';
 import { deleteCredential } from '../../domain/smpp/delete-credential.ts';
 import { getCredential, listCredentials } from '../../domain/smpp/list-credentials.ts';
 import { presentSmppCredential } from '../../domain/smpp/present.ts';
+import { Collection, Envelope, errorResponses, IdParam, PageQuery } from '../../schemas/common.ts';
+import { CreateSmppCredentialBody, SmppCredential, SmppCredentialWithPassword } from '../../schemas/smpp.ts';
 import { noContent, ok, page } from '../respond.ts';
-import { Collection, Envelope, errorResponses, IdParam, PageQuery } from '../schemas/common.ts';
-import { CreateSmppCredentialBody, SmppCredential, SmppCredentialWithPassword } from '../schemas/smpp.ts';
 import type { App } from '../types.ts';
 
 const tags = ['smpp'];

@@ -3,15 +3,15 @@ import { deleteTemplate } from '../../domain/templates/delete-template.ts';
 import { getTemplate } from '../../domain/templates/get-template.ts';
 import { listTemplates } from '../../domain/templates/list-templates.ts';
 import { updateTemplate } from '../../domain/templates/update-template.ts';
-import { createdCollection, ok, page } from '../respond.ts';
-import { Collection, Envelope, errorResponses, IdParam, Success } from '../schemas/common.ts';
+import { Collection, Envelope, errorResponses, IdParam, Success } from '../../schemas/common.ts';
 import {
   CreateTemplateBody,
   Template,
   TemplateListQuery,
   TemplateParams,
   UpdateTemplateBody,
-} from '../schemas/templates.ts';
+} from '../../schemas/templates.ts';
+import { createdCollection, ok, page } from '../respond.ts';
 import type { App } from '../types.ts';
 
 const tags = ['templates'];

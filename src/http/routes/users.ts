@@ -5,8 +5,7 @@ import {
   revokeAccountClient,
 } from '../../domain/auth/account-clients.ts';
 import { changeRole, getUser, inviteUser, listUsers, removeUser } from '../../domain/users/members.ts';
-import { ok, page } from '../respond.ts';
-import { Collection, Envelope, errorResponses, IdParam, PageQuery } from '../schemas/common.ts';
+import { Collection, Envelope, errorResponses, IdParam, PageQuery } from '../../schemas/common.ts';
 import {
   ApiClient,
   ApiClientWithSecret,
@@ -18,7 +17,8 @@ import {
   Removal,
   User,
   UserParams,
-} from '../schemas/users.ts';
+} from '../../schemas/users.ts';
+import { ok, page } from '../respond.ts';
 import type { App } from '../types.ts';
 
 const PageQ = Type.Object(PageQuery);

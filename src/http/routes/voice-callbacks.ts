@@ -6,10 +6,10 @@ import { recordCallRecording } from '../../domain/calls/record-call-recording.ts
 import { simulateCall } from '../../domain/calls/simulate-call.ts';
 import { HANGUP_TWIML, voiceTwiml } from '../../domain/calls/twiml.ts';
 import { fail } from '../../errors.ts';
+import { Call, SimulatedCallBody } from '../../schemas/calls.ts';
+import { Envelope, errorResponses } from '../../schemas/common.ts';
+import { TwilioInstance, TwilioParams } from '../../schemas/twilio-callbacks.ts';
 import { noContent, ok } from '../respond.ts';
-import { Call, SimulatedCallBody } from '../schemas/calls.ts';
-import { Envelope, errorResponses } from '../schemas/common.ts';
-import { TwilioInstance, TwilioParams } from '../schemas/twilio-callbacks.ts';
 import { signedTwilioInstance } from '../twilio-signature.ts';
 import type { App } from '../types.ts';
 

@@ -9,8 +9,7 @@ import { presentDelivery, presentWebhook } from '../../domain/webhooks/present.t
 import { replayDelivery } from '../../domain/webhooks/replay-delivery.ts';
 import { rotateSecret } from '../../domain/webhooks/rotate-secret.ts';
 import { updateWebhook } from '../../domain/webhooks/update-webhook.ts';
-import { noContent, ok, page } from '../respond.ts';
-import { Collection, Envelope, errorResponses, IdParam, PageQuery } from '../schemas/common.ts';
+import { Collection, Envelope, errorResponses, IdParam, PageQuery } from '../../schemas/common.ts';
 import {
   CreateWebhookBody,
   Delivery,
@@ -19,7 +18,8 @@ import {
   Webhook,
   WebhookParams,
   WebhookWithSecret,
-} from '../schemas/webhooks.ts';
+} from '../../schemas/webhooks.ts';
+import { noContent, ok, page } from '../respond.ts';
 import type { App } from '../types.ts';
 
 const tags = ['webhooks'];

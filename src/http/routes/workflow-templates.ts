@@ -2,9 +2,9 @@ import {
   getWorkflowTemplate,
   listWorkflowTemplates,
 } from '../../domain/workflows/list-workflow-templates.ts';
+import { Collection, Envelope, errorResponses, IdParam } from '../../schemas/common.ts';
+import { WorkflowTemplate, WorkflowTemplateParams, WorkflowTemplateQuery } from '../../schemas/workflows.ts';
 import { ok, page } from '../respond.ts';
-import { Collection, Envelope, errorResponses, IdParam } from '../schemas/common.ts';
-import { WorkflowTemplate, WorkflowTemplateParams, WorkflowTemplateQuery } from '../schemas/workflows.ts';
 import type { App } from '../types.ts';
 
 const tags = ['workflows'];

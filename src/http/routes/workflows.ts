@@ -8,8 +8,7 @@ import { listWorkflows } from '../../domain/workflows/list-workflows.ts';
 import { NODE_TYPES } from '../../domain/workflows/node-types.ts';
 import { updateEdge } from '../../domain/workflows/update-edge.ts';
 import { updateWorkflow } from '../../domain/workflows/update-workflow.ts';
-import { ok, page } from '../respond.ts';
-import { Collection, Envelope, errorResponses, IdParam, Success } from '../schemas/common.ts';
+import { Collection, Envelope, errorResponses, IdParam, Success } from '../../schemas/common.ts';
 import {
   CreateWorkflowBody,
   Edge,
@@ -23,7 +22,8 @@ import {
   Workflow,
   WorkflowListQuery,
   WorkflowParams,
-} from '../schemas/workflows.ts';
+} from '../../schemas/workflows.ts';
+import { ok, page } from '../respond.ts';
 import type { App } from '../types.ts';
 
 const tags = ['workflows'];

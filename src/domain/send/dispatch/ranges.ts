@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../../../context.ts';
+import { withTx } from '../../../db/client.ts';
+import {
+  claimRange,
+  closeJobDispatch,
+  type ExpiredRange,
+  jobMessagesAfter,
+  lockExpiredRange,
+  lockOpenJob,
+  type OpenJob,
+  type RangeMessage,
+  type RangeRef,
+  rangeMessages,
+  rangeNumbers,
+  renewRange,
+} from '../../../db/queries/dispatch-ranges.ts';
+import type { ClaimedMessage } from '../../../db/queries/message-dispatch.ts';
+import { failCandidates } from '../../../db/queries/message-dispatch.ts';
+import { OPTED_OUT_ERROR } from '../../../db/queries/messages.ts';
+import { grantSends } from '../../../db/queries/senders.ts';
+import { EXPIRED_ERROR } from '../../../messaging/validity.ts';
+import { numberBlocker } from './checks.ts';
+
+/** What a range claim hands to the dispatcher. */
+export interface RangeClaim {
+  claimed: (ClaimedMessage & { ranged: true; submittedSecond: number })[];
+  /** The range to end once the outcomes are recorded. */
+  range?: RangeRef;
+  /** Every queued message of the range was claimed or failed (none waits for a rate slot). */
+  complete: boolean;
+  throttled: boolean;
+  full: boolean;
+}
+
+const NOTHING: RangeClaim = { claimed: [], complete: true, throttled: false, full: false };
+/** Exhausted jobs one claim closes before it gives up looking for the next one with messages. */
+const MAX_JOBS_PER_CLAIM = 8;
+/** Shared by every message without media (providers only read it). */
+const NO_MEDIA: { url: string }[] = Object.freeze([]) as unknown as { url: string }[];
+
+/**
+ * Claims up to `limit` bulk messages in one short transaction: first a range whose lease passed
+ * (its worker died; its still-queued messages go again under the same submission key), else the
+ * next range of the oldest open job. Each number's rate window is asked for slots; a new range
+ * ends before the first message whose number got none (the rest waits for the job's next claim).
+ * Messages that must not be sent (contact stopped, validity ended, number gone) are failed and refunded here.
+ */
+export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<RangeClaim> {
+  return withTx(
+    ctx.db,
+    async (tx) => {
+      const expired = await lockExpiredRange(tx);
+      let messages: RangeMessage[];
+      let job: OpenJob | undefined;
+      let jobHasMore = false;
+      if (expired) {
+        messages = await rangeMessages(tx, expired);
+      } else {
+        // The oldest open job with messages left; a job found exhausted is closed and the next one
+        // tried in the same claim (a lane that came back empty-handed would idle until the next round).
+        // One message more than the limit is read to know whether the range ends the job.
+        let more = false;
+        messages = [];
+        for (let tries = 0; tries < MAX_JOBS_PER_CLAIM && messages.length === 0; tries++) {
+          const open = await lockOpenJob(tx);
+          if (!open) break;
+          messages = await jobMessagesAfter(tx, open, limit + 1);
+          if (messages.length === 0) await closeJobDispatch(tx, open);
+          else job = open;
+        }
+        if (!job) return NOTHING;
+        if (messages.length > limit) {
+          more = true;
+          messages = messages.slice(0, limit);
+        }
+        jobHasMore = more;
+      }
+
+      const accountId = expired ? expired.account_id : (job as OpenJob).account_id;
+      // Each number is checked once for the range; each message for its contact.
+      const numberIds = [...new Set(messages.map((m) => m.phone_number_id).filter((id) => id !== null))];
+      const numbers = new Map((await rangeNumbers(tx, accountId, numberIds)).map((n) => [n.id, n]));
+      const numberError = new Map<string | null, { code: string; description: string } | null>();
+      for (const id of [...numberIds, null]) {
+        const n = id === null ? undefined : numbers.get(id);
+        numberError.set(
+          id,
+          numberBlocker(ctx, {
+            phone_number_id: id,
+            number_active: n?.number_active ?? false,
+            number_verified: n?.number_verified ?? false,
+            provider: n?.provider ?? null,
+            throughput_mps: n?.throughput_mps ?? null,
+          }),
+        );
+      }
+
+      const failures: Parameters<typeof failCandidates>[1] = [];
+      const wants = new Map<string, { accountId: string; mps: number; wanted: number }>();
+      for (const m of messages) {
+        const error = m.stopped
+          ? OPTED_OUT_ERROR
+          : m.expired
+            ? EXPIRED_ERROR
+            : numberError.get(m.phone_number_id);
+        if (error) failures.push({ accountId, id: m.id, error });
+        else {
+          const id = m.phone_number_id as string;
+          const w = wants.get(id) ?? {
+            accountId,
+            mps: numbers.get(id)?.throughput_mps as number,
+            wanted: 0,
+          };
+          w.wanted++;
+          wants.set(id, w);
+        }
+      }
+      // Granted on another connection, in a statement of its own (see claimBatch in dispatch-batch.ts).
+      const { granted, second } = await grantSends(
+        ctx.db,
+        [...wants].map(([phoneNumberId, w]) => ({ phoneNumberId, ...w })),
+      );
+
+      const failing = new Set(failures.map((f) => f.id));
+      const claimed: RangeClaim['claimed'] = [];
+      let throttled = false;
+      let skipped = false;
+      let last: string | undefined;
+      for (const m of messages) {
+        if (!failing.has(m.id)) {
+          const left = granted.get(m.phone_number_id as string) ?? 0;
+          if (left === 0) {
+            throttled = true;
+            // A new range stops here; a range taken over keeps its other messages for the next round.
+            if (job) break;
+            skipped = true;
+            continue;
+          }
+          granted.set(m.phone_number_id as string, left - 1);
+          claimed.push(
+            toClaimed(accountId, m, numbers.get(m.phone_number_id as string)?.provider as string, second),
+          );
+        }
+        last = m.id;
+      }
+
+      let range: RangeRef | undefined;
+      const owner = randomUUID();
+      if (expired) {
+        await renewRange(tx, expired, ctx.config.dispatchLeaseSeconds, owner);
+        range = refOf(expired, owner);
+      } else if (job && last !== undefined) {
+        range = {
+          accountId: job.account_id,
+          jobId: job.id,
+          notBefore: job.not_before,
+          lo: messages[0].id,
+          hi: last,
+          owner,
+        };
+        const exhausted = !jobHasMore && last === messages[messages.length - 1].id;
+        await claimRange(tx, { ...range, leaseSeconds: ctx.config.dispatchLeaseSeconds, exhausted });
+      }
+      await failCandidates(
+        tx,
+        failures.filter((f) => last !== undefined && f.id <= last),
+      );
+      return {
+        claimed,
+        range,
+        complete: !skipped,
+        throttled,
+        full: expired !== undefined || messages.length >= limit,
+      };
+    },
+    { indexLookups: true },
+  );
+}
+
+function refOf(r: ExpiredRange, owner: string): RangeRef {
+  return { accountId: r.account_id, jobId: r.job_id, notBefore: r.not_before, lo: r.lo, hi: r.hi, owner };
+}
+
+function toClaimed(
+  accountId: string,
+  m: RangeMessage,
+  provider: string,
+  second: number,
+): RangeClaim['claimed'][number] {
+  return {
+    account_id: accountId,
+    id: m.id,
+    // The attempt being made: the row counts it when the outcome is recorded.
+    attempts: m.attempts + 1,
+    from_number: m.from_number,
+    to_number: m.to_number,
+    body: m.body,
+    encoding: m.encoding,
+    segments: m.segments,
+    media: m.media ?? NO_MEDIA,
+    provider,
+    price: m.price,
+    expires_at: m.expires_at,
+    ranged: true,
+    submittedSecond: second,
+  };
+}

@@ -1,0 +1,53 @@
+import { Type } from '@sinclair/typebox';
+import { MAX_VALIDITY_SECONDS, MIN_VALIDITY_SECONDS } from '../messaging/validity.ts';
+import { AuditStamp } from './common.ts';
+
+const SMART_ENCODING =
+  'Smart encoding: typographic quotes, dashes, ellipses, non-breaking spaces and similar look-alikes are ' +
+  'replaced by their GSM-7 equivalents before a text is counted, priced and sent, so that one curly quote ' +
+  'does not turn a message into UCS-2 (70 characters a segment instead of 160). On by default; a send may ' +
+  'turn it off for itself (`smartEncoding: false`).';
+
+/** A validity period in seconds, within the bounds every send and account share. */
+export const ValiditySeconds = (description: string) =>
+  Type.Integer({ minimum: MIN_VALIDITY_SECONDS, maximum: MAX_VALIDITY_SECONDS, description });
+
+const VALIDITY =
+  `Default validity period of the account's messages, in seconds (${MIN_VALIDITY_SECONDS}..${MAX_VALIDITY_SECONDS}): ` +
+  'a message not dispatched within it fails with MSG-012 and its price is refunded; the rest of it is handed to ' +
+  'the carrier (SMPP `validity_period`, Twilio `ValidityPeriod`). Absent: no validity period.';
+
+export const Account = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  plan: Type.String(),
+  status: Type.String({ description: '`trial`, `paid` or `suspended`.' }),
+  trial: Type.Boolean(),
+  timezone: Type.String(),
+  currency: Type.String(),
+  smartEncoding: Type.Boolean({ description: SMART_ENCODING }),
+  validityPeriod: Type.Optional(ValiditySeconds(VALIDITY)),
+  created: AuditStamp,
+  updated: AuditStamp,
+});
+
+export const Balance = Type.Object({
+  balance: Type.Number(),
+  currency: Type.String(),
+});
+
+/** PUT …/accounts/{accountId}: the sending settings; absent fields stay as they are. */
+export const AccountUpdateBody = Type.Object(
+  {
+    smartEncoding: Type.Optional(Type.Boolean({ description: SMART_ENCODING })),
+    // One schema of two types, not a union: the validator coerces types, and in a union a 0 would
+    // pass as null (or a null as 0). Bounds are checked by updateAccount.
+    validityPeriod: Type.Optional(
+      Type.Unsafe<number | null>({
+        type: ['integer', 'null'],
+        description: `${VALIDITY} \`null\` removes the default.`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
