@@ -43,3 +43,6 @@ export const ROLES = ['Administrator', 'Member', 'Viewer'] as const;
 
 /** A console user's role in an account. */
 export type Role = (typeof ROLES)[number];
+
+/** The fields of an audit stamp's `by` (the interface's shape), each a string, empty where unknown. */
+export const ACTOR_FIELDS = ['id', 'name', 'firstName', 'lastName', 'email', 'source', 'subSource'] as const;

@@ -28,7 +28,7 @@ describe('JSON bodies nested too deep', () => {
       json: { mobile: '+12025550111' },
     });
     assert.equal(created.statusCode, 201, created.body);
-    const id = body(created).data.id;
+    const id = body(created).data[0].id;
     for (const [method, url, payload] of [
       ['POST', contacts(), `{"mobile":"+12025550112","attributes":{"deep":${nested(10_000)}}}`],
       ['PUT', `${contacts()}/${id}`, `{"attributes":{"deep":${nested(10_000, true)}}}`],
@@ -59,7 +59,7 @@ describe('JSON bodies nested too deep', () => {
       jsonText: `{"mobile":"+12025550113","attributes":{"deep":${nested(30)},"text":"${'[{'.repeat(2000)}\\"]"}}`,
     });
     assert.equal(res.statusCode, 201, res.body);
-    assert.equal(body(res).data.attributes.text, `${'[{'.repeat(2000)}"]`);
+    assert.equal(body(res).data[0].attributes.text, `${'[{'.repeat(2000)}"]`);
     const deeper = await call(s.svc.api, 'POST', contacts(), {
       auth: s.a.auth,
       jsonText: `{"mobile":"+12025550114","attributes":{"deep":${nested(31)}}}`,
@@ -105,7 +105,7 @@ describe('limits of contact attributes in JSON writes', () => {
     };
     const ok = await create(atLimits);
     assert.equal(ok.statusCode, 201, ok.body.slice(0, 300));
-    assert.equal(Object.keys(body(ok).data.attributes).length, MAX_ATTRIBUTES);
+    assert.equal(Object.keys(body(ok).data[0].attributes).length, MAX_ATTRIBUTES);
     assert.ok(MAX_ATTRIBUTE_BYTES > MAX_ATTRIBUTE_VALUE_LENGTH);
   });
 
@@ -114,7 +114,7 @@ describe('limits of contact attributes in JSON writes', () => {
     const bulky = Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`b${i}`, 'x'.repeat(5000)]));
     const created = await create({ ...attrs(60, 'a'), ...bulky }, '', number);
     assert.equal(created.statusCode, 201, created.body);
-    const id = body(created).data.id;
+    const id = body(created).data[0].id;
     const more = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`m${i}`, 'b']));
     refused(
       await call(s.svc.api, 'PUT', `${contacts()}/${id}`, { auth: s.a.auth, json: { attributes: more } }),

@@ -76,7 +76,7 @@ describe('HTTP answers say what happened', () => {
       message,
       /^body\.eventTypes\[1\] must be one of: message-received, message-status, message-sent,/,
     );
-    assert.match(message, /contact-opt-in\.$/);
+    assert.match(message, /list-opt-out\.$/);
     assert.equal(message.match(/must be/g).length, 1);
   });
 

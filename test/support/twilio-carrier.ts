@@ -3,11 +3,13 @@
  * (test/workers/twilio-unknown-fate.test.ts, owed-lookup-bound, reconcile-lookup-backoff), and a
  * service sending through it.
  */
+
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { after, before } from 'node:test';
 import type { Config } from '../../src/config.ts';
+import { assignNumber } from '../../src/domain/numbers/number-assignments.ts';
 import { call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 import { closeServer, listenLoopback, readBody, replyJson, twilioBasic } from './fake-twilio.ts';
 
@@ -125,6 +127,18 @@ export function withCarrier(script: Script, overrides: Partial<Config> = {}) {
       twilio: { baseUrl, accountSid: SID, authToken: TOKEN, timeoutMs: TIMEOUT_MS },
     });
     t.acc = await t.svc.newAccount({ balance: 100 });
+    // The operator lets the account's numbers leave through the carrier (a route alone may not:
+    // docs/routing.md, "Who may send from a number").
+    const { rows } = await t.svc.db.query<{ number: string }>(
+      'SELECT number FROM phone_numbers WHERE account_id = $1',
+      [t.acc.accountId],
+    );
+    for (const { number } of rows)
+      await assignNumber(
+        t.svc.db,
+        { accountId: t.acc.accountId, number, provider: 'twilio' },
+        { id: 'test' },
+      );
     const route = await call(t.svc.api, 'POST', `/v1/accounts/${t.acc.accountId}/routes`, {
       auth: t.acc.auth,
       json: { prefix: '1', providers: [{ provider: 'twilio', priority: 1 }] },

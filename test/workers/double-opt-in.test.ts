@@ -83,7 +83,7 @@ describe('double opt-in lists: drips and workflows start on confirmation only', 
       ],
     });
     const mobile = '+12017250001';
-    const contact = await post('/contacts', { mobile });
+    const [contact] = await post('/contacts', { mobile });
     await post(`/lists/${list.id}/contacts`, { contactIds: [contact.id] }, 200);
 
     // Pending: the join queued nothing, so nothing can start.

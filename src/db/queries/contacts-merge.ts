@@ -1,3 +1,4 @@
+import { ACTOR_FIELDS } from '../../schemas/enums.ts';
 import { MAX_ATTRIBUTE_BYTES, MAX_ATTRIBUTES } from '../../schemas/limits.ts';
 /**
  * The set-based side of contacts: JSON records of contact fields, the column-by-column merge used by
@@ -115,6 +116,11 @@ export const mergeSet = (byParam: number) =>
 
 const isoSql = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
+/** An audit stamp's `by` as stamp() in domain/actor.ts answers it: the seven fields, empty where unknown. */
+const EMPTY_ACTOR = JSON.stringify(Object.fromEntries(ACTOR_FIELDS.map((f) => [f, ''])));
+const actorSql = (col: string) =>
+  `('${EMPTY_ACTOR}'::jsonb || jsonb_strip_nulls(coalesce(${col}, '{}'::jsonb)))`;
+
 /**
  * The Contact shape built in SQL from a contacts row aliased `a` (lists included), for events
  * written set-based. Must stay identical to presentContact() in src/domain/contacts/present-contact.ts
@@ -136,8 +142,8 @@ export function contactJsonSql(a: string, opts: { fresh?: boolean } = {}): strin
     : ` || (SELECT coalesce(jsonb_object_agg(k, v), '{}') FROM jsonb_each(${a}.integrations) x(k, v) WHERE jsonb_typeof(v) = 'object')`;
   return `(jsonb_build_object(
     'id', ${a}.id, 'lists', ${lists}, 'attributes', ${a}.attributes, 'tags', ${a}.tags, 'valid', ${a}.valid,
-    'created', jsonb_build_object('at', ${isoSql(`${a}.created_at`)}, 'by', ${a}.created_by),
-    'updated', jsonb_build_object('at', ${isoSql(`${a}.updated_at`)}, 'by', ${a}.updated_by))
+    'created', jsonb_build_object('at', ${isoSql(`${a}.created_at`)}, 'by', ${actorSql(`${a}.created_by`)}),
+    'updated', jsonb_build_object('at', ${isoSql(`${a}.updated_at`)}, 'by', ${actorSql(`${a}.updated_by`)}))
     || jsonb_strip_nulls(jsonb_build_object(
     'email', ${a}.email, 'firstName', ${a}.first_name, 'lastName', ${a}.last_name,
     'mobile', CASE WHEN ${a}.mobile_number IS NULL THEN NULL ELSE jsonb_build_object(
