@@ -1,12 +1,14 @@
 /**
- * Writes the generated tables of README.md, each between its marker comments
- * (`<!-- generated:NAME -->` … `<!-- /generated:NAME -->`), from the code:
- *   scopes       SCOPES and SCOPE_DESCRIPTIONS (src/domain/auth/scopes.ts) and the scope each route
+ * Writes the generated tables of the reference pages (docs/reference/*.md), each between its marker
+ * comments (`<!-- generated:NAME -->` … `<!-- /generated:NAME -->`), from the code:
+ *   scopes       SCOPES and SCOPE_DESCRIPTIONS (src/schemas/scopes.ts) and the scope each route
  *                declares (read from the OpenAPI document the API app builds; no database is touched)
- *   events       the event payload descriptions EVENT_DOCS (src/domain/events/docs.ts)
- *   error-codes  the registry ERRORS (src/errors.ts)
- *   limits       the named constants listed in LIMITS below
- * Run it as `npm run readme:tables`; test/docs/readme.test.ts fails when README.md differs from what
+ *                → docs/reference/scopes.md
+ *   limits       the named constants listed in LIMITS below → docs/reference/limits.md
+ *   events       the event payload descriptions EVENT_DOCS (src/schemas/event-docs.ts)
+ *                → docs/reference/events.md
+ *   error-codes  the registry ERRORS (src/errors.ts) → docs/reference/errors.md
+ * Run it as `npm run readme:tables`; test/docs/readme.test.ts fails when a page differs from what
  * it writes. Everything outside the markers is left as it is.
  */
 import fs from 'node:fs';
@@ -39,12 +41,24 @@ import { CreateTemplateBody } from '../src/schemas/templates.ts';
 import { WEBHOOK_TIMEOUT_MS } from '../src/workers/webhook-delivery.ts';
 
 export const README = fileURLToPath(new URL('../README.md', import.meta.url));
+/** The folder of the reference pages the tables are written to. */
+export const REFERENCE = fileURLToPath(new URL('../docs/reference/', import.meta.url));
 /** The command that rewrites the tables; the test's failure message names it. */
 export const COMMAND = 'npm run readme:tables';
 
-/** The names of the generated sections, in README order. */
+/** The names of the generated sections. */
 export const SECTIONS = ['scopes', 'limits', 'events', 'error-codes'] as const;
 export type Section = (typeof SECTIONS)[number];
+
+/** The page each section is written to (a path inside docs/reference/). */
+export const PAGES: Record<Section, string> = {
+  scopes: 'scopes.md',
+  limits: 'limits.md',
+  events: 'events.md',
+  'error-codes': 'errors.md',
+};
+/** The absolute path of a section's page. */
+export const pageOf = (section: Section) => path.join(REFERENCE, PAGES[section]);
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 const table = (head: string[], rows: string[][]) =>
@@ -83,23 +97,40 @@ export async function operationsByScope(): Promise<Map<string, string[]>> {
   }
 }
 
+/** One heading per scope: what it grants and the operations that require it. */
 function scopesTable(ops: Map<string, string[]>): string {
-  const rows = SCOPES.map((s) => [
-    `\`${s}\``,
-    cell(SCOPE_DESCRIPTIONS[s] ?? '(no description: add one to SCOPE_DESCRIPTIONS)'),
-    (ops.get(s) ?? ['(no operation)']).map((o) => `\`${o}\``).join(', '),
-  ]);
-  return table(['scope', 'grants', 'operations (`…` = `/v1/accounts/{accountId}`)'], rows);
+  return SCOPES.map((s) => {
+    const grants = SCOPE_DESCRIPTIONS[s] ?? '(no description: add one to SCOPE_DESCRIPTIONS)';
+    const operations = (ops.get(s) ?? ['(no operation)']).map((o) => `\`${o}\``).join(', ');
+    return `### \`${s}\`\n\n${wrap(grants)}\n\n${wrap(`Operations: ${operations}.`)}`;
+  }).join('\n\n');
 }
 
 // ---- events --------------------------------------------------------------------------------------
 
+/** Prose wrapped at `width` columns (words are never split; a longer word keeps its own line). */
+export function wrap(text: string, width = 100): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.replace(/\s+/g, ' ').trim().split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines.join('\n');
+}
+
+/** One heading per event type: when it is emitted, and its `data` (long texts do not fit a table). */
 function eventsTable(): string {
   const docs: Record<string, { summary: string; data: string }> = EVENT_DOCS;
-  return table(
-    ['event', 'when', '`data`'],
-    Object.entries(docs).map(([type, d]) => [`\`${type}\``, cell(d.summary), cell(d.data)]),
-  );
+  return Object.entries(docs)
+    .map(
+      ([type, d]) =>
+        `### \`${type}\`\n\n${wrap(`**When:** ${d.summary}`)}\n\n${wrap(`**\`data\`:** ${d.data}`)}`,
+    )
+    .join('\n\n');
 }
 
 // ---- error codes ---------------------------------------------------------------------------------
@@ -311,7 +342,7 @@ function limitsTable(): string {
   );
 }
 
-// ---- the README ----------------------------------------------------------------------------------
+// ---- the pages ------------------------------------------------------------------------------------
 
 /** Every generated table, by section name. */
 export async function generatedTables(): Promise<Record<Section, string>> {
@@ -326,28 +357,30 @@ export async function generatedTables(): Promise<Record<Section, string>> {
 const reEscape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * The README with each section's content replaced by its table. A section's markers must each
- * appear once, on a line of their own; whatever lies between them (an old table, a merge's
+ * The text with the content of each section given replaced by its table. A section's markers must
+ * each appear once, on a line of their own; whatever lies between them (an old table, a merge's
  * leftovers) is replaced.
  */
-export function applyTables(readme: string, tables: Record<Section, string>): string {
-  let out = readme;
+export function applyTables(text: string, tables: Partial<Record<Section, string>>): string {
+  let out = text;
   for (const name of SECTIONS) {
+    const content = tables[name];
+    if (content === undefined) continue;
     const open = `<!-- generated:${name} -->`;
     const close = `<!-- /generated:${name} -->`;
     const re = new RegExp(`^${reEscape(open)}[ \\t]*$[\\s\\S]*?^${reEscape(close)}[ \\t]*$`, 'm');
     const found = out.split('\n').filter((l) => l.trim() === open || l.trim() === close).length;
     if (found !== 2 || !re.test(out)) {
       throw new Error(
-        `README.md needs exactly one "${open}" line followed later by one "${close}" line (found ${found} marker lines)`,
+        `docs/reference/${PAGES[name]} needs exactly one "${open}" line followed later by one "${close}" line (found ${found} marker lines)`,
       );
     }
-    out = out.replace(re, () => `${open}\n\n${tables[name]}\n\n${close}`);
+    out = out.replace(re, () => `${open}\n\n${content}\n\n${close}`);
   }
   return out;
 }
 
-/** The sections whose content differs between two READMEs. */
+/** The sections whose content differs between two texts. */
 export function changedSections(before: string, after: string): Section[] {
   const body = (text: string, name: Section) => {
     const m = new RegExp(
@@ -358,17 +391,26 @@ export function changedSections(before: string, after: string): Section[] {
   return SECTIONS.filter((s) => body(before, s) !== body(after, s));
 }
 
+/** Each page as it is and as the code would write it. */
+export async function pages(): Promise<{ section: Section; file: string; before: string; after: string }[]> {
+  const tables = await generatedTables();
+  return SECTIONS.map((section) => {
+    const file = pageOf(section);
+    const before = fs.readFileSync(file, 'utf8');
+    return { section, file, before, after: applyTables(before, { [section]: tables[section] }) };
+  });
+}
+
 async function main() {
-  const before = fs.readFileSync(README, 'utf8');
-  const after = applyTables(before, await generatedTables());
-  const changed = changedSections(before, after);
-  if (after !== before) fs.writeFileSync(README, after);
-  const where = path.relative(process.cwd(), README) || README;
-  if (after === before) console.log(`${where}: tables up to date`);
-  else
-    console.log(
-      `${where}: rewrote ${changed.length ? changed.join(', ') : 'the blank lines around the tables'}`,
-    );
+  for (const { section, file, before, after } of await pages()) {
+    const where = path.relative(process.cwd(), file) || file;
+    if (after === before) console.log(`${where}: up to date`);
+    else {
+      fs.writeFileSync(file, after);
+      const changed = changedSections(before, after).includes(section);
+      console.log(`${where}: rewrote ${changed ? section : 'the blank lines around the table'}`);
+    }
+  }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

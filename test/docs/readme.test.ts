@@ -3,19 +3,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import {
-  applyTables,
-  COMMAND,
-  changedSections,
-  generatedTables,
-  operationsByScope,
-  README,
-} from '../../scripts/readme-tables.ts';
+import { COMMAND, changedSections, operationsByScope, pages, README } from '../../scripts/readme-tables.ts';
 import { SCOPE_DESCRIPTIONS, SCOPES } from '../../src/schemas/scopes.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 const readme = () => fs.readFileSync(README, 'utf8');
+/** README.md and every page under docs/ (sub-folders included), as paths from the root. */
+const DOCS = [
+  'README.md',
+  ...(fs.readdirSync(path.join(ROOT, 'docs'), { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f.split(path.sep).join('/')}`)
+    .sort(),
+];
 
 /** The environment variables src/config.ts reads, each with the literal default the code gives it (if any). */
 function settingsInCode(source: string): Map<string, string | undefined> {
@@ -38,13 +39,16 @@ function settingsInCode(source: string): Map<string, string | undefined> {
   return settings;
 }
 
-/** The README's configuration table: each row's variable names and default texts. */
+/** Where the configuration table lives. */
+const CONFIGURATION = 'docs/reference/configuration.md';
+
+/** The configuration table: each row's variable names and default texts. */
 function configRows(text: string): { names: string[]; defaults: string }[] {
-  const start = text.indexOf('\n## Configuration');
-  assert.ok(start >= 0, 'README.md has a "## Configuration" section');
-  const end = text.indexOf('\n## ', start + 1);
+  const start = text.indexOf('\n| variable |');
+  assert.ok(start >= 0, `${CONFIGURATION} has a table headed "| variable | default | meaning |"`);
+  const end = text.indexOf('\n\n', start + 1);
   const rows = text
-    .slice(start, end < 0 ? undefined : end)
+    .slice(start + 1, end < 0 ? undefined : end)
     .split('\n')
     .filter((l) => l.startsWith('|') && !/^\|\s*-/.test(l));
   return rows.slice(1).map((line) => {
@@ -55,16 +59,16 @@ function configRows(text: string): { names: string[]; defaults: string }[] {
 }
 
 describe('README.md', () => {
-  it('has the scope, limits, event and error-code tables the code generates', async () => {
-    const current = readme();
-    const expected = applyTables(current, await generatedTables());
-    const stale = changedSections(current, expected);
-    assert.ok(
-      current === expected,
-      `README.md is out of date${stale.length ? ` in: ${stale.join(', ')}` : ''}. ` +
-        `Run \`${COMMAND}\` and commit README.md (the tables come from src/domain/auth/scopes.ts, the routes' ` +
-        'declared scopes, src/domain/events/docs.ts, src/errors.ts and the limits listed in scripts/readme-tables.ts).',
-    );
+  it('has the scope, limits, event and error-code tables the code generates (docs/reference/)', async () => {
+    for (const { file, before, after } of await pages()) {
+      const stale = changedSections(before, after);
+      assert.ok(
+        before === after,
+        `${path.relative(ROOT, file)} is out of date${stale.length ? ` in: ${stale.join(', ')}` : ''}. ` +
+          `Run \`${COMMAND}\` and commit it (the tables come from src/schemas/scopes.ts, the routes' ` +
+          'declared scopes, src/schemas/event-docs.ts, src/errors.ts and the limits listed in scripts/readme-tables.ts).',
+      );
+    }
   });
 
   it('lists only scopes that some operation requires, each described, and every scope a route requires', async () => {
@@ -85,16 +89,12 @@ describe('README.md', () => {
     // src/config.ts and the sections it reads through (src/config/*.ts).
     const sources = ['src/config.ts', ...fs.readdirSync('src/config').map((f) => `src/config/${f}`)];
     const code = settingsInCode(sources.map(read).join('\n'));
-    const rows = configRows(readme());
+    const rows = configRows(read(CONFIGURATION));
     const documented = new Set(rows.flatMap((r) => r.names));
     const missing = [...code.keys()].filter((n) => !documented.has(n));
-    assert.deepEqual(missing, [], `add a row to README.md's configuration table for: ${missing.join(', ')}`);
+    assert.deepEqual(missing, [], `add a row to ${CONFIGURATION}'s table for: ${missing.join(', ')}`);
     const extra = [...documented].filter((n) => !code.has(n));
-    assert.deepEqual(
-      extra,
-      [],
-      `README.md's configuration table names settings src/config.ts does not read: ${extra}`,
-    );
+    assert.deepEqual(extra, [], `${CONFIGURATION} names settings src/config.ts does not read: ${extra}`);
 
     const wrong: string[] = [];
     for (const row of rows) {
@@ -104,10 +104,10 @@ describe('README.md', () => {
         if (want === undefined) return;
         const shown = parts.length === row.names.length ? parts[i] : row.defaults.replace(/`/g, '');
         const ok = parts.length === row.names.length ? shown === want : shown.includes(want);
-        if (!ok) wrong.push(`${name}: README says "${shown}", the code's default is "${want}"`);
+        if (!ok) wrong.push(`${name}: the page says "${shown}", the code's default is "${want}"`);
       });
     }
-    assert.deepEqual(wrong, [], `fix the defaults in README.md's configuration table:\n${wrong.join('\n')}`);
+    assert.deepEqual(wrong, [], `fix the defaults in ${CONFIGURATION}:\n${wrong.join('\n')}`);
   });
 
   it('reads settingsInCode the way src/config.ts writes settings', () => {
@@ -131,12 +131,8 @@ describe('README.md', () => {
   });
 
   it('points only at files inside this repository, and they exist', () => {
-    const docs = fs
-      .readdirSync(path.join(ROOT, 'docs'))
-      .filter((f) => f.endsWith('.md'))
-      .map((f) => `docs/${f}`);
     const problems: string[] = [];
-    for (const file of ['README.md', ...docs]) {
+    for (const file of DOCS) {
       const text = read(file);
       const dir = path.dirname(path.join(ROOT, file));
       if (/shared\/spec|\.\.\/shared/.test(text))
@@ -158,11 +154,13 @@ describe('README.md', () => {
 
   it('names only npm scripts that package.json defines', () => {
     const scripts = Object.keys(JSON.parse(read('package.json')).scripts as Record<string, string>);
-    const named = [...readme().matchAll(/npm run (?:-s )?([\w:-]+)/g)].map((m) => m[1]);
-    assert.ok(named.length > 0);
-    assert.deepEqual(
-      named.filter((n) => !scripts.includes(n)),
-      [],
+    assert.ok([...readme().matchAll(/npm run (?:-s )?([\w:-]+)/g)].length > 0);
+    const unknown = DOCS.flatMap((file) =>
+      [...read(file).matchAll(/npm run (?:-s )?([\w:-]+)/g)]
+        .map((m) => m[1])
+        .filter((n) => !scripts.includes(n))
+        .map((n) => `${file}: npm run ${n}`),
     );
+    assert.deepEqual(unknown, []);
   });
 });
