@@ -275,6 +275,16 @@ CREATE TABLE checkout_sessions (
 );
 CREATE UNIQUE INDEX checkout_sessions_provider_id ON checkout_sessions USING btree (account_id, provider, provider_session_id) WHERE (provider_session_id IS NOT NULL);
 
+CREATE TABLE console_devices (
+  id text NOT NULL,
+  user_id uuid NOT NULL,
+  created_at timestamp with time zone NOT NULL DEFAULT now(),
+  last_used_at timestamp with time zone NOT NULL DEFAULT now(),
+  CONSTRAINT console_devices_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
+  CONSTRAINT console_devices_pkey PRIMARY KEY (id)
+);
+CREATE INDEX console_devices_user ON console_devices USING btree (user_id, last_used_at DESC);
+
 CREATE TABLE contact_import_rows (
   account_id uuid NOT NULL,
   import_id uuid NOT NULL,

@@ -263,3 +263,25 @@ export async function takeInvitation(db: Queryable, id: string): Promise<Invitat
 export async function markInvitationAccepted(db: Queryable, id: string): Promise<void> {
   await db.query('UPDATE user_invitations SET accepted_at = now() WHERE id = $1', [id]);
 }
+
+/** Devices kept per person (the most recently used): an older one is forgotten. */
+const DEVICES_PER_USER = 20;
+
+/** Records a console device (its cookie's hash) of a person, forgetting their least recently used beyond DEVICES_PER_USER. */
+export async function insertDevice(db: Queryable, id: string, userId: string): Promise<void> {
+  await db.query(
+    `WITH ins AS (INSERT INTO console_devices (id, user_id) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING)
+     DELETE FROM console_devices WHERE user_id = $2 AND id IN (
+       SELECT id FROM console_devices WHERE user_id = $2 ORDER BY last_used_at DESC OFFSET $3)`,
+    [id, userId, DEVICES_PER_USER - 1],
+  );
+}
+
+/** The person a console device belongs to (and notes its use), or undefined. */
+export async function useDevice(db: Queryable, id: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ user_id: string }>(
+    'UPDATE console_devices SET last_used_at = now() WHERE id = $1 RETURNING user_id',
+    [id],
+  );
+  return rows[0]?.user_id;
+}

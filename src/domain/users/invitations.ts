@@ -103,6 +103,7 @@ export async function acceptInvitation(
     acceptTerms?: boolean;
   },
   ip: string,
+  device?: string,
 ): Promise<string> {
   const id = tokenHash(token);
   const open = await takeInvitation(db, id);
@@ -110,7 +111,14 @@ export async function acceptInvitation(
   const before = await findUserByEmail(db, open.email);
   const signsIn = open.kind === 'invite' && (Boolean(before?.password_hash) || input.hasPassword === true);
   // The password is checked (or hashed) before the invitation is taken: a refusal leaves it open.
-  const verified = signsIn ? await guard.verify(open.email, input.password ?? '', ip) : undefined;
+  const verified = signsIn
+    ? await guard.verify(
+        open.email,
+        input.password ?? '',
+        ip,
+        device && device.length <= 200 ? tokenHash(device) : undefined,
+      )
+    : undefined;
   const hash = signsIn ? undefined : await hashPassword(input.password);
   return withTx(db, async (tx) => {
     const inv = await takeInvitation(tx, id);

@@ -4,11 +4,13 @@ import type { Db } from '../../db/client.ts';
 import {
   findSession,
   findUser,
+  insertDevice,
   insertSession,
   membershipsOf,
   noteSignedIn,
   revokeSession,
   type UserRow,
+  useDevice,
 } from '../../db/queries/users.ts';
 import { fail } from '../../errors.ts';
 import { randomToken } from '../../util/ids.ts';
@@ -18,6 +20,10 @@ import type { SignInGuard } from './sign-in-guard.ts';
 
 /** The cookie that carries a console session (HttpOnly, SameSite=Strict, Path=/console). */
 export const SESSION_COOKIE = 'sparrow_session';
+/** The cookie that names a device a person signed in from (SignInGuard trusts it for that person). */
+export const DEVICE_COOKIE = 'sparrow_device';
+/** How long a device is remembered after its last sign-in, in days (the cookie's Max-Age). */
+export const DEVICE_DAYS = 180;
 /** Console access tokens are short: removing a member takes effect within this time. */
 export const CONSOLE_TOKEN_SECONDS = 300;
 
@@ -59,18 +65,36 @@ export async function openSession(
 
 /**
  * Signs a person in with e-mail and password, checked by `guard` (per-address and per-e-mail
- * limits, no scrypt for unknown e-mails: SignInGuard); a success ends the user's failure streak.
+ * limits, no scrypt for unknown e-mails, a device of the person's trusted: SignInGuard); a success
+ * ends the user's failure streak. Answers the session's cookie token and the device's.
  */
 export async function signIn(
   db: Db,
   config: Config,
   guard: SignInGuard,
-  input: { email: string; password: string; ip: string },
+  input: { email: string; password: string; ip: string; device?: string },
 ) {
-  const user = await guard.verify(input.email, input.password, input.ip);
+  const device = input.device && input.device.length <= 200 ? input.device : undefined;
+  const user = await guard.verify(input.email, input.password, input.ip, device && tokenHash(device));
   await noteSignedIn(db, user.id);
   const { token, csrf } = await openSession(db, config, user.id);
-  return { token, session: await describeSession(db, user, csrf) };
+  return {
+    token,
+    device: await rememberDevice(db, user.id, device),
+    session: await describeSession(db, user, csrf),
+  };
+}
+
+/**
+ * The device cookie to set after a person's successful sign-in: the one presented when it is
+ * already theirs, else a new one (stored only as its SHA-256).
+ */
+export async function rememberDevice(db: Db, userId: string, presented?: string): Promise<string> {
+  if (presented && presented.length <= 200 && (await useDevice(db, tokenHash(presented))) === userId)
+    return presented;
+  const token = `dev_${randomToken(32)}`;
+  await insertDevice(db, tokenHash(token), userId);
+  return token;
 }
 
 /** The session a cookie token opens (USER-003 when none). */

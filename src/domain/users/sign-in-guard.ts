@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
-import { findUserByEmail, noteFailedSignIn, type UserRow } from '../../db/queries/users.ts';
+import { findUserByEmail, noteFailedSignIn, type UserRow, useDevice } from '../../db/queries/users.ts';
 import { fail } from '../../errors.ts';
 import { addressKey } from '../../util/address-key.ts';
 import { FailureBudget } from '../auth/failure-budget.ts';
@@ -11,6 +11,12 @@ import { checkPassword, PASSWORD_MAX } from './passwords.ts';
 /** Bounds of the in-memory maps (made-up e-mails and addresses must not grow them without end). */
 const MAX_EMAILS = 50_000;
 const MAX_ADDRESSES_PER_EMAIL = 1_000;
+/**
+ * Failed password checks a minute for one e-mail from devices the person has not signed in from
+ * (no device cookie of theirs), whichever addresses they come from: what a flood of wrong passwords
+ * spread over many addresses can make this process spend on scrypt for one e-mail.
+ */
+export const UNKNOWN_DEVICE_FAILURES_PER_EMAIL_PER_MINUTE = 10;
 
 /** Deletes the oldest entries of a map (insertion order) until it has room for one more. */
 function makeRoom<K, V>(map: Map<K, V>, max: number): void {
@@ -42,6 +48,8 @@ function makeRoom<K, V>(map: Map<K, V>, max: number): void {
  */
 export class SignInGuard {
   private readonly perAddress: FailureBudget;
+  /** Failures per e-mail from unknown devices (UNKNOWN_DEVICE_FAILURES_PER_EMAIL_PER_MINUTE). */
+  private readonly perEmailUnknownDevice = new FailureBudget(UNKNOWN_DEVICE_FAILURES_PER_EMAIL_PER_MINUTE);
   /** Failure streaks of e-mails with no password, kept as users' are in the database. */
   private readonly phantoms = new Map<string, { streak: number; lockedUntil: number }>();
   /** E-mail → address key → time of that address's last failure on the e-mail. */
@@ -65,19 +73,40 @@ export class SignInGuard {
    * address failed too often), 429 USER-002 (locked for this address) or 401 USER-001 (wrong
    * e-mail or password: the same answer for an unknown e-mail, after the same time).
    */
-  async verify(emailInput: string, password: string, ip: string): Promise<UserRow> {
+  async verify(emailInput: string, password: string, ip: string, deviceId?: string): Promise<UserRow> {
     const email = emailInput.trim().toLowerCase();
     const addr = addressKey(ip);
     const budget = this.perAddress.take([addr]);
     if (!budget.allowed)
       fail('RATE-001', undefined, { headers: { 'retry-after': String(budget.retryAfter) } });
 
+    // A device the person signed in from before: neither the per-e-mail limit on unknown devices
+    // nor a lock holds it (it still needs the password).
+    const deviceOwner = deviceId ? await useDevice(this.db, deviceId) : undefined;
+    const emailKey = [email];
+    if (!deviceOwner) {
+      // Before any lookup, alike for made-up and real e-mails: a refusal says nothing of which
+      // exists, and costs this process no scrypt and no query. It counts against the address.
+      const perEmail = this.perEmailUnknownDevice.take(emailKey);
+      if (!perEmail.allowed)
+        fail('RATE-001', undefined, { headers: { 'retry-after': String(perEmail.retryAfter) } });
+    }
     const user = await findUserByEmail(this.db, email);
+    const trusted = Boolean(user && deviceOwner === user.id);
+    if (deviceOwner && !trusted) {
+      // Another person's device: counted as an unknown device for this e-mail.
+      const perEmail = this.perEmailUnknownDevice.take(emailKey);
+      if (!perEmail.allowed)
+        fail('RATE-001', undefined, { headers: { 'retry-after': String(perEmail.retryAfter) } });
+    }
     const now = Date.now();
     const lockedUntil = user
       ? (user.locked_until?.getTime() ?? 0)
       : (this.phantoms.get(email)?.lockedUntil ?? 0);
-    if (lockedUntil > now && this.failedHere(email, addr, now)) fail('USER-002');
+    if (!trusted && lockedUntil > now && this.failedHere(email, addr, now)) {
+      this.perEmailUnknownDevice.giveBack(emailKey);
+      fail('USER-002');
+    }
 
     let ok = false;
     const started = performance.now();
@@ -94,6 +123,7 @@ export class SignInGuard {
       fail('USER-001');
     }
     this.perAddress.giveBack([addr]);
+    if (!trusted) this.perEmailUnknownDevice.giveBack(emailKey);
     return user;
   }
 

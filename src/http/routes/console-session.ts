@@ -4,8 +4,11 @@ import { acceptInvitation, describeInvitation } from '../../domain/users/invitat
 import {
   consoleToken,
   currentSession,
+  DEVICE_COOKIE,
+  DEVICE_DAYS,
   describeSession,
   openSession,
+  rememberDevice,
   SESSION_COOKIE,
   signIn,
   signOut,
@@ -44,16 +47,29 @@ function secureCookie(publicUrl: string): boolean {
   return !(u.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname));
 }
 
-function setSessionCookie(app: FastifyInstance, reply: FastifyReply, token: string, maxAgeSeconds: number) {
+function cookieLine(app: FastifyInstance, name: string, value: string, maxAgeSeconds: number): string {
   const parts = [
-    `${SESSION_COOKIE}=${token}`,
+    `${name}=${value}`,
     `Path=${PATH}`,
     'HttpOnly',
     'SameSite=Strict',
     `Max-Age=${maxAgeSeconds}`,
   ];
   if (secureCookie(app.ctx.config.publicUrl)) parts.push('Secure');
-  reply.header('set-cookie', parts.join('; '));
+  return parts.join('; ');
+}
+
+/** Sets the session cookie, and with `device` the cookie that remembers the device (DEVICE_DAYS). */
+function setSessionCookie(
+  app: FastifyInstance,
+  reply: FastifyReply,
+  token: string,
+  maxAgeSeconds: number,
+  device?: string,
+) {
+  const lines = [cookieLine(app, SESSION_COOKIE, token, maxAgeSeconds)];
+  if (device) lines.push(cookieLine(app, DEVICE_COOKIE, device, DEVICE_DAYS * 86_400));
+  reply.header('set-cookie', lines.length === 1 ? lines[0] : lines);
 }
 
 /**
@@ -115,12 +131,13 @@ export async function consoleSessionRoutes(app: App) {
     },
     async (req, reply) => {
       sameSite(req);
-      const { token, session } = await signIn(app.ctx.db, app.ctx.config, guard, {
+      const { token, device, session } = await signIn(app.ctx.db, app.ctx.config, guard, {
         email: req.body.email,
         password: req.body.password,
         ip: req.ip,
+        device: cookieValue(req, DEVICE_COOKIE),
       });
-      setSessionCookie(app, reply, token, cfg.sessionHours * 3600);
+      setSessionCookie(app, reply, token, cfg.sessionHours * 3600, device);
       return ok(session);
     },
   );
@@ -215,10 +232,12 @@ export async function consoleSessionRoutes(app: App) {
     },
     async (req, reply) => {
       sameSite(req);
-      const userId = await acceptInvitation(app.ctx.db, guard, req.params.token, req.body, req.ip);
+      const presented = cookieValue(req, DEVICE_COOKIE);
+      const userId = await acceptInvitation(app.ctx.db, guard, req.params.token, req.body, req.ip, presented);
       const user = (await findUser(app.ctx.db, userId))!;
       const { token, csrf } = await openSession(app.ctx.db, app.ctx.config, userId);
-      setSessionCookie(app, reply, token, cfg.sessionHours * 3600);
+      const device = await rememberDevice(app.ctx.db, userId, presented);
+      setSessionCookie(app, reply, token, cfg.sessionHours * 3600, device);
       return ok(await describeSession(app.ctx.db, user, csrf));
     },
   );
