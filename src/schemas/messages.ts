@@ -223,6 +223,39 @@ export const SendMessagesResult = Type.Object({
   sendAt: Type.Optional(Type.String({ format: 'date-time', description: 'When a scheduled send runs.' })),
 });
 
+/** POST …/messages/estimate: a send's body without `sendAt` (what it would do now). */
+export const SendEstimateBody = Type.Omit(SendMessagesBody, ['sendAt']);
+
+/** What a send would do: counts, segments, encodings, price and balance; nothing is created or charged. */
+export const SendEstimate = Type.Object({
+  requested: Type.Integer({ description: 'Every recipient the send addresses: `valid` + `failed`.' }),
+  valid: Type.Integer({ description: 'Messages that would be queued and charged.' }),
+  failed: Type.Integer({ description: 'Recipients that would not be sent, uncharged (see `failures`).' }),
+  failures: Type.Array(
+    Type.Object({ code: Type.String(), description: Type.String(), count: Type.Integer() }),
+    {
+      description:
+        'The recipients not sent by reason: opted out or blocked CONT-010, invalid number CONT-001, …',
+    },
+  ),
+  segments: Type.Integer({
+    description: 'Segments of the messages that would be sent, each text as rendered.',
+  }),
+  ucs2: Type.Integer({
+    description:
+      'How many of those messages are UCS-2 (a character outside GSM-7, in the text or a merged value).',
+  }),
+  held: Type.Integer({
+    description: 'How many would wait for the end of quiet hours (with `quietHours: true`).',
+  }),
+  estimatedPrice: Type.Number({ description: 'What the send would be charged now, in `currency`.' }),
+  currency: Type.String(),
+  balance: Type.Number({ description: 'The balance now.' }),
+  balanceCovers: Type.Boolean({
+    description: 'Whether the balance covers `estimatedPrice` (else a send is 402).',
+  }),
+});
+
 export const MessageListQuery = Type.Object({
   ...PageQuery,
   contactId: Type.Optional(Type.String()),

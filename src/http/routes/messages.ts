@@ -1,10 +1,18 @@
 import { getMessage } from '../../domain/messages/get-message.ts';
 import { hideContactDetails } from '../../domain/messages/hide-contact-details.ts';
 import { listMessages } from '../../domain/messages/list-messages.ts';
+import { estimateSend } from '../../domain/send/accept/estimate-send.ts';
 import { scheduleSend } from '../../domain/send/accept/schedule-send.ts';
 import { type SendMessagesInput, sendMessages } from '../../domain/send/accept/send-messages.ts';
 import { Collection, Envelope, errorResponses, IdParam } from '../../schemas/common.ts';
-import { Message, MessageListQuery, SendMessagesBody, SendMessagesResult } from '../../schemas/messages.ts';
+import {
+  Message,
+  MessageListQuery,
+  SendEstimate,
+  SendEstimateBody,
+  SendMessagesBody,
+  SendMessagesResult,
+} from '../../schemas/messages.ts';
 import { ok, page } from '../respond.ts';
 import type { App } from '../types.ts';
 
@@ -69,6 +77,44 @@ export async function messageRoutes(app: App) {
       // Contact details only to a token that may read contacts (messages:send alone may not).
       if (req.grant?.scopes.has('contacts:read')) return ok(result);
       return ok({ ...result, messages: result.messages.map(hideContactDetails) });
+    },
+  );
+
+  app.post(
+    '/v1/accounts/:accountId/messages/estimate',
+    {
+      config: { scope: 'messages:send' },
+      schema: {
+        tags: ['messages'],
+        summary: 'Estimate a send',
+        description:
+          'What `POST …/messages` with this body would do now, without doing it: the recipients counted (opted-out, ' +
+          'blocked and invalid ones apart, by reason), segments and UCS-2 messages per the texts as rendered for each ' +
+          'recipient, the messages quiet hours would hold, the price in the account’s currency and whether the ' +
+          'balance covers it. Nothing is created, sent or charged (new mobiles are not kept as contacts). Every error ' +
+          'of a send except 402: a price the balance cannot cover answers `balanceCovers: false`.',
+        params: IdParam('accountId'),
+        body: SendEstimateBody,
+        response: { 200: Envelope(SendEstimate), ...errorResponses() },
+      },
+    },
+    async (req) => {
+      const fields = req.body;
+      const input: SendMessagesInput = {
+        contacts: fields.contacts,
+        conversations: fields.conversations,
+        filters: fields.filters,
+        listId: fields.listId,
+        phoneNumberFilter: fields.phoneNumberFilter,
+        template: fields.template,
+        type: fields.type,
+        media: fields.media,
+        shortenLinks: fields.shortenLinks,
+        smartEncoding: fields.smartEncoding,
+        validityPeriod: fields.validityPeriod,
+        quietHours: fields.quietHours === true && app.ctx.config.quietHoursEnabled,
+      };
+      return ok(await estimateSend(app.ctx.db, req.params.accountId, input, req.actor));
     },
   );
 
