@@ -5,7 +5,8 @@
  * from 127.0.0.1 alone (baseline), then (1 s into it) while FLOOD sign-ins with made-up e-mails are sent at once
  * from rotating addresses 127.0.0.2–127.0.0.254 (one address each, as many addresses as a botnet
  * would have), then while FLOOD wrong passwords for the administrator's own e-mail are sent the
- * same way; and once that flood has ended, from a clean address (127.0.1.1). Prints each
+ * same way (from the browser it signed in with before, carrying its device cookie, and from a device
+ * never used); and once that flood has ended, from a clean address (127.0.1.1). Prints each
  * sign-in's status and time, the flood's answers by status and the server's CPU time per phase,
  * and ten wrong passwords and ten unknown e-mails one at a time (their time class).
  * Env: FLOOD (default 200), DATABASE_URL (else embedded PostgreSQL).
@@ -18,19 +19,26 @@ import { benchDatabase, fmt } from './support.ts';
 
 const flood = Number(process.env.FLOOD ?? 200);
 
-function signIn(url: string, email: string, password: string, localAddress: string) {
+function signIn(url: string, email: string, password: string, localAddress: string, cookie?: string) {
   const payload = JSON.stringify({ email, password });
   const started = performance.now();
-  return new Promise<{ status: number; ms: number; code?: string }>((resolve, reject) => {
+  return new Promise<{ status: number; ms: number; code?: string; device?: string }>((resolve, reject) => {
     const req = http.request(
       url,
       {
         method: 'POST',
         localAddress,
         agent: false,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+          ...(cookie ? { cookie } : {}),
+        },
       },
       (res) => {
+        const device = (res.headers['set-cookie'] ?? [])
+          .find((l) => l.startsWith('sparrow_device='))
+          ?.split(';')[0];
         let text = '';
         res.on('data', (c) => {
           text += c;
@@ -40,7 +48,7 @@ function signIn(url: string, email: string, password: string, localAddress: stri
           try {
             code = JSON.parse(text).error?.code;
           } catch {}
-          resolve({ status: res.statusCode ?? 0, ms: performance.now() - started, code });
+          resolve({ status: res.statusCode ?? 0, ms: performance.now() - started, code, device });
         });
       },
     );
@@ -69,7 +77,13 @@ try {
   );
   const { url, admin } = JSON.parse(line) as { url: string; admin: { email: string; password: string } };
   const pid = server.pid!;
-  const adminSignIn = (from: string) => signIn(url, admin.email, admin.password, from);
+  // The administrator's browser keeps the device cookie its first sign-in set (SignInGuard trusts it).
+  let device: string | undefined;
+  const adminSignIn = async (from: string, fromDevice = true) => {
+    const r = await signIn(url, admin.email, admin.password, from, fromDevice ? device : undefined);
+    if (fromDevice) device ??= r.device;
+    return r;
+  };
 
   const base = [];
   for (let i = 0; i < 3; i++) base.push(await adminSignIn('127.0.0.1'));
@@ -99,6 +113,7 @@ try {
     );
     await new Promise((r) => setTimeout(r, 1000));
     const during = await adminSignIn('127.0.0.1');
+    const newDevice = await adminSignIn('127.0.2.1', false);
     const results = await Promise.all(attack);
     const took = performance.now() - started;
     const cpu = cpuSeconds(pid) - cpu0;
@@ -112,7 +127,8 @@ try {
         .join(
           ', ',
         )}), server CPU ${fmt(cpu, 2)} s, median ${ms(results.map((r) => r.ms).sort((a, b) => a - b)[results.length >> 1])}; ` +
-        `administrator meanwhile from 127.0.0.1: ${during.status} ${during.code ?? ''} in ${ms(during.ms)}; after, from 127.0.1.1: ${after.status} ${after.code ?? ''} in ${ms(after.ms)}`,
+        `administrator meanwhile from 127.0.0.1 (their device): ${during.status} ${during.code ?? ''} in ${ms(during.ms)}, ` +
+        `from a device never used: ${newDevice.status} ${newDevice.code ?? ''} in ${ms(newDevice.ms)}; after, from 127.0.1.1: ${after.status} ${after.code ?? ''} in ${ms(after.ms)}`,
     );
   }
 } finally {
