@@ -2,6 +2,38 @@ import type { AppContext } from '../context.ts';
 import { metrics } from '../metrics/metrics.ts';
 import type { WorkerTask } from './index.ts';
 
+/**
+ * A task that drains a queue: one round does at most `batch` items and answers how many it did; a
+ * full round goes again at once (there may be more), any other waits `every`. A task without a
+ * batch runs every `every` (periodic housekeeping).
+ */
+export interface Drained {
+  name: string;
+  /** The wait after a round that was not full, in ms, or read from the settings. */
+  every: number | ((ctx: AppContext) => number);
+  /** The most one round does; a round that did this many goes again at once. None: every round waits. */
+  batch?: number;
+  /** One round of at most `batch` items (Infinity without one); answers how many it did (a periodic task: anything). */
+  run: (ctx: AppContext, batch: number, signal: AbortSignal) => Promise<unknown>;
+  subscribe?: WorkerTask['subscribe'];
+  stop?: WorkerTask['stop'];
+}
+
+/**
+ * The drain helper: the task the loop runs for a `Drained` row ("run a batch; if it was full go
+ * again at once, else wait `every`").
+ */
+export function drain({ every, batch, run, ...rest }: Drained): WorkerTask {
+  const wait = typeof every === 'function' ? every : () => every;
+  return {
+    ...rest,
+    run: async (ctx, signal) => {
+      const done = await run(ctx, batch ?? Number.POSITIVE_INFINITY, signal);
+      return batch !== undefined && typeof done === 'number' && done >= batch ? 0 : wait(ctx);
+    },
+  };
+}
+
 /** A running task loop. */
 export interface Loop {
   stop: () => Promise<void>;

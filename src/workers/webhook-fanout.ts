@@ -1,5 +1,6 @@
 import { fanOutEvents } from '../domain/webhooks/fan-out-events.ts';
 import type { WorkerTask } from './index.ts';
+import { drain } from './loop.ts';
 import { wakeWebhookDeliveries } from './webhook-wake.ts';
 
 /** Settings of the fan-out task. */
@@ -16,14 +17,14 @@ export interface FanOutOptions {
  * Runs in as many processes as wanted; SKIP LOCKED keeps them off each other's events.
  */
 export function webhookFanOut(opts: FanOutOptions = {}): WorkerTask {
-  const batchSize = opts.batchSize ?? 1000;
-  const idleMs = opts.idleMs ?? 50;
-  return {
+  return drain({
     name: 'webhook-fanout',
-    run: async (ctx) => {
-      const { events, deliveries } = await fanOutEvents(ctx.db, batchSize);
+    every: opts.idleMs ?? 50,
+    batch: opts.batchSize ?? 1000,
+    run: async (ctx, batch) => {
+      const { events, deliveries } = await fanOutEvents(ctx.db, batch);
       if (deliveries > 0) wakeWebhookDeliveries();
-      return events >= batchSize ? 0 : idleMs;
+      return events;
     },
-  };
+  });
 }

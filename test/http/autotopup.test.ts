@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runAutoTopups } from '../../src/domain/billing/run-auto-topups.ts';
-import { autoTopup } from '../../src/workers/auto-topup.ts';
+import { task } from '../../src/workers/index.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 import { type FakeStripe, startFakeStripe, startStripeTestService } from './billing-fake-stripe.ts';
+
+const autoTopup = task('auto-topup');
 
 const ORDER = {
   plan: 'starter',

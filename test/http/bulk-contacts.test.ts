@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient } from '../../src/domain/auth/create-client.ts';
-import { runContactJobChunk, runContactJobs } from '../../src/domain/jobs/run-contact-jobs.ts';
+import { runChunks } from '../../src/domain/jobs/run-chunks.ts';
+import { CONTACT_JOBS, runContactJobChunk } from '../../src/domain/jobs/run-contact-jobs.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 import { workerProcesses } from '../support/worker-processes.ts';
 
@@ -54,7 +55,7 @@ describe('POST /v1/accounts/:accountId/bulk/contacts', () => {
   const job = async (acc: TestAccount, id: string) =>
     body(await call(svc.api, 'GET', `${base(acc)}/jobs/${id}`, { auth: acc.auth })).data;
   /** Runs the worker's chunks until no job is open. */
-  const work = () => runContactJobs(svc.db, 1000, 1000, svc.ctx.log);
+  const work = () => runChunks(svc.db, svc.ctx.log, CONTACT_JOBS, 1000, 1000);
   const contactsWhere = async (acc: TestAccount, where: string) => {
     const { rows } = await svc.db.query<{ id: string }>(
       `SELECT id FROM contacts c WHERE account_id = $1 AND ${where} ORDER BY id`,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { runContactImports } from '../../src/domain/contacts/run-contact-imports.ts';
+import { CONTACT_IMPORTS } from '../../src/domain/contacts/run-contact-imports.ts';
+import { runChunks } from '../../src/domain/jobs/run-chunks.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 import { workerProcesses } from '../support/worker-processes.ts';
 
@@ -35,8 +36,8 @@ describe('POST/GET /v1/accounts/:accountId/contacts/imports', () => {
   const get = async (a: TestAccount, id: string) =>
     body(await call(svc.api, 'GET', `${base(a)}/${id}`, { auth: a.auth })).data;
   /** One worker chunk of `size` rows. */
-  const chunk = (size: number) => runContactImports(svc.db, size, 1, svc.ctx.log);
-  const work = () => runContactImports(svc.db, 1000, 1000, svc.ctx.log);
+  const chunk = (size: number) => runChunks(svc.db, svc.ctx.log, CONTACT_IMPORTS, size, 1);
+  const work = () => runChunks(svc.db, svc.ctx.log, CONTACT_IMPORTS, 1000, 1000);
 
   before(async () => {
     svc = await startTestService();

@@ -3,8 +3,10 @@
  * helpers they build drips, lists and contacts with. Not a test file itself.
  */
 import assert from 'node:assert/strict';
-import { workflowEnroll } from '../../src/workers/workflow-enroll.ts';
+import { task } from '../../src/workers/index.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+
+const workflowEnroll = task('workflow-enroll');
 
 export const NOT_THERE = '01937c1e-0000-7000-8000-00000000abcd';
 

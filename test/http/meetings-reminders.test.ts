@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { meetingReminders } from '../../src/workers/meeting-reminders.ts';
+import { task } from '../../src/workers/index.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 import { at10, MINUTE, meetingHelpers } from './meetings-support.ts';
+
+const meetingReminders = task('meeting-reminders');
 
 describe('meeting timers', () => {
   let svc: TestService;

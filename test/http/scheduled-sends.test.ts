@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { scheduledSends } from '../../src/workers/scheduled-sends.ts';
+import { task } from '../../src/workers/index.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+
+const scheduledSends = task('scheduled-sends');
 
 describe('POST /v1/accounts/:accountId/messages with sendAt', () => {
   let svc: TestService;

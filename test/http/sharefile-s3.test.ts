@@ -6,9 +6,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { sharefilePurge } from '../../src/workers/sharefile-purge.ts';
+import { task } from '../../src/workers/index.ts';
 import { body, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 import * as F from '../support/sample-files.ts';
+
+const sharefilePurge = task('sharefile-purge');
 
 interface S3rverInstance {
   run(): Promise<AddressInfo>;

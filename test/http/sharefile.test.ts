@@ -6,10 +6,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { sharefilePurge } from '../../src/workers/sharefile-purge.ts';
+import { task } from '../../src/workers/index.ts';
 import { body, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 import * as F from '../support/sample-files.ts';
 import { serviceWithAccount } from '../support/suite.ts';
+
+const sharefilePurge = task('sharefile-purge');
 
 const URL_PATH = '/v1/tools/sharefile';
 const MAX = 64 * 1024;

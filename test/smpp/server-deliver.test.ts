@@ -3,7 +3,7 @@ import { afterEach, before, describe, it } from 'node:test';
 import { receiveMessage } from '../../src/domain/inbound/receive-message.ts';
 import { STATUS } from '../../src/smpp/status.ts';
 import { newId } from '../../src/util/ids.ts';
-import { smppOutboxExpiry } from '../../src/workers/smpp-outbox-expiry.ts';
+import { task } from '../../src/workers/index.ts';
 import { body, call, eventually, type TestAccount } from '../helpers.ts';
 import {
   type Credential,
@@ -12,6 +12,8 @@ import {
   smppSuite,
   submitParams,
 } from '../support/smpp-suite.ts';
+
+const smppOutboxExpiry = task('smpp-outbox-expiry');
 
 /** What the SMPP server delivers to bound receivers: receipts (kept, redelivered, expired) and inbound texts. */
 describe('SMPP server: deliver_sm', () => {

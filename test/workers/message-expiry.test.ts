@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { OutboundMessage } from '../../src/providers/types.ts';
 import { dispatch } from '../../src/workers/dispatch.ts';
-import { messageExpiry } from '../../src/workers/message-expiry.ts';
+import { task } from '../../src/workers/index.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+
+const messageExpiry = task('message-expiry');
 
 const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
 

@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../../db/client.ts';
+import type { Queryable } from '../../db/client.ts';
 import {
   advanceContactImport,
   CONTACT_IMPORT_QUEUE,
@@ -10,42 +10,36 @@ import {
 import { contactsCreated } from '../../db/statistics.ts';
 import { IMPORT_ERRORS_KEPT } from '../../schemas/limits.ts';
 import type { Actor } from '../actor.ts';
-import { type Backoff, type Log, runLocked } from '../claim.ts';
+import type { Backoff } from '../claim.ts';
+import type { ChunkedJobs } from '../jobs/run-chunks.ts';
 import { cellsByHeader, coreColumn, writeBatch } from './contact-rows.ts';
 
 /** A chunk that fails unexpectedly is tried again after this backoff, then the import fails. */
 export const IMPORT_BACKOFF: Backoff = { baseMs: 1_000, maxMs: 60_000, maxAttempts: 5 };
 
 /**
- * Runs up to `max` chunks of open imports (the claim helper's locked queue: each chunk is one
- * transaction that holds the import's row). A chunk writes the next `chunkSize` staged rows as
- * contacts, with their contact-created / contact-updated events, and in the same commit moves
- * the counters and the cursor, keeps the first row errors and drops the staged rows it did. A
- * worker killed mid-chunk leaves nothing of it: the next worker does the chunk from the same
- * cursor, so no row is written or counted twice. Rows with a bad value are counted in `failed`
- * and skipped; a chunk that throws is retried after IMPORT_BACKOFF and, after its last attempt,
- * the import is `failed` (what was imported stays). Answers how many chunks ran.
+ * Contact imports as the chunk engine runs them (`runChunks`, one transaction per chunk that holds
+ * the import's row). A chunk writes the next `chunkSize` staged rows as contacts, with their
+ * contact-created / contact-updated events, and in the same commit moves the counters and the
+ * cursor, keeps the first row errors and drops the staged rows it did. A worker killed mid-chunk
+ * leaves nothing of it: the next worker does the chunk from the same cursor, so no row is written or
+ * counted twice. Rows with a bad value are counted in `failed` and skipped; a chunk that throws is
+ * retried after IMPORT_BACKOFF and, after its last attempt, the import is `failed` (what was
+ * imported stays).
  */
-export async function runContactImports(db: Db, chunkSize: number, max: number, log: Log): Promise<number> {
-  return runLocked(
-    db,
-    log,
-    {
-      name: 'contact-imports',
-      spec: CONTACT_IMPORT_QUEUE,
-      describe: (i: ContactImportRow) => `import ${i.id} of account ${i.account_id}`,
-      key: (i) => [i.account_id, i.id],
-      attempts: (i) => i.attempts,
-      backoff: IMPORT_BACKOFF,
-    },
-    max,
-    async (tx, imp) => {
-      const created = await runImportChunk(tx, imp, chunkSize);
-      // Counted once the chunk's transaction is under way to commit (statistics.ts waits for it).
-      contactsCreated(db, created, log);
-    },
-  );
-}
+export const CONTACT_IMPORTS: ChunkedJobs<ContactImportRow> = {
+  name: 'contact-imports',
+  spec: CONTACT_IMPORT_QUEUE,
+  describe: (i) => `import ${i.id} of account ${i.account_id}`,
+  key: (i) => [i.account_id, i.id],
+  attempts: (i) => i.attempts,
+  backoff: IMPORT_BACKOFF,
+  chunk: async (tx, imp, chunkSize, { db, log }) => {
+    const created = await runImportChunk(tx, imp, chunkSize);
+    // Counted once the chunk's transaction is under way to commit (statistics.ts waits for it).
+    contactsCreated(db, created, log);
+  },
+};
 
 /** One chunk of a locked import; answers how many contacts it created. */
 async function runImportChunk(tx: Queryable, imp: ContactImportRow, chunkSize: number): Promise<number> {

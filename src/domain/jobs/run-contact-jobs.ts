@@ -15,11 +15,11 @@ import {
 } from '../../db/queries/jobs.ts';
 import { addListMembers, findList, isSmartList, removeListMember } from '../../db/queries/lists.ts';
 import type { Actor } from '../actor.ts';
-import { type Log, runLocked } from '../claim.ts';
 import { presentContacts } from '../contacts/get-contact.ts';
 import { removeContactIn, removeContactsIn } from '../contacts/remove-contact.ts';
 import { applyContactUpdate, applyContactUpdates } from '../contacts/update-contact.ts';
 import { emitEvent } from '../events/emit.ts';
+import type { ChunkedJobs } from './run-chunks.ts';
 import type { ContactJobRequest } from './start-contact-job.ts';
 
 /** What one chunk did. */
@@ -60,23 +60,15 @@ async function runChunk(tx: Queryable, job: JobRow, chunkSize: number): Promise<
 }
 
 /**
- * Runs chunks (the claim helper: one transaction each) until no open job is left or `max` chunks
- * ran; a failing chunk is logged and ends the round (it is tried again next round). Answers how
- * many ran.
+ * Bulk contact jobs as the chunk engine runs them (`runChunks`): a chunk is `runChunk`; a failing
+ * chunk is logged and ends the round (it is tried again next round).
  */
-export async function runContactJobs(db: Db, chunkSize: number, max: number, log: Log): Promise<number> {
-  return runLocked(
-    db,
-    log,
-    {
-      name: 'bulk-contacts',
-      spec: CONTACT_JOB_QUEUE,
-      describe: (j: JobRow) => `job ${j.id} of account ${j.account_id}`,
-    },
-    max,
-    (tx, job) => runChunk(tx, job, chunkSize),
-  );
-}
+export const CONTACT_JOBS: ChunkedJobs<JobRow> = {
+  name: 'bulk-contacts',
+  spec: CONTACT_JOB_QUEUE,
+  describe: (j) => `job ${j.id} of account ${j.account_id}`,
+  chunk: (tx, job, chunkSize) => runChunk(tx, job, chunkSize),
+};
 
 async function applyAction(tx: Queryable, job: JobRow, ids: string[]): Promise<ChunkResult> {
   const accountId = job.account_id;
