@@ -157,6 +157,7 @@ async function renew(s) {
  * @property {Blob} [file] a body sent as its bytes, with its type
  * @property {FormData} [form] a multipart/form-data body (the browser writes its boundary)
  * @property {boolean} [root] call `/v1{path}` instead of the account's path
+ * @property {Record<string, string>} [headers] more request headers (`Idempotency-Key`)
  */
 
 /**
@@ -169,7 +170,7 @@ async function renew(s) {
  * @param {ApiOptions} [options]
  * @returns {Promise<any>} the envelope (`data`, `pagination`, …) as the API documents it
  */
-export async function api(method, path, { query, json, csv, file, form, root = false } = {}) {
+export async function api(method, path, { query, json, csv, file, form, root = false, headers: extra } = {}) {
   let s = session();
   if (!s) throw new ApiError(401, 'AUTH-001', 'Sign in first.');
   if (s.expiresAt - Date.now() < RENEW_MARGIN_MS) s = await renew(s);
@@ -184,7 +185,7 @@ export async function api(method, path, { query, json, csv, file, form, root = f
   const base = root ? '/v1' : `/v1/accounts/${encodeURIComponent(s.accountId)}`;
   const url = `${base}${path}${search ? `?${search}` : ''}`;
   const send = (token) => {
-    const headers = { authorization: `Bearer ${token}` };
+    const headers = { ...extra, authorization: `Bearer ${token}` };
     let body;
     if (json !== undefined) {
       headers['content-type'] = 'application/json';

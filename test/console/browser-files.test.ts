@@ -46,7 +46,8 @@ describe('the web console’s Files page in a browser', { skip: skipWithoutChrom
     await page.check('input[name=mode][value=mobiles]');
     await page.fill('textarea[name=mobiles]', '+14155550177');
     await page.fill('textarea[name=text]', 'A picture for you');
-    await page.locator('button', { hasText: 'Send' }).click();
+    await page.locator('button', { hasText: 'Review and send' }).click();
+    await page.locator('section.review button', { hasText: 'Send to 1 recipient' }).click();
     await page.locator('.flash-info', { hasText: 'Sent: 1 queued' }).waitFor();
     const sent = await eventually(async () => {
       const res = body(await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/messages`, { auth: a.auth }));

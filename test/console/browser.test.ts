@@ -103,9 +103,10 @@ describe('the web console in a browser', { skip: skipWithoutChromium }, () => {
       (await page.locator('.counter').first().textContent()) ?? '',
       /For \u2068Ada Lovelace\u2069: “Hi Ada, your order shipped\.”/,
     );
-    await page.locator('button', { hasText: /^Send$/ }).click();
+    await page.locator('button', { hasText: 'Review and send' }).click();
+    await page.locator('section.review button', { hasText: 'Send to 1 recipient' }).click();
     await page.locator('.flash-info', { hasText: '1 queued, 0 not sent' }).waitFor();
-    assert.match((await flash(page).textContent()) ?? '', /Estimated price \d/);
+    assert.match((await flash(page).textContent()) ?? '', /Estimated price \d+\.\d+ USD/);
     await page.locator('a', { hasText: 'Follow the messages' }).click();
     await page.locator('h2', { hasText: 'Messages' }).waitFor();
     // The list refreshes itself while a message may still move.
@@ -224,7 +225,7 @@ describe('the web console in a browser', { skip: skipWithoutChromium }, () => {
     await page.locator('input[name=password]').waitFor();
   });
 
-  it('shows a send the balance cannot cover as payment required (402)', async () => {
+  it('shows in the review that the balance cannot cover a send, and does not offer to send it', async () => {
     const poor = await svc.newAccount({ balance: 0 });
     await c.signIn(poor);
     await page.locator('h2', { hasText: 'Overview' }).waitFor();
@@ -232,10 +233,15 @@ describe('the web console in a browser', { skip: skipWithoutChromium }, () => {
     await page.check('input[name=mode][value=mobiles]');
     await page.fill('textarea[name=mobiles]', '+14155550177');
     await page.fill('textarea[name=text]', 'Hello');
-    await page.locator('button', { hasText: /^Send$/ }).click();
-    const alert = page.getByRole('alert');
+    // The review says so before anything is tried, and its Send button is off.
+    await page.locator('button', { hasText: 'Review and send' }).click();
+    const alert = page.locator('section.review [role=alert]');
     await alert.waitFor();
-    assert.match((await alert.textContent()) ?? '', /^Payment required: .*\(ACCT-002\)$/);
+    assert.match((await alert.textContent()) ?? '', /The balance cannot cover this send/);
+    assert.equal(
+      await page.locator('section.review button', { hasText: 'Send to 1 recipient' }).isDisabled(),
+      true,
+    );
   });
 
   it('raised no script error and no Content-Security-Policy violation on the way', () => {

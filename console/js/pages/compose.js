@@ -1,5 +1,8 @@
 // Compose & send: recipients (contacts, a list, or new mobile numbers), the sender group, the text
-// with merge fields and a live segment counter, then the send's answer (queued, failed, price).
+// with merge fields and a live segment counter; then a review of what the send would do (POST
+// …/messages/estimate: recipients after opt-outs, segments, UCS-2, price in the account's currency,
+// sender, quiet hours, schedule) and only then, confirmed, the send itself (with an Idempotency-Key
+// per composed send, so a second click or a retry cannot send twice); a test send to oneself.
 import { api, shareFile } from '../api.js';
 import { field, h, money, nameOf } from '../dom.js';
 import { showError, showInfo } from '../flash.js';
@@ -8,8 +11,70 @@ import { parseTemplate, renderTemplate } from '../rules/render.js';
 import { countSegments, nonGsmCharacters, SEGMENT_LIMITS, smartEncode } from '../rules/segments.js';
 import { MEDIA_ACCEPT } from './files.js';
 
-/** Merge fields a person can insert with one click. */
-const COMMON_FIELDS = ['firstName', 'lastName', 'email', 'mobile'];
+/** Merge fields a person can insert with one click, by name; the text keeps the API's syntax. */
+export const COMMON_FIELDS = [
+  ['firstName', 'First name'],
+  ['lastName', 'Last name'],
+  ['email', 'E-mail'],
+  ['mobile', 'Mobile'],
+];
+
+/** Where the console remembers the number a person sends tests to (this browser only). */
+const TEST_MOBILE_KEY = 'sparrow.console.testMobile';
+
+/** A random key (hex) for one composed send's Idempotency-Key. */
+export function newSendKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `console-${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/**
+ * Merge-field buttons named in words ("First name"), each inserting its field at the cursor of
+ * `textarea` in the API's syntax, then calling `changed()`.
+ * @param {HTMLTextAreaElement | HTMLInputElement} textarea
+ * @param {() => void} [changed]
+ */
+export function mergeButtons(textarea, changed = () => {}) {
+  return h(
+    'div',
+    { class: 'chips merge-fields' },
+    h('span', { class: 'muted' }, 'Insert: '),
+    COMMON_FIELDS.map(([key, label]) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'chip-button',
+          'data-field': key,
+          title: `Each recipient's ${label.toLowerCase()}`,
+          onclick: () => {
+            const at = textarea.selectionStart ?? textarea.value.length;
+            textarea.value = `${textarea.value.slice(0, at)}{{{${key}}}}${textarea.value.slice(textarea.selectionEnd ?? at)}`;
+            textarea.focus();
+            changed();
+          },
+        },
+        `+ ${label}`,
+      ),
+    ),
+  );
+}
+
+/**
+ * The text with the characters that force UCS-2 replaced by a GSM-7 look-alike where one exists
+ * (an accented letter by its plain letter: "ë" → "e"); others stay.
+ * @param {string} text
+ */
+export function plainLetters(text) {
+  const odd = new Set(nonGsmCharacters(text));
+  return [...text]
+    .map((ch) => {
+      if (!odd.has(ch)) return ch;
+      const base = ch.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+      return base && !nonGsmCharacters(base).length ? base : ch;
+    })
+    .join('');
+}
 
 /**
  * A one-line summary of a text's segments: "42 / 160 characters · GSM-7 · 1 segment", of the text
@@ -54,8 +119,39 @@ export function messageBox(name = 'text', preview = () => null, smart = () => fa
         ),
       );
     const odd = nonGsmCharacters(on ? smartEncode(text) : text);
-    if (odd.length)
+    if (odd.length) {
       lines.push(h('span', { class: 'warn' }, ` · UCS-2 because of: ${odd.slice(0, 8).join(' ')}`));
+      const plain = plainLetters(text);
+      const now = countSegments(on ? smartEncode(text) : text).segments;
+      const then = countSegments(on ? smartEncode(plain) : plain).segments;
+      lines.push(
+        h('br'),
+        h(
+          'span',
+          { class: 'warn', 'data-test': 'ucs2-warning' },
+          `Warning: ${odd.slice(0, 8).join(' ')} ${odd.length === 1 ? 'is' : 'are'} not in the GSM-7 alphabet, so the whole text is sent as UCS-2: 70 characters a segment instead of 160.`,
+          then < now
+            ? ` Without ${odd.length === 1 ? 'it' : 'them'}: ${then} segment${then === 1 ? '' : 's'} instead of ${now}.`
+            : '',
+        ),
+      );
+      if (plain !== text)
+        lines.push(
+          ' ',
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'link',
+              onclick: () => {
+                textarea.value = plain;
+                update();
+              },
+            },
+            'Use plain letters',
+          ),
+        );
+    }
     const sample = preview();
     if (sample && hasMergeFields(text)) {
       const rendered = renderTemplate(text, mergeValues(sample));
@@ -137,23 +233,7 @@ export async function composePage(view, { query }) {
     h('option', { value: '' }, 'Start from a template…'),
     templates.data.map((t) => h('option', { value: t.id }, t.name)),
   );
-  const insert = COMMON_FIELDS.map((f) =>
-    h(
-      'button',
-      {
-        type: 'button',
-        class: 'chip-button',
-        onclick: () => {
-          const el = box.textarea;
-          const at = el.selectionStart ?? el.value.length;
-          el.value = `${el.value.slice(0, at)}{{{${f}}}}${el.value.slice(el.selectionEnd ?? at)}`;
-          el.focus();
-          box.update();
-        },
-      },
-      `{{{${f}}}}`,
-    ),
-  );
+  const insert = mergeButtons(box.textarea, () => box.update());
 
   const drawChips = () => {
     chips.replaceChildren(
@@ -231,10 +311,290 @@ export async function composePage(view, { query }) {
     recipients.replaceChildren(parts[m]);
   };
   const result = h('div', { class: 'result' });
-  const button = h('button', { type: 'submit' }, 'Send');
   // MMS media: a file uploaded on send (POST /v1/tools/sharefile), or a hosted link from Files (?media=).
   const mediaInput = h('input', { type: 'file', name: 'media', accept: MEDIA_ACCEPT });
   const mediaLink = query.get('media') ?? '';
+  const currency = account.data.currency ?? '';
+
+  // When: now, or at a time (the browser's local time, sent as an instant).
+  const whenNow = h('input', { type: 'radio', name: 'when', value: 'now', checked: true });
+  const whenLater = h('input', { type: 'radio', name: 'when', value: 'later' });
+  const sendAtInput = h('input', { type: 'datetime-local', name: 'sendAt', disabled: true });
+  const syncWhen = () => {
+    sendAtInput.disabled = !whenLater.checked;
+    sendAtInput.required = whenLater.checked;
+  };
+  whenNow.addEventListener('change', syncWhen);
+  whenLater.addEventListener('change', syncWhen);
+  const quiet = h('input', { type: 'checkbox', name: 'quietHours' });
+
+  // A test to oneself: the number is remembered in this browser.
+  const testMobile = h('input', {
+    type: 'tel',
+    name: 'testMobile',
+    placeholder: '+14155550123',
+    autocomplete: 'tel',
+    value: localStorage.getItem(TEST_MOBILE_KEY) ?? '',
+    'aria-label': 'Your mobile number for a test',
+  });
+  const testButton = h(
+    'button',
+    { type: 'button', class: 'secondary', onclick: () => sendTest() },
+    'Send me a test',
+  );
+
+  /** The send's body as the form stands (null with a message when something is missing). */
+  const composed = () => {
+    const m = (modes.find((r) => r.checked) ?? modes[0]).value;
+    /** @type {Record<string, any>} */
+    const body = {
+      template: box.textarea.value,
+      phoneNumberFilter: { group: { id: group.value } },
+      smartEncoding: smartBox.checked,
+    };
+    if (validity.value) body.validityPeriod = Number(validity.value);
+    if (quiet.checked) body.quietHours = true;
+    if (m === 'contacts') body.contacts = [...picked.keys()].map((id) => ({ id }));
+    if (m === 'list') body.listId = listSelect.value;
+    if (m === 'mobiles')
+      body.contacts = mobiles.value
+        .split(/[\n,;]+/)
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .map((number) => ({ mobile: { number } }));
+    if ((m !== 'list' && !body.contacts.length) || (m === 'list' && !body.listId))
+      throw new Error('Choose at least one recipient.');
+    if (!box.textarea.value.trim() && !mediaLink && !mediaInput.files?.length)
+      throw new Error('Write the message first.');
+    return body;
+  };
+  const sendAtValue = () => {
+    if (!whenLater.checked) return undefined;
+    const at = new Date(sendAtInput.value);
+    if (!sendAtInput.value || Number.isNaN(at.getTime()))
+      throw new Error('Choose the date and time to send at.');
+    if (at.getTime() <= Date.now())
+      throw new Error('The time to send at is in the past: choose a later one.');
+    return at.toISOString();
+  };
+
+  async function sendTest() {
+    const number = testMobile.value.trim();
+    if (!number) return showError(new Error('Enter your mobile number to send yourself a test.'));
+    const sample = picked.values().next().value;
+    // The text as the first chosen contact would get it; without one, merge fields render empty.
+    const text = sample ? renderTemplate(box.textarea.value, mergeValues(sample)) : box.textarea.value;
+    if (!text.trim()) return showError(new Error('Write the message first.'));
+    localStorage.setItem(TEST_MOBILE_KEY, number);
+    testButton.disabled = true;
+    try {
+      const res = await api('POST', '/messages', {
+        json: {
+          template: text,
+          contacts: [{ mobile: { number } }],
+          phoneNumberFilter: { group: { id: group.value } },
+          smartEncoding: smartBox.checked,
+        },
+      });
+      const r = res.data;
+      if (r.queued) showInfo(`Test sent to ${number} (${money(r.estimatedPrice, currency)}).`);
+      else
+        showError(
+          new Error(
+            `The test was not sent: ${r.messages[0]?.error?.description ?? r.invalid[0]?.error?.description ?? 'refused'}`,
+          ),
+        );
+    } catch (err) {
+      showError(err);
+    } finally {
+      testButton.disabled = false;
+    }
+  }
+
+  // The review: what the send would do, then Confirm (or Back to edit). One key per composed send.
+  const review = h('section', {
+    class: 'panel review',
+    hidden: true,
+    'aria-labelledby': 'review-heading',
+    tabindex: -1,
+  });
+  const reviewButton = h('button', { type: 'submit' }, 'Review and send…');
+  /** @type {string | null} */
+  let sendKey = null;
+  const controls = () => form.querySelectorAll('input, select, textarea, button');
+  const lock = (locked) => {
+    for (const el of controls()) /** @type {HTMLInputElement} */ (el).disabled = locked;
+    if (!locked) syncWhen();
+  };
+
+  /**
+   * @param {Record<string, any>} body
+   * @param {string | undefined} sendAt
+   * @param {any} e the estimate
+   */
+  function showReview(body, sendAt, e) {
+    const groupName = group.selectedOptions[0]?.textContent ?? '';
+    const failures = e.failures.map((f) => `${f.count} ${plainFailure(f.code, f.description)}`);
+    const confirm = h(
+      'button',
+      {
+        type: 'button',
+        class: 'primary',
+        disabled: e.valid === 0 || !e.balanceCovers,
+        onclick: () => confirmSend(body, sendAt, confirm),
+      },
+      sendAt
+        ? `Schedule for ${e.valid} recipient${e.valid === 1 ? '' : 's'}`
+        : `Send to ${e.valid} recipient${e.valid === 1 ? '' : 's'}`,
+    );
+    const rows = [
+      [
+        'Recipients',
+        `${e.valid} will get it${e.failed ? `; ${e.failed} will not: ${failures.join(', ')}` : ''}`,
+      ],
+      [
+        'Segments',
+        `${e.segments} in all${e.valid ? ` (${(e.segments / e.valid).toFixed(1)} a message)` : ''}`,
+      ],
+      [
+        'Encoding',
+        e.ucs2
+          ? `${e.ucs2} of ${e.valid} message${e.valid === 1 ? '' : 's'} in UCS-2 (a character outside GSM-7 in the text or a recipient’s name): 70 characters a segment instead of 160`
+          : 'GSM-7 (160 characters a segment)',
+      ],
+      ['Cost', `${money(e.estimatedPrice, e.currency)} (balance ${money(e.balance, e.currency)})`],
+      ['Sender', groupName],
+      ['When', sendAt ? new Date(sendAt).toLocaleString() : 'Now'],
+    ];
+    if (e.held) rows.push(['Quiet hours', `${e.held} held until 8:00 in the recipient’s time zone`]);
+    else if (body.quietHours) rows.push(['Quiet hours', 'None held: it is daytime for every recipient']);
+    review.replaceChildren(
+      h('h3', { id: 'review-heading' }, 'Review before sending'),
+      h(
+        'dl',
+        { class: 'review-figures' },
+        rows.map(([k, v]) => [
+          h('dt', {}, k),
+          h('dd', { 'data-test': `review-${k.toLowerCase().replace(/ /g, '-')}` }, v),
+        ]),
+      ),
+      ...(e.balanceCovers
+        ? []
+        : [
+            h(
+              'p',
+              { class: 'warn', role: 'alert' },
+              'The balance cannot cover this send: add credit on Billing first.',
+            ),
+          ]),
+      ...(e.valid === 0 ? [h('p', { class: 'warn', role: 'alert' }, 'Nobody would get this message.')] : []),
+      h(
+        'div',
+        { class: 'actions' },
+        confirm,
+        h(
+          'button',
+          {
+            type: 'button',
+            onclick: () => {
+              review.hidden = true;
+              lock(false);
+              reviewButton.focus();
+            },
+          },
+          'Back to edit',
+        ),
+      ),
+    );
+    review.hidden = false;
+    review.focus();
+  }
+
+  /**
+   * @param {Record<string, any>} body
+   * @param {string | undefined} sendAt
+   * @param {HTMLButtonElement} confirm
+   */
+  async function confirmSend(body, sendAt, confirm) {
+    if (confirm.disabled) return;
+    confirm.disabled = true;
+    sendKey ??= newSendKey();
+    try {
+      let media = mediaLink ? [{ url: mediaLink }] : [];
+      const file = mediaInput.files?.[0];
+      if (file) {
+        const hosted = await shareFile(file);
+        media = [{ url: hosted.link, type: hosted.contentType }];
+      }
+      const json = {
+        ...body,
+        ...(media.length ? { type: 'MMS', media } : {}),
+        ...(sendAt ? { sendAt } : {}),
+      };
+      const res = await api('POST', '/messages', { json, headers: { 'Idempotency-Key': sendKey } });
+      const r = res.data;
+      // Sent: the form stays locked and the review is replaced by the outcome; a new send starts afresh.
+      review.replaceChildren(
+        h('h3', { id: 'review-heading' }, r.status === 'scheduled' ? 'Scheduled' : 'Sent'),
+        h(
+          'p',
+          { 'data-test': 'sent-summary' },
+          r.status === 'scheduled'
+            ? `Scheduled for ${new Date(r.sendAt).toLocaleString()}: ${r.valid} recipient${r.valid === 1 ? '' : 's'}, about ${money(r.estimatedPrice, currency)}, charged when it runs.`
+            : `${r.queued} queued, ${r.failed} not sent. Charged ${money(r.estimatedPrice, currency)}.`,
+        ),
+        h(
+          'ul',
+          {},
+          r.messages
+            .filter((x) => x.error)
+            .slice(0, 20)
+            .map((x) => h('li', {}, `${nameOf(x.contact)}: ${x.error.description} (${x.error.code})`)),
+        ),
+        h(
+          'div',
+          { class: 'actions' },
+          h(
+            'a',
+            {
+              href:
+                r.status === 'scheduled'
+                  ? `#/jobs/${encodeURIComponent(r.jobId)}`
+                  : link('/messages', { jobId: r.jobId }),
+            },
+            r.status === 'scheduled' ? 'See the scheduled send' : 'Follow the messages',
+          ),
+          h(
+            'a',
+            {
+              href: '#/compose',
+              class: 'button',
+              onclick: (ev) => {
+                ev.preventDefault();
+                newCompose();
+              },
+            },
+            'Write another message',
+          ),
+        ),
+      );
+      showInfo(
+        r.status === 'scheduled'
+          ? `Scheduled: ${r.valid} recipients, about ${money(r.estimatedPrice, currency)}.`
+          : `Sent: ${r.queued} queued, ${r.failed} not sent. Estimated price ${money(r.estimatedPrice, currency)}.`,
+      );
+    } catch (err) {
+      // Not sent (or not known to be): the same key is kept, so trying again cannot send twice.
+      confirm.disabled = false;
+      showError(err);
+    }
+  }
+
+  /** A new composition: the page drawn again, empty (the same key is never reused). */
+  function newCompose() {
+    view.replaceChildren();
+    composePage(view, { query: new URLSearchParams() }).catch(showError);
+  }
 
   const form = h(
     'form',
@@ -242,52 +602,29 @@ export async function composePage(view, { query }) {
       class: 'panel',
       onsubmit: async (e) => {
         e.preventDefault();
-        const m = (modes.find((r) => r.checked) ?? modes[0]).value;
-        const body = {
-          template: box.textarea.value,
-          phoneNumberFilter: { group: { id: group.value } },
-          smartEncoding: smartBox.checked,
-        };
-        if (validity.value) body.validityPeriod = Number(validity.value);
-        if (m === 'contacts') body.contacts = [...picked.keys()].map((id) => ({ id }));
-        if (m === 'list') body.listId = listSelect.value;
-        if (m === 'mobiles')
-          body.contacts = mobiles.value
-            .split(/[\n,;]+/)
-            .map((s) => s.trim())
-            .filter(Boolean)
-            .map((number) => ({ mobile: { number } }));
-        if ((m !== 'list' && !body.contacts.length) || (m === 'list' && !body.listId))
-          return showError(new Error('Choose at least one recipient.'));
-        button.disabled = true;
+        if (reviewButton.disabled) return;
+        let body;
+        let sendAt;
+        try {
+          body = composed();
+          sendAt = sendAtValue();
+        } catch (err) {
+          return showError(err);
+        }
+        lock(true);
         result.replaceChildren();
         try {
-          let media = mediaLink ? [{ url: mediaLink }] : [];
-          const file = mediaInput.files?.[0];
-          if (file) {
-            const hosted = await shareFile(file);
-            media = [{ url: hosted.link, type: hosted.contentType }];
-          }
-          if (media.length) Object.assign(body, { type: 'MMS', media });
-          const res = await api('POST', '/messages', { json: body });
-          const r = res.data;
-          showInfo(
-            `Sent: ${r.queued} queued, ${r.failed} not sent. Estimated price ${money(r.estimatedPrice)}. `,
-            h('a', { href: link('/messages', { jobId: r.jobId }) }, 'Follow the messages'),
-          );
-          result.append(
-            h(
-              'ul',
-              {},
-              r.messages
-                .filter((x) => x.error)
-                .map((x) => h('li', {}, `${nameOf(x.contact)}: ${x.error.description} (${x.error.code})`)),
-            ),
-          );
+          const estimateBody = { ...body };
+          if (mediaLink || mediaInput.files?.length)
+            Object.assign(estimateBody, {
+              type: 'MMS',
+              media: [{ url: mediaLink || 'https://example.com/file' }],
+            });
+          const res = await api('POST', '/messages/estimate', { json: estimateBody });
+          showReview(body, sendAt, res.data);
         } catch (err) {
+          lock(false);
           showError(err);
-        } finally {
-          button.disabled = false;
         }
       },
     },
@@ -307,13 +644,31 @@ export async function composePage(view, { query }) {
     field('Send from group', group),
     field('Template', templatePick),
     field('Message', box.textarea),
-    h('div', { class: 'chips' }, h('span', { class: 'muted' }, 'Insert: '), insert),
+    insert,
     box.counter,
     h(
       'label',
       { class: 'inline' },
       smartBox,
       ' Smart encoding (curly quotes, dashes and ellipses sent as GSM-7)',
+    ),
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, 'When'),
+      h(
+        'div',
+        { class: 'inline' },
+        h('label', {}, whenNow, ' Now'),
+        h('label', {}, whenLater, ' At a time: '),
+        field('Date and time', sendAtInput, 'Your browser’s time zone'),
+      ),
+      h(
+        'label',
+        { class: 'inline' },
+        quiet,
+        ' Marketing: hold messages that would arrive between 21:00 and 8:00 for the recipient',
+      ),
     ),
     field(
       'Validity (seconds)',
@@ -327,10 +682,30 @@ export async function composePage(view, { query }) {
           mediaInput,
           'Optional: an image, sound, video, PDF or vCard, uploaded when you send',
         ),
-    h('div', { class: 'actions' }, button),
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, 'Test'),
+      h('div', { class: 'inline' }, testMobile, testButton),
+      h('small', {}, 'Sends this text once to your own mobile, as the first chosen contact would get it.'),
+    ),
+    h('div', { class: 'actions' }, reviewButton),
     result,
   );
-  view.append(h('h2', {}, 'Compose'), form);
+  view.append(h('h2', {}, 'Compose'), form, review);
   drawChips();
   show();
+}
+
+/**
+ * A failure reason in words a sender uses.
+ * @param {string} code
+ * @param {string} description
+ */
+function plainFailure(code, description) {
+  if (code === 'CONT-010') return 'opted out or blocked';
+  if (code === 'CONT-001') return 'with an invalid number';
+  if (code === 'MSG-004') return 'whose text would be empty';
+  if (code === 'MSG-005') return 'whose text would be too long';
+  return `not sendable (${description})`;
 }
