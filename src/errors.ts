@@ -215,6 +215,8 @@ export const ERRORS = {
   'WF-017': { status: 400, message: 'A node refers to a list or group that does not exist.' },
   'WF-018': { status: 404, message: 'Workflow template not found.' },
   'WF-019': { status: 400, message: 'Give either a templateId or versions, not both.' },
+  'WF-020': { status: 400, message: 'Workflows would start each other in a loop without a wait.' },
+  'WF-021': { status: 429, message: 'The contact entered workflows too often: this entry was stopped.' },
 
   // Hosted files: POST /v1/tools/sharefile (docs/files.md)
   'FILE-001': {

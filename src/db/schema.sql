@@ -1182,6 +1182,7 @@ CREATE TABLE workflow_runs (
   CONSTRAINT workflow_runs_pkey PRIMARY KEY (account_id, id)
 );
 CREATE INDEX workflow_runs_contact ON workflow_runs USING btree (account_id, contact_id) WHERE (status = ANY (ARRAY['active'::text, 'waiting'::text]));
+CREATE INDEX workflow_runs_contact_entered ON workflow_runs USING btree (account_id, contact_id, entered_at);
 CREATE INDEX workflow_runs_due ON workflow_runs USING btree (due_at) WHERE (status = ANY (ARRAY['active'::text, 'waiting'::text]));
 CREATE INDEX workflow_runs_list ON workflow_runs USING btree (account_id, workflow_id, entered_at DESC, id DESC);
 CREATE UNIQUE INDEX workflow_runs_live ON workflow_runs USING btree (account_id, workflow_id, contact_id) WHERE (status = ANY (ARRAY['active'::text, 'waiting'::text]));

@@ -97,6 +97,9 @@ export interface LeasedQueue<T> {
   /** Assignments the claim adds and what it answers (see claimSql). */
   set?: string;
   returning?: string;
+  /** Narrows the due items (SQL over alias `q`; its placeholders from $4, values in `params`). */
+  where?: string;
+  params?: unknown[];
   /** After the last attempt failed: ends the item for good (the helper logs it). */
   giveUp?: (db: Queryable, item: T, claim: Claim, err: unknown) => Promise<void>;
 }
@@ -117,6 +120,8 @@ export async function runLeased<T>(
   const items = await claimDue<T>(db, q.spec, limit, q.leaseSeconds, token, {
     set: q.set,
     returning: q.returning,
+    where: q.where,
+    params: q.params,
   });
   await eachItem(
     log,

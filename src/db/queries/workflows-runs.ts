@@ -52,9 +52,9 @@ export interface TriggerQueueRow {
 export async function activeVersions(
   db: Queryable,
   accountId: string,
-): Promise<(VersionRow & { drip: boolean })[]> {
-  const { rows } = await db.query<VersionRow & { drip: boolean }>(
-    `SELECT v.*, w.drip FROM workflow_versions v
+): Promise<(VersionRow & { drip: boolean; workflow_name: string })[]> {
+  const { rows } = await db.query<VersionRow & { drip: boolean; workflow_name: string }>(
+    `SELECT v.*, w.drip, w.name AS workflow_name FROM workflow_versions v
        JOIN workflows w ON w.account_id = v.account_id AND w.id = v.workflow_id
       WHERE v.account_id = $1 AND v.active_at IS NOT NULL`,
     [accountId],
@@ -106,6 +106,63 @@ export async function insertRun(
     );
   }
   return rows[0];
+}
+
+/** How many runs the contact entered (all workflows of the account) in the last `minutes`. */
+export async function recentEntries(
+  db: Queryable,
+  accountId: string,
+  contactId: string,
+  minutes: number,
+): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM workflow_runs
+      WHERE account_id = $1 AND contact_id = $2 AND entered_at > now() - make_interval(mins => $3::int)`,
+    [accountId, contactId, minutes],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** Whether the contact has a live run of the workflow. */
+export async function hasLiveRun(
+  db: Queryable,
+  accountId: string,
+  workflowId: string,
+  contactId: string,
+): Promise<boolean> {
+  const { rows } = await db.query(
+    `SELECT 1 FROM workflow_runs WHERE account_id = $1 AND workflow_id = $2 AND contact_id = $3
+        AND status IN ('active', 'waiting') LIMIT 1`,
+    [accountId, workflowId, contactId],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Records an entry that was refused as a run that is stopped at once (at the trigger node, with
+ * `error`): the refusal is seen where the runs are (GET …/enrollments, the console's Runs).
+ */
+export async function insertStoppedRun(
+  db: Queryable,
+  accountId: string,
+  r: {
+    id: string;
+    workflowId: string;
+    versionId: string;
+    contactId: string;
+    nodeId: string;
+    trigger: string;
+  },
+  error: { code: string; description: string },
+): Promise<RunRow> {
+  const { rows } = await db.query<RunRow>(
+    `INSERT INTO workflow_runs (account_id, id, workflow_id, version_id, contact_id, node_id, trigger,
+                                status, due_at, error, ended_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'stopped', NULL, $8, now())
+     RETURNING *`,
+    [accountId, r.id, r.workflowId, r.versionId, r.contactId, r.nodeId, r.trigger, JSON.stringify(error)],
+  );
+  return rows[0] as RunRow;
 }
 
 /**

@@ -4,10 +4,10 @@ import { findContacts } from '../../db/queries/contacts.ts';
 import { getGroup } from '../../db/queries/groups.ts';
 import { fail } from '../../errors.ts';
 import { checkMediaUrls } from '../../messaging/media-url.ts';
-import { nextCronRun } from '../../messaging/schedule.ts';
 import { isId } from '../../util/ids.ts';
 import { requireList } from '../lists/get-list.ts';
 import { type RecipientConditions, recipientSelection, searchText } from '../send/accept/recipient-filter.ts';
+import { firstCronRun } from './schedule-rule.ts';
 
 /** What a caller gives to create or update a campaign (the Campaign shape's writable fields). */
 export interface CampaignInput {
@@ -50,7 +50,7 @@ export async function campaignFields(
   input: CampaignInput,
 ): Promise<CampaignFields> {
   const cron = input.schedule?.cron;
-  const firstRun = cron ? nextCronRun(cron, input.schedule?.timezone) : undefined;
+  const firstRun = cron ? firstCronRun(cron, input.schedule?.timezone) : undefined;
   const list = input.filters?.list;
   if (list) await requireList(db, accountId, list.id);
   const group = input.phoneNumberFilter === null ? null : input.phoneNumberFilter?.group;

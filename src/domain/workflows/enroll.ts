@@ -4,10 +4,14 @@ import type { VersionRow } from '../../db/queries/workflows.ts';
 import {
   currentRun,
   hasEverEntered,
+  hasLiveRun,
   insertRun,
+  insertStoppedRun,
   type RunRow,
+  recentEntries,
   updateRun,
 } from '../../db/queries/workflows-runs.ts';
+import { recordedError } from '../../errors.ts';
 import { newId } from '../../util/ids.ts';
 import { SYSTEM } from '../actor.ts';
 import { nextEdge } from './definition.ts';
@@ -15,6 +19,17 @@ import { nodeTypeOf } from './node-types.ts';
 import { executeStep } from './run-step.ts';
 
 const ENROLL = { ...SYSTEM, subSource: 'workflow-enroll' };
+
+/**
+ * Re-entry bound (issue 25): a contact that entered the account's workflows (all of them
+ * together, drips included) ENTRY_LIMIT times in the last ENTRY_WINDOW_MINUTES does not enter
+ * another by a trigger: the entry is recorded as a run stopped at once with WF-021. Loops that
+ * cannot be seen at save time (two numbers of the account answering each other's keywords, lists
+ * joined through imports) stop by themselves. A manual enrollment (a person's request) is counted
+ * but never refused.
+ */
+export const ENTRY_LIMIT = 10;
+export const ENTRY_WINDOW_MINUTES = 10;
 
 /** Why a contact did not enter. */
 export type NotEnrolled = 'no-contact' | 'opted-out' | 'blocked' | 'live' | 'no-reenrollment';
@@ -47,14 +62,23 @@ export async function enroll(
   if (!type?.supportsReenrollment && (await hasEverEntered(tx, accountId, version.workflow_id, contactId))) {
     return 'no-reenrollment';
   }
-  const run = await insertRun(tx, accountId, {
+  const entry = {
     id: newId(),
     workflowId: version.workflow_id,
     versionId: version.id,
     contactId,
     nodeId: node.id,
     trigger,
-  });
+  };
+  if (
+    trigger !== 'manual' &&
+    (await recentEntries(tx, accountId, contactId, ENTRY_WINDOW_MINUTES)) >= ENTRY_LIMIT
+  ) {
+    if (await hasLiveRun(tx, accountId, version.workflow_id, contactId)) return 'live';
+    const why = `The contact entered workflows ${ENTRY_LIMIT} times in ${ENTRY_WINDOW_MINUTES} minutes: this entry was stopped (a loop between workflows, lists or numbers?).`;
+    return insertStoppedRun(tx, accountId, entry, recordedError('WF-021', why));
+  }
+  const run = await insertRun(tx, accountId, entry);
   return run ? startAtFirstWait(tx, run, version) : 'live';
 }
 

@@ -25,7 +25,42 @@ function startsWait(version: EngineVersion, nodeId: string): boolean {
 /** How the runner runs: whether quiet hours hold automation texts (QUIET_HOURS_ENABLED). */
 export interface RunnerOptions {
   quietHours?: boolean;
+  /** The per-account budget of steps a minute (default STEPS_PER_MINUTE; tests pass a small one). */
+  stepsPerMinute?: number;
 }
+
+/**
+ * Each account's runs take at most this many steps a minute in one runner process (issue 25): an
+ * account whose budget is spent is left out of the claim until the minute is over, so another
+ * account's runs are claimed next instead of waiting behind a burst (or a loop) of the first.
+ */
+export const STEPS_PER_MINUTE = 3000;
+
+/** Steps taken per account in the current minute of one process (one per database pool). */
+class StepBudget {
+  private windowStart = 0;
+  private used = new Map<string, number>();
+  constructor(private readonly limit: number) {}
+  private roll(now: number) {
+    if (now - this.windowStart >= 60_000) {
+      this.windowStart = now;
+      this.used.clear();
+    }
+  }
+  /** The accounts whose budget is spent this minute. */
+  spent(now = Date.now()): string[] {
+    this.roll(now);
+    return [...this.used].filter(([, n]) => n >= this.limit).map(([a]) => a);
+  }
+  /** Counts a step; answers whether the account may take another one this minute. */
+  take(accountId: string, now = Date.now()): boolean {
+    this.roll(now);
+    const n = (this.used.get(accountId) ?? 0) + 1;
+    this.used.set(accountId, n);
+    return n < this.limit;
+  }
+}
+const budgets = new WeakMap<Db, StepBudget>();
 
 /** The runs queue as the runner works it: a failed step is tried again after 1 s, 2 s, 4 s … 5 min. */
 const RUNS: LeasedQueue<RunRow> = {
@@ -45,8 +80,11 @@ async function advance(
   token: string,
   versions: Map<string, EngineVersion>,
   opts: RunnerOptions,
+  budget: StepBudget,
 ): Promise<void> {
   for (let i = 0; i < MAX_STEPS_PER_CLAIM; i++) {
+    // Out of budget: the run goes back to the queue, due again, and is claimed after the minute.
+    const hold = !budget.take(claimed.account_id);
     const more = await withTx(db, async (tx) => {
       let run = await lockClaimedRun(tx, claimed.account_id, claimed.id, token);
       if (!run) return false;
@@ -65,9 +103,9 @@ async function advance(
         run = (await lockClaimedRun(tx, claimed.account_id, claimed.id, token)) as RunRow;
         next = await executeStep(tx, run, version.definition, RUNNER, step);
       }
-      const last = i === MAX_STEPS_PER_CLAIM - 1;
+      const last = i === MAX_STEPS_PER_CLAIM - 1 || hold;
       await updateRun(tx, run.account_id, run.id, last ? { ...next, release: true } : next);
-      return next.status === 'active' && !next.release;
+      return next.status === 'active' && !next.release && !hold;
     });
     if (!more) return;
   }
@@ -81,5 +119,11 @@ async function advance(
  */
 export async function runDueWorkflows(db: Db, limit: number, log: Log, opts: RunnerOptions = {}) {
   const versions = new Map<string, EngineVersion>();
-  return runLeased(db, log, RUNS, limit, (run, claim) => advance(db, run, claim.token, versions, opts));
+  const budget = budgets.get(db) ?? new StepBudget(opts.stepsPerMinute ?? STEPS_PER_MINUTE);
+  budgets.set(db, budget);
+  const spent = budget.spent();
+  const queue = spent.length ? { ...RUNS, where: 'q.account_id <> ALL($4::uuid[])', params: [spent] } : RUNS;
+  return runLeased(db, log, queue, limit, (run, claim) =>
+    advance(db, run, claim.token, versions, opts, budget),
+  );
 }

@@ -12,6 +12,7 @@ import {
 import { fail } from '../../errors.ts';
 import { isId, newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
+import { checkCrossWorkflowLoops } from './cross-loops.ts';
 import { type DefinitionInput, type KnownTypes, normalizeDefinition } from './definition.ts';
 
 /** A version in a request: with `id` it updates that version, without it adds one. */
@@ -106,4 +107,5 @@ export async function saveVersions(
     else if (want === false && activate === undefined && existing.get(id)?.active_at) activate = null;
   }
   if (activate !== undefined) await setActiveVersion(tx, accountId, workflowId, activate);
+  await checkCrossWorkflowLoops(tx, accountId, workflowId);
 }

@@ -2,6 +2,7 @@ import { type Db, withTx } from '../../db/client.ts';
 import { touchWorkflow, updateVersion, versionsOf } from '../../db/queries/workflows.ts';
 import { fail } from '../../errors.ts';
 import type { Actor } from '../actor.ts';
+import { checkCrossWorkflowLoops } from './cross-loops.ts';
 import { normalizeDefinition } from './definition.ts';
 import { requireWorkflow } from './get-workflow.ts';
 import { type Edge, presentEdge } from './present-workflow.ts';
@@ -50,6 +51,7 @@ export async function updateEdge(
       def,
     );
     await updateVersion(tx, accountId, editable.id, { definition }, by);
+    await checkCrossWorkflowLoops(tx, accountId, wf.id);
     await touchWorkflow(tx, accountId, wf.id, undefined, by);
     return presentEdge(definition, changed);
   });
