@@ -70,31 +70,37 @@ const table = (head: string[], rows: string[][]) =>
 
 // ---- scopes --------------------------------------------------------------------------------------
 
-/** `METHOD path` of every operation of the API listener, by the scope its route declares. */
-export async function operationsByScope(): Promise<Map<string, string[]>> {
+type ApiDocument = {
+  paths?: Record<string, Record<string, { security?: { oauth2?: string[] }[] }>>;
+};
+
+/** The OpenAPI document the API app builds (no database is touched). */
+export async function apiDocument(): Promise<ApiDocument> {
   const config = { ...loadConfig({}), redisUrl: undefined };
   const db = createPool('postgres://unused@127.0.0.1:1/unused', 1);
   const ctx = createContext(config, db);
   const app = await buildApiApp(ctx);
   try {
-    const doc = app.swagger() as {
-      paths?: Record<string, Record<string, { security?: { oauth2?: string[] }[] }>>;
-    };
-    const byScope = new Map<string, string[]>();
-    for (const [p, ops] of Object.entries(doc.paths ?? {})) {
-      for (const [method, op] of Object.entries(ops)) {
-        for (const scope of op.security?.flatMap((s) => s.oauth2 ?? []) ?? []) {
-          const short = p.replace(/^\/v1\/accounts\/\{accountId\}/, '…');
-          byScope.set(scope, [...(byScope.get(scope) ?? []), `${method.toUpperCase()} ${short}`]);
-        }
-      }
-    }
-    return byScope;
+    return app.swagger() as ApiDocument;
   } finally {
     await app.close();
     await ctx.close();
     await db.end();
   }
+}
+
+/** `METHOD path` of every operation of the API listener, by the scope its route declares. */
+export async function operationsByScope(doc?: ApiDocument): Promise<Map<string, string[]>> {
+  const byScope = new Map<string, string[]>();
+  for (const [p, ops] of Object.entries((doc ?? (await apiDocument())).paths ?? {})) {
+    for (const [method, op] of Object.entries(ops)) {
+      for (const scope of op.security?.flatMap((s) => s.oauth2 ?? []) ?? []) {
+        const short = p.replace(/^\/v1\/accounts\/\{accountId\}/, '…');
+        byScope.set(scope, [...(byScope.get(scope) ?? []), `${method.toUpperCase()} ${short}`]);
+      }
+    }
+  }
+  return byScope;
 }
 
 /** One heading per scope: what it grants and the operations that require it. */
