@@ -412,7 +412,12 @@ function menuButton(panel) {
 function accountSwitcher(s) {
   const who = `${s.user?.email ?? ''} · ${s.role}`;
   if (!s.accounts || s.accounts.length < 2)
-    return h('span', { class: 'who' }, h('bdi', {}, s.accountName || s.accountId), ` · ${who}`);
+    return h(
+      'span',
+      { class: 'who', title: `${s.accountName || s.accountId} · ${who}` },
+      h('bdi', {}, s.accountName || s.accountId),
+      ` · ${who}`,
+    );
   const select = h(
     'select',
     {
@@ -430,7 +435,7 @@ function accountSwitcher(s) {
       h('option', { value: a.id, selected: a.id === s.accountId }, `${a.name} (${a.role})`),
     ),
   );
-  return h('span', { class: 'who' }, select, ` · ${who}`);
+  return h('span', { class: 'who', title: who }, select, ` · ${who}`);
 }
 
 async function route() {

@@ -22,13 +22,13 @@ export function barChart(days, series, title) {
   const slot = (width - pad) / Math.max(1, days.length);
   const bar = Math.max(1, (slot - 2) / series.length);
   const chart = svg('svg', {
-    viewBox: `0 0 ${width} ${height + 20}`,
+    viewBox: `0 0 ${width} ${height + 4}`,
     class: 'chart',
     role: 'img',
     'aria-label': `${title}: ${series.map(([key, label]) => `${label} ${days.reduce((n, d) => n + (Number(d[key]) || 0), 0)}`).join(', ')}`,
   });
   chart.append(svg('line', { x1: pad, y1: height, x2: width, y2: height, class: 'axis' }));
-  chart.append(svg('text', { x: 0, y: 12, class: 'chart-label' }, String(max)));
+
   days.forEach((d, i) => {
     series.forEach(([key, label], j) => {
       const v = Number(d[key]) || 0;
@@ -43,9 +43,20 @@ export function barChart(days, series, title) {
       rect.append(svg('title', {}, `${d.day} · ${label}: ${v}`));
       chart.append(rect);
     });
-    if (i === 0 || i === days.length - 1)
-      chart.append(svg('text', { x: pad + i * slot, y: height + 16, class: 'chart-label' }, d.day.slice(5)));
   });
+  // The scale and the first and last days as page text under the chart, not SVG text that
+  // shrinks with it (about 4 px on a phone) or is cut at its right edge ("11-2" for "11-28").
+  const axis = document.createElement('p');
+  axis.className = 'chart-axis';
+  for (const text of [
+    days[0]?.day ?? '',
+    `Highest: ${max}`,
+    days.length > 1 ? days[days.length - 1].day : '',
+  ]) {
+    const span = document.createElement('span');
+    span.textContent = text;
+    axis.append(span);
+  }
   const legend = document.createElement('p');
   legend.className = 'legend';
   series.forEach(([, label], j) => {
@@ -57,6 +68,6 @@ export function barChart(days, series, title) {
   const figure = document.createElement('figure');
   const caption = document.createElement('figcaption');
   caption.textContent = title;
-  figure.append(caption, chart, legend);
+  figure.append(caption, chart, axis, legend);
   return figure;
 }

@@ -85,9 +85,9 @@ export function money(amount, currency = '') {
 }
 
 /**
- * A table: columns are [heading, cell(row) → node or text]; an empty list shows `empty`. On a
- * narrow screen the table scrolls sideways by itself (style.css), so it is focusable: a keyboard
- * can scroll it too.
+ * A table: columns are [heading, cell(row) → node or text]; an empty list shows `empty`. Under
+ * 640 px each row is shown as a card, each cell under its heading (style.css): nothing is hidden
+ * in a sideways scroll. It stays focusable (a keyboard can scroll a wide table on a tablet).
  */
 /**
  * @template T
@@ -117,7 +117,9 @@ export function table(columns, rows, empty = 'Nothing here yet.') {
         h(
           'tr',
           {},
-          columns.map(([, cell]) => h('td', {}, cell(row))),
+          // Each cell carries its column's heading: under 640 px a row is a card whose cells
+          // show their heading beside them (style.css), nothing hidden in a sideways scroll.
+          columns.map(([heading, cell]) => h('td', { 'data-label': heading || null }, cell(row))),
         ),
       ),
     ),
