@@ -225,7 +225,7 @@ export function limits(): Limit[] {
     {
       limit: 'CSV contact upload (`POST …/contacts` with `Content-Type: text/csv`)',
       value: bytes(CSV_BODY_LIMIT),
-      source: '`CSV_BODY_LIMIT` (`src/http/plugins/content-types.ts`)',
+      source: '`CSV_BODY_LIMIT` (`src/schemas/limits.ts`)',
     },
     {
       limit: '`limit` of list operations (`offset` ≥ 0)',
