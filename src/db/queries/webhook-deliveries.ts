@@ -102,17 +102,30 @@ export async function fanOutQueuedEvents(
  */
 export async function claimDueDeliveries(
   db: Queryable,
-  o: { limit: number; perWebhook: number; busy: Map<string, number>; leaseMs: number; token: string },
+  o: {
+    limit: number;
+    perWebhook: number;
+    busy: Map<string, number>;
+    leaseMs: number;
+    token: string;
+    /** At most this many held per account, counting `busyAccounts` (none: no account cap). */
+    perAccount?: number;
+    busyAccounts?: Map<string, number>;
+  },
 ): Promise<ClaimedDelivery[]> {
   // Named: its plan (2 ms to make) is the same at every poll.
   const { rows } = await db.query<ClaimedDelivery>({
     name: 'webhook-claim-due',
     text: `WITH busy AS (
        SELECT * FROM unnest($3::uuid[], $6::int[]) AS b(webhook_id, n)
-     ), chosen AS (
+     ), busy_accounts AS (
+       SELECT * FROM unnest($7::uuid[], $8::int[]) AS b(account_id, n)
+     ), per_hook AS (
        -- Each active subscription's earliest due deliveries, at most its free share, from its own
-       -- index range (only the rows taken are read); then the earliest of all.
-       SELECT d.account_id, d.id FROM webhooks w
+       -- index range (only the rows taken are read), numbered within their account.
+       SELECT d.account_id, d.id, d.next_attempt_at,
+              row_number() OVER (PARTITION BY w.account_id ORDER BY d.next_attempt_at) AS nth
+         FROM webhooks w
        LEFT JOIN busy b ON b.webhook_id = w.id
        CROSS JOIN LATERAL (
          SELECT d.account_id, d.id, d.next_attempt_at FROM webhook_deliveries d
@@ -120,7 +133,13 @@ export async function claimDueDeliveries(
           ORDER BY d.next_attempt_at LIMIT greatest($2 - coalesce(b.n, 0), 0)
        ) d
        WHERE w.status = 'active'
-       ORDER BY d.next_attempt_at LIMIT $1
+     ), chosen AS (
+       -- At most each account's free share (one account's backlog leaves room for the others'),
+       -- then the earliest of all.
+       SELECT p.account_id, p.id FROM per_hook p
+       LEFT JOIN busy_accounts ba ON ba.account_id = p.account_id
+       WHERE p.nth <= greatest($9::int - coalesce(ba.n, 0), 0)
+       ORDER BY p.next_attempt_at LIMIT $1
      ), locked AS (
        -- Only the chosen rows are locked. A row another worker holds is skipped; one it claimed
        -- meanwhile fails the re-check on its newest version.
@@ -140,7 +159,17 @@ export async function claimDueDeliveries(
                  (SELECT mt.body FROM messages mt
                    WHERE mt.account_id = e.account_id AND mt.id = (e.data -> 'message' ->> 'id')::uuid)
                END AS message_text`,
-    values: [o.limit, o.perWebhook, [...o.busy.keys()], o.leaseMs, o.token, [...o.busy.values()]],
+    values: [
+      o.limit,
+      o.perWebhook,
+      [...o.busy.keys()],
+      o.leaseMs,
+      o.token,
+      [...o.busy.values()],
+      [...(o.busyAccounts?.keys() ?? [])],
+      [...(o.busyAccounts?.values() ?? [])],
+      o.perAccount ?? 2_147_483_647,
+    ],
   });
   return rows;
 }

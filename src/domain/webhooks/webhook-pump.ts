@@ -27,6 +27,15 @@ export interface PumpSettings {
   /** Claimed deliveries held in the process. */
   maxHeld: number;
   leaseMs: number;
+  /**
+   * Requests one account's subscriptions may have running together (default: concurrency / 4, at
+   * least perDestination). An account may go past it only while that leaves this many slots free,
+   * so another account's first attempt always finds a slot (issue 25: six hanging subscriptions of
+   * one account held all 64 slots until their timeouts).
+   */
+  perAccount?: number;
+  /** Claimed deliveries held for one account (default: half of maxHeld, at least maxHeldPerHook). */
+  maxHeldPerAccount?: number;
 }
 
 /** A claimed delivery waiting for (or holding) a request slot, with the claim's token. */
@@ -63,7 +72,9 @@ export class WebhookPump {
   private poster: Poster | undefined;
   private running = 0;
   private heldTotal = 0;
-  private readonly held = new Map<string, { running: number; queue: Held[] }>();
+  private readonly held = new Map<string, { running: number; queue: Held[]; account: string }>();
+  /** Requests running per account. */
+  private readonly accountRunning = new Map<string, number>();
   private finished: Finished[] = [];
   private flushing: Promise<void> | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
@@ -120,16 +131,21 @@ export class WebhookPump {
     const token = randomUUID();
     const wanted = Math.min(this.s.batchSize, this.s.maxHeld - this.heldTotal);
     const busy = new Map([...this.held].map(([id, h]) => [id, h.running + h.queue.length]));
+    const busyAccounts = new Map<string, number>();
+    for (const h of this.held.values())
+      busyAccounts.set(h.account, (busyAccounts.get(h.account) ?? 0) + h.running + h.queue.length);
     const claimed = await claimDueDeliveries(ctx.db, {
       limit: wanted,
       perWebhook: this.s.maxHeldPerHook,
       busy,
+      perAccount: this.maxHeldPerAccount(),
+      busyAccounts,
       leaseMs: this.s.leaseMs,
       token,
     });
     const got = new Map<string, number>();
     for (const d of claimed) {
-      const h = this.held.get(d.webhook_id) ?? { running: 0, queue: [] };
+      const h = this.held.get(d.webhook_id) ?? { running: 0, queue: [], account: d.account_id };
       this.held.set(d.webhook_id, h);
       h.queue.push({ d, token });
       this.heldTotal++;
@@ -170,15 +186,41 @@ export class WebhookPump {
     return h ? h.running + h.queue.length : 0;
   }
 
-  // Starts queued deliveries while their subscription and the process have free slots.
+  private perAccount(): number {
+    return this.s.perAccount ?? Math.max(this.s.perDestination, Math.floor(this.s.concurrency / 4));
+  }
+
+  private maxHeldPerAccount(): number {
+    return this.s.maxHeldPerAccount ?? Math.max(this.s.maxHeldPerHook, Math.floor(this.s.maxHeld / 2));
+  }
+
+  /** Whether the account may start one more request: within its share, or past it while the reserve stays free. */
+  private accountMay(account: string): boolean {
+    const share = this.perAccount();
+    const running = this.accountRunning.get(account) ?? 0;
+    return running < share || this.running < this.s.concurrency - share;
+  }
+
+  // Starts queued deliveries while their subscription, their account and the process have free
+  // slots: first each account within its share (every account in turn), then past it.
   private pump(ctx: AppContext): void {
-    for (const [hookId, h] of this.held) {
-      while (this.running < this.s.concurrency && h.running < this.s.perDestination && h.queue.length > 0) {
-        const next = h.queue.shift() as Held;
-        h.running++;
-        this.launch(ctx, hookId, next);
+    for (const withinShare of [true, false]) {
+      for (const [hookId, h] of this.held) {
+        while (
+          this.running < this.s.concurrency &&
+          h.running < this.s.perDestination &&
+          h.queue.length > 0 &&
+          (withinShare
+            ? (this.accountRunning.get(h.account) ?? 0) < this.perAccount()
+            : this.accountMay(h.account))
+        ) {
+          const next = h.queue.shift() as Held;
+          h.running++;
+          this.accountRunning.set(h.account, (this.accountRunning.get(h.account) ?? 0) + 1);
+          this.launch(ctx, hookId, next);
+        }
+        if (this.running >= this.s.concurrency) return;
       }
-      if (this.running >= this.s.concurrency) return;
     }
   }
 
@@ -191,6 +233,9 @@ export class WebhookPump {
       this.finished.push({ d, token, at, result });
       this.running--;
       this.heldTotal--;
+      const left = (this.accountRunning.get(d.account_id) ?? 1) - 1;
+      if (left > 0) this.accountRunning.set(d.account_id, left);
+      else this.accountRunning.delete(d.account_id);
       const h = this.held.get(hookId);
       if (h) {
         h.running--;
