@@ -21,7 +21,7 @@ const WINDOW = Number(process.env.WINDOW ?? 50);
 const database = await benchDatabase();
 const config = loadConfig({ LOG_LEVEL: 'warn' });
 const db = createPool(database.url, 20, config.db);
-const server = new SmppServer(db, { window: WINDOW });
+const server = new SmppServer(db, config, { window: WINDOW });
 try {
   const port = await server.listen(0, '127.0.0.1');
   const { account } = await createAccount(db, { name: 'smpp bench', balance: N });

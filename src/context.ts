@@ -4,14 +4,16 @@ import type { Db } from './db/client.ts';
 import { type DbHealth, watchDatabase } from './db/health.ts';
 import { ClientAuthenticator } from './domain/auth/client-authenticator.ts';
 import { TokenService } from './domain/auth/tokens.ts';
-import { useShortLinkBase } from './domain/links/shorten-links.ts';
 import { createRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
-import { trustOwnFiles } from './messaging/media-url.ts';
-import { usePriceTable } from './messaging/pricing.ts';
 import { createSmtpMailer, type Mailer } from './providers/mail/smtp.ts';
 import { createProviders, type Providers } from './providers/registry.ts';
 
-/** Everything a request handler or worker needs, built once per process. */
+/**
+ * Everything a request handler or worker needs, built once per service. Settings live here
+ * (`config`) and reach the code that uses them as parameters (the price table, EXTERNALS_URL for
+ * short links and media trust): no module holds one for the process, so two services with
+ * different configurations can share a process.
+ */
 export interface AppContext {
   config: Config;
   db: Db;
@@ -33,8 +35,6 @@ export interface AppContext {
 }
 
 export function createContext(config: Config, db: Db, log?: (msg: string) => void): AppContext {
-  usePriceTable(config.priceTable);
-  useShortLinkBase(config.externalsUrl);
   const secrets = secretBoxFor(config);
   const tokens = new TokenService(db, config.publicUrl, config.tokenTtlSeconds, secrets);
   const rateLimiter = createRateLimiter(config.rateLimitPerMinute, config.redisUrl);
@@ -42,8 +42,6 @@ export function createContext(config: Config, db: Db, log?: (msg: string) => voi
   const providers = createProviders(config, log);
   const mailer = config.smtp ? createSmtpMailer(config.smtp) : undefined;
   const dbHealth = watchDatabase(db, { timeoutMs: Math.min(config.db.connectMs, 3_000), log });
-  // The service's own hosted-file links are valid media URLs wherever EXTERNALS_URL points.
-  trustOwnFiles(config.externalsUrl);
   return {
     config,
     db,

@@ -2,6 +2,8 @@
  * Price per segment by destination country (ISO 3166 alpha-2), in the account currency, with a
  * `default` rate for every other country. `PRICE_TABLE` (JSON, e.g. `{"US":0.01,"default":0.05}`)
  * overrides or extends the built-in table. A message costs segments × its country's rate.
+ * The table in force is the configuration's (`config.priceTable`): the send path takes it as a
+ * parameter; nothing here holds one for the process.
  */
 
 /** Rates per segment by country, plus `default`. */
@@ -46,20 +48,4 @@ export function parsePriceTable(raw: string | undefined): PriceTable {
     table[key === 'default' ? 'default' : key.toUpperCase()] = rate;
   }
   return table;
-}
-
-let active: PriceTable = { ...DEFAULT_PRICE_TABLE };
-
-/**
- * Sets the price table in force for this process; createContext calls it with the configuration's
- * table (built-in rates with PRICE_TABLE applied), so a service started with another configuration
- * (a test's) prices by that one. Nothing here reads the environment.
- */
-export function usePriceTable(table: PriceTable): void {
-  active = table;
-}
-
-/** The price table in force (see usePriceTable). */
-export function priceTable(): PriceTable {
-  return active;
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.ts';
+import type { SendSettings } from '../domain/send/accept/send-messages.ts';
 import { submitSmppBatch } from '../domain/smpp/submit-batch.ts';
 import type { SmppSubmission, SmppSubmitOutcome } from '../domain/smpp/submit-message.ts';
 
@@ -28,7 +29,11 @@ interface Waiting {
 export class SubmitBatcher {
   private readonly queues = new Map<string, { waiting: Waiting[]; running: number }>();
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** The service's settings the sends apply (its price table). */
+    private readonly settings: SendSettings,
+  ) {}
 
   submit(submission: SmppSubmission): Promise<SmppSubmitOutcome> {
     // One batch is one send job, whose messages share a validity period.
@@ -58,6 +63,7 @@ export class SubmitBatcher {
       const outcomes = await submitSmppBatch(
         this.db,
         batch.map((w) => w.submission),
+        this.settings,
       );
       for (const [i, w] of batch.entries()) w.resolve(outcomes[i]);
     } catch (err) {

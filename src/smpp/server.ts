@@ -10,6 +10,7 @@ import {
   type SmppCredentialRow,
   type SmppOutboxItem,
 } from '../db/queries/smpp.ts';
+import type { SendSettings } from '../domain/send/accept/send-messages.ts';
 import {
   DEFAULT_PARTS_BUDGET,
   PARTS_TTL_MS,
@@ -125,12 +126,14 @@ export class SmppServer {
 
   constructor(
     readonly db: Db,
+    /** The service's settings submissions are sent with (its price table: `ctx.config`). */
+    readonly settings: SendSettings,
     options: Partial<SmppServerOptions> = {},
     readonly log: (msg: string) => void = () => {},
   ) {
     this.options = { ...DEFAULT_SMPP_SERVER_OPTIONS, ...options };
     this.auth = new BindAuthenticator(db, this.options.bindLimits);
-    this.batcher = new SubmitBatcher(db);
+    this.batcher = new SubmitBatcher(db, settings);
     this.parts = new PartsAssembler(this.options.partsBudget, this.options.partsTtlMs);
     this.gate = new ConnectionGate(
       { total: this.options.maxConnections, perAddress: this.options.maxConnectionsPerAddress },

@@ -11,7 +11,7 @@ export async function startSmppServer(
 ): Promise<SmppServer> {
   const { port, throughput: _throughput, ...settings } = config.smppServer;
   const { tlsCert } = settings;
-  const server = new SmppServer(db, settings, log);
+  const server = new SmppServer(db, config, settings, log);
   try {
     await server.listen(port, config.host);
   } catch (err) {

@@ -1,6 +1,7 @@
 import type { PDU } from 'smpp';
 import type { Db } from '../db/client.ts';
 import type { SmppCredentialRow } from '../db/queries/smpp.ts';
+import type { SendSettings } from '../domain/send/accept/send-messages.ts';
 import { submitSmppMessage } from '../domain/smpp/submit-message.ts';
 import { type ParsedMobile, parseMobile } from '../messaging/phone.ts';
 import { MAX_TEXT_LENGTH } from '../messaging/text-rules.ts';
@@ -18,6 +19,8 @@ export type SubmitAnswer = { status: number; params?: Record<string, unknown> };
 /** What a submission needs of its server. */
 export interface SubmitContext {
   db: Db;
+  /** The service's settings the sends apply (its price table). */
+  settings: SendSettings;
   parts: PartsAssembler;
   /** Submissions to one destination go in batches (one transaction for those arriving together). */
   batcher: SubmitBatcher;
@@ -129,7 +132,7 @@ async function submit(
   const outcome =
     destinations.length === 1
       ? await ctx.batcher.submit(submission)
-      : await submitSmppMessage(ctx.db, submission);
+      : await submitSmppMessage(ctx.db, submission, ctx.settings);
   if (outcome.ok) return { status: STATUS.ROK, messageId: outcome.messageIds[0] };
   const status =
     outcome.reason === 'source'

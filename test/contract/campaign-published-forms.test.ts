@@ -53,7 +53,7 @@ describe('a campaign created in the published request form', () => {
       json: { nextExecution: new Date(Date.now() - 1000).toISOString() },
     });
     assert.equal(run.statusCode, 200, run.body);
-    while ((await runDueCampaigns(svc.db, 10, false, svc.ctx.log)) > 0);
+    while ((await runDueCampaigns(svc.db, 10, false, svc.ctx.log, svc.ctx.config)) > 0);
     const ms = body(
       await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/messages?limit=10`, { auth: a.auth }),
     ).data as { contact?: { id: string } }[];

@@ -6,6 +6,7 @@ import { getDrip } from '../../src/domain/drips/get-drip.ts';
 import { getExecution } from '../../src/domain/drips/get-execution.ts';
 import { handleTriggers } from '../../src/domain/workflows/handle-triggers.ts';
 import { runDueWorkflows } from '../../src/domain/workflows/run-due-workflows.ts';
+import { DEFAULT_PRICE_TABLE } from '../../src/messaging/pricing.ts';
 import { newId } from '../../src/util/ids.ts';
 import { applyMigrations, createScratchDatabase, type ScratchDatabase } from '../support/migration-db.ts';
 
@@ -165,20 +166,20 @@ describe('migration 0270: drips and their in-flight executions move onto the wor
 
   it('a running execution goes on with its next message, never the one it sent', async () => {
     await makeDue(midway);
-    await runDueWorkflows(db, 100, fail);
+    await runDueWorkflows(db, 100, fail, { prices: DEFAULT_PRICE_TABLE });
     assert.deepEqual(await texts(contacts[0]), ['Step two']);
     const m = await execution(contacts[0]);
     assert.equal(m.status, 'active', 'in its reply window');
     assert.equal(m.stepsSent, 2);
     await makeDue(midway);
-    await runDueWorkflows(db, 100, fail);
+    await runDueWorkflows(db, 100, fail, { prices: DEFAULT_PRICE_TABLE });
     assert.equal((await execution(contacts[0])).status, 'completed');
     assert.deepEqual(await texts(contacts[0]), ['Step two']);
   });
 
   it('an execution in its reply window completes without sending anything', async () => {
     await makeDue(replyWindow);
-    await runDueWorkflows(db, 100, fail);
+    await runDueWorkflows(db, 100, fail, { prices: DEFAULT_PRICE_TABLE });
     assert.equal((await execution(contacts[1])).status, 'completed');
     assert.deepEqual(await texts(contacts[1]), []);
   });

@@ -102,7 +102,7 @@ describe('drip campaign executions, deactivation and migration', () => {
         `UPDATE workflow_runs SET due_at = now() - interval '1 minute' WHERE account_id = $1 AND workflow_id = $2`,
         [a.accountId, d.id],
       );
-      await runDueWorkflows(svc.db, 100, svc.ctx.log);
+      await runDueWorkflows(svc.db, 100, svc.ctx.log, { prices: svc.ctx.config.priceTable });
       const sent = await svc.db.query(
         'SELECT count(*)::int AS n FROM messages WHERE account_id = $1 AND contact_id = $2',
         [a.accountId, c1],

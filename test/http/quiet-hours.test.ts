@@ -192,8 +192,10 @@ describe('quiet hours', () => {
     const runEngine = async () => {
       while ((await handleTriggers(svc.db, 100, svc.ctx.log)) > 0);
       while (
-        (await runDueWorkflows(svc.db, 100, svc.ctx.log, { quietHours: svc.ctx.config.quietHoursEnabled })) >
-        0
+        (await runDueWorkflows(svc.db, 100, svc.ctx.log, {
+          quietHours: svc.ctx.config.quietHoursEnabled,
+          prices: svc.ctx.config.priceTable,
+        })) > 0
       );
     };
 

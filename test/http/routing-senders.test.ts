@@ -131,7 +131,7 @@ describe('a sender suitable for the destination', () => {
       });
       assert.equal(res.statusCode, 201, res.body);
     }
-    while ((await runDueWorkflows(svc.db, 100, svc.ctx.log)) > 0);
+    while ((await runDueWorkflows(svc.db, 100, svc.ctx.log, { prices: svc.ctx.config.priceTable })) > 0);
     const { rows } = await svc.db.query<{ to_number: string; from_number: string }>(
       `SELECT to_number, from_number FROM messages
        WHERE account_id = $1 AND outgoing AND body = 'Welcome' AND to_number = ANY($2::text[])`,

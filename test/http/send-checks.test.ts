@@ -109,7 +109,7 @@ describe('a send does exactly what its sender meant', () => {
       });
       assert.equal(all.statusCode, 201, all.body);
       assert.equal(body(all).data.filters.all, true);
-      while ((await runDueCampaigns(svc.db, 10, false, svc.ctx.log)) > 0);
+      while ((await runDueCampaigns(svc.db, 10, false, svc.ctx.log, svc.ctx.config)) > 0);
       const sent = body(
         await call(svc.api, 'GET', `${base(acc)}/messages?campaignId=${body(all).data.id}`, {
           auth: acc.auth,
@@ -226,7 +226,7 @@ describe('a send does exactly what its sender meant', () => {
         json: { nextExecution: new Date(0).toISOString() },
       });
       assert.equal(due.statusCode, 200, due.body);
-      while ((await runDueCampaigns(svc.db, 10, false, svc.ctx.log)) > 0);
+      while ((await runDueCampaigns(svc.db, 10, false, svc.ctx.log, svc.ctx.config)) > 0);
       const sent = body(
         await call(svc.api, 'GET', `${base(acc)}/messages?campaignId=${campaignId}`, { auth: acc.auth }),
       );
@@ -404,7 +404,7 @@ describe('a send does exactly what its sender meant', () => {
         json: { contactId: contact.id },
       });
       assert.equal(enrolled.statusCode, 201, enrolled.body);
-      while ((await runDueWorkflows(svc.db, 10, svc.ctx.log)) > 0);
+      while ((await runDueWorkflows(svc.db, 10, svc.ctx.log, { prices: svc.ctx.config.priceTable })) > 0);
       const messages = body(
         await call(svc.api, 'GET', `${base(acc)}/messages?contactId=${contact.id}`, { auth: acc.auth }),
       ).data;

@@ -187,7 +187,7 @@ describe('workflow templates', () => {
   describe('every catalog template is a valid workflow', () => {
     it('passes the definition validator as written in the catalog', () => {
       for (const t of WORKFLOW_TEMPLATES) {
-        assert.doesNotThrow(() => normalizeDefinition(t.definition), t.id);
+        assert.doesNotThrow(() => normalizeDefinition(t.definition, null), t.id);
       }
     });
 

@@ -45,7 +45,7 @@ describe('Kannel binds to the SMPP server as its SMSC', { skip }, () => {
   before(async () => {
     svc = await startTestService();
     svc.startWorkers();
-    server = new SmppServer(svc.db, { pollMs: 50 });
+    server = new SmppServer(svc.db, svc.ctx.config, { pollMs: 50 });
     const smppPort = await server.listen(0, '127.0.0.1');
     acct = await svc.newAccount({ balance: 100 });
     const res = await call(svc.api, 'POST', `/v1/accounts/${acct.accountId}/smpp/credentials`, {

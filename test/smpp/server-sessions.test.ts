@@ -94,7 +94,7 @@ describe('SMPP server over TLS', () => {
       t.skip('openssl is not available to make a test certificate');
       return;
     }
-    const server = new SmppServer(svc.db, { tlsCert: cert, tlsKey: key });
+    const server = new SmppServer(svc.db, svc.ctx.config, { tlsCert: cert, tlsKey: key });
     const port = await server.listen(0, '127.0.0.1');
     try {
       const a = await svc.newAccount();

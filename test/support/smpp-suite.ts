@@ -50,7 +50,7 @@ export function smppSuite(options: Partial<SmppServerOptions>, o: { workers?: bo
   before(async () => {
     svc = await startTestService();
     if (o.workers) svc.startWorkers();
-    server = new SmppServer(svc.db, options);
+    server = new SmppServer(svc.db, svc.ctx.config, options);
     port = await server.listen(0, '127.0.0.1');
   });
   after(async () => {

@@ -174,7 +174,7 @@ describe('the drip engine, end to end with the workers', () => {
       `UPDATE workflow_runs SET due_at = now() - interval '1 minute' WHERE account_id = $1 AND id = $2`,
       [a.accountId, engaged.id],
     );
-    await runDueWorkflows(svc.db, 100, svc.ctx.log);
+    await runDueWorkflows(svc.db, 100, svc.ctx.log, { prices: svc.ctx.config.priceTable });
     assert.deepEqual(await texts(a, c.id), ['Hi Bo']);
   });
 
@@ -288,7 +288,7 @@ describe('the drip engine, end to end with the workers', () => {
        WHERE account_id = $1 AND id = $2`,
       [a.accountId, e.id],
     );
-    await runDueWorkflows(svc.db, 100, svc.ctx.log);
+    await runDueWorkflows(svc.db, 100, svc.ctx.log, { prices: svc.ctx.config.priceTable });
     assert.deepEqual(await texts(a, c.id), []);
 
     // Its lease over, two runners and the background worker go for the same step at once.
@@ -296,9 +296,12 @@ describe('the drip engine, end to end with the workers', () => {
       `UPDATE workflow_runs SET claimed_until = now() - interval '1 second' WHERE account_id = $1 AND id = $2`,
       [a.accountId, e.id],
     );
-    await Promise.all([runDueWorkflows(svc.db, 100, svc.ctx.log), runDueWorkflows(svc.db, 100, svc.ctx.log)]);
+    await Promise.all([
+      runDueWorkflows(svc.db, 100, svc.ctx.log, { prices: svc.ctx.config.priceTable }),
+      runDueWorkflows(svc.db, 100, svc.ctx.log, { prices: svc.ctx.config.priceTable }),
+    ]);
     await eventually(async () => (await execution(a, d.id)).stepsSent === 1);
-    await runDueWorkflows(svc.db, 100, svc.ctx.log);
+    await runDueWorkflows(svc.db, 100, svc.ctx.log, { prices: svc.ctx.config.priceTable });
     assert.deepEqual(await texts(a, c.id), ['Hi Di']);
     const sends = await svc.db.query(
       `SELECT count(*)::int AS n FROM workflow_steps WHERE account_id = $1 AND run_id = $2 AND node_id LIKE 'send-%'`,

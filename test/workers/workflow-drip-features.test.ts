@@ -99,7 +99,7 @@ describe('workflow engine: media and maxDuration', () => {
       `UPDATE workflow_runs SET due_at = now() - interval '1 second' WHERE account_id = $1 AND id = $2`,
       [acc.accountId, onTime.id],
     );
-    while ((await runDueWorkflows(svc.db, 100, svc.ctx.log)) > 0);
+    while ((await runDueWorkflows(svc.db, 100, svc.ctx.log, { prices: svc.ctx.config.priceTable })) > 0);
 
     const expired = await run(late.id);
     assert.deepEqual([expired.status, expired.end_reason], ['stopped', 'expired']);

@@ -409,15 +409,23 @@ describe('workflow runner leases (no workers running)', () => {
        WHERE account_id = $1 AND id = $2`,
       [acc.accountId, run.id],
     );
-    assert.equal(await runDueWorkflows(svc.db, 10, svc.ctx.log), 0, 'a held lease is not claimed');
+    assert.equal(
+      await runDueWorkflows(svc.db, 10, svc.ctx.log, { prices: svc.ctx.config.priceTable }),
+      0,
+      'a held lease is not claimed',
+    );
     assert.deepEqual(await h.sent(acc, c.id), []);
 
     await svc.db.query(
       `UPDATE workflow_runs SET claimed_until = now() - interval '1 second' WHERE account_id = $1 AND id = $2`,
       [acc.accountId, run.id],
     );
-    assert.equal(await runDueWorkflows(svc.db, 10, svc.ctx.log), 1);
-    assert.equal(await runDueWorkflows(svc.db, 10, svc.ctx.log), 0, 'nothing left to do');
+    assert.equal(await runDueWorkflows(svc.db, 10, svc.ctx.log, { prices: svc.ctx.config.priceTable }), 1);
+    assert.equal(
+      await runDueWorkflows(svc.db, 10, svc.ctx.log, { prices: svc.ctx.config.priceTable }),
+      0,
+      'nothing left to do',
+    );
     const [done] = await h.runs(acc, wf);
     assert.equal(done.status, 'completed');
     assert.deepEqual(await h.sent(acc, c.id), ['Once']);

@@ -11,6 +11,7 @@ import type { PhoneNumberRow } from '../../db/queries/phone-numbers.ts';
 import { AppError } from '../../errors.ts';
 import { keywordMatcher, wordsOf } from '../../messaging/keywords.ts';
 import { type StoredOfficeHours, withinOfficeHours } from '../../messaging/office-hours.ts';
+import type { PriceTable } from '../../messaging/pricing.ts';
 import type { Actor } from '../actor.ts';
 import { renderForContact } from '../contacts/merge-values.ts';
 import { queueMessage } from '../send/accept/queue-message.ts';
@@ -62,6 +63,7 @@ export async function answerInbound(
   accountId: string,
   input: { contact: ContactRow; number: PhoneNumberRow; conversationId: string; text: string; at: Date },
   windowMinutes: number,
+  prices: PriceTable,
 ): Promise<Autoresponse | undefined> {
   const words = new Set(wordsOf(input.text));
   if (STOP_WORDS.some((w) => words.has(w))) return undefined;
@@ -91,6 +93,7 @@ export async function answerInbound(
           body,
           template: winner.message,
           media: winner.media.map((m) => ({ url: m.url })),
+          prices,
         },
         AUTORESPONDER(winner.id),
       );

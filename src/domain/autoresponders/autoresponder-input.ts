@@ -47,12 +47,14 @@ export function normaliseKeywords(keywords: string[]): { keywords: string[]; key
  * The fields to store from a request over the current record (none on create): a keywords trigger
  * needs at least one keyword (AUTO-002); an `outsideOfficeHours` trigger takes none and needs a
  * group that keeps office hours (`officeHours.active`), since the hours are the group's (AUTO-002);
- * a group must be the account's (GRP-001); media URLs must be public http(s) (MSG-…).
+ * a group must be the account's (GRP-001); media URLs must be public http(s) or the service's own
+ * files under `externalsUrl` (MSG-009).
  */
 export async function resolveFields(
   db: Queryable,
   accountId: string,
   input: AutoresponderInput,
+  externalsUrl: string,
   current?: AutoresponderRow,
 ): Promise<AutoresponderFields> {
   const name = input.name ?? current?.name;
@@ -62,7 +64,7 @@ export async function resolveFields(
   if (name === undefined || trigger === undefined || message === undefined) {
     fail('VAL-001', 'An autoresponder needs `name`, `trigger` and `message`.');
   }
-  if (input.message) checkMediaUrls(input.message.media);
+  if (input.message) checkMediaUrls(input.message.media, externalsUrl);
 
   let groupId = current?.group_id ?? null;
   if (input.group !== undefined) {

@@ -15,9 +15,10 @@ export async function createAutoresponder(
   accountId: string,
   input: AutoresponderInput,
   by: Actor,
+  externalsUrl: string,
 ): Promise<Autoresponder> {
   return withTx(db, async (tx) => {
-    const fields = await resolveFields(tx, accountId, input);
+    const fields = await resolveFields(tx, accountId, input, externalsUrl);
     if ((await countAutorespondersLocked(tx, accountId)) >= MAX_AUTORESPONDERS) {
       fail('AUTO-004', `An account may hold at most ${MAX_AUTORESPONDERS} autoresponders: delete one first.`);
     }

@@ -17,11 +17,12 @@ export async function updateAutoresponder(
   id: string,
   input: AutoresponderInput,
   by: Actor,
+  externalsUrl: string,
 ): Promise<Autoresponder> {
   if (!isId(id)) fail('AUTO-001');
   return withTx(db, async (tx) => {
     const current = (await findAutoresponder(tx, accountId, id)) ?? fail('AUTO-001');
-    const fields = await resolveFields(tx, accountId, input, current);
+    const fields = await resolveFields(tx, accountId, input, externalsUrl, current);
     const row = (await updateRow(tx, accountId, id, fields, by)) ?? fail('AUTO-001');
     return presentAutoresponder(row);
   });

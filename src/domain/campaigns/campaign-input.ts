@@ -42,12 +42,14 @@ async function namedContacts(db: Queryable, accountId: string, ids: string[]): P
 /**
  * Checks the references of a campaign input (LIST-001 unknown list, GRP-001 unknown group) and
  * turns it into stored fields. A `schedule.cron` (validated, in `schedule.timezone`) makes the campaign
- * recurring: without an explicit nextExecution its next run is the schedule's next firing.
+ * recurring: without an explicit nextExecution its next run is the schedule's next firing. Media
+ * URLs are checked against `externalsUrl` (the service's EXTERNALS_URL: its own files are accepted).
  */
 export async function campaignFields(
   db: Queryable,
   accountId: string,
   input: CampaignInput,
+  externalsUrl: string,
 ): Promise<CampaignFields> {
   const cron = input.schedule?.cron;
   const firstRun = cron ? firstCronRun(cron, input.schedule?.timezone) : undefined;
@@ -56,7 +58,7 @@ export async function campaignFields(
   const group = input.phoneNumberFilter === null ? null : input.phoneNumberFilter?.group;
   if (group && !(isId(group.id) && (await getGroup(db, accountId, group.id)))) fail('GRP-001');
 
-  checkMediaUrls(input.media);
+  checkMediaUrls(input.media, externalsUrl);
 
   // The published form's `contacts` (ids) are recipients of their own, beside the list and conditions.
   const { contacts: named, ...f } = input.filters ?? {};

@@ -23,8 +23,9 @@ export async function createCampaign(
   accountId: string,
   input: CampaignInput,
   by: Actor,
+  externalsUrl: string,
 ): Promise<Campaign> {
-  const fields = await campaignFields(db, accountId, input);
+  const fields = await campaignFields(db, accountId, input, externalsUrl);
   const id = newId();
   const name = input.name?.trim() ? input.name : defaultCampaignName();
   await insertCampaign(db, accountId, { ...fields, name, id, by });

@@ -4,6 +4,7 @@ import { findSendJob } from '../../db/queries/send-jobs.ts';
 import { AppError, fail } from '../../errors.ts';
 import { newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
+import type { SendSettings } from '../send/accept/send-messages.ts';
 import { campaignFields } from './campaign-input.ts';
 import { type Campaign, type Job, presentCampaigns, presentJob } from './present-campaign.ts';
 import { RUN_LEASE_SECONDS, runCampaign } from './run-campaign.ts';
@@ -28,16 +29,22 @@ export async function createQuickCampaign(
   accountId: string,
   input: QuickCampaignInput,
   by: Actor,
+  settings: SendSettings,
   quietHours: boolean,
 ): Promise<{ campaign: Campaign; job?: Job }> {
   if (input.message.message.trim() === '') fail('MSG-003');
-  const fields = await campaignFields(db, accountId, {
-    name: input.name,
-    filters: { list: { id: input.listId } },
-    phoneNumberFilter: { group: { id: input.groupId } },
-    template: input.message.message,
-    media: input.message.media ?? [],
-  });
+  const fields = await campaignFields(
+    db,
+    accountId,
+    {
+      name: input.name,
+      filters: { list: { id: input.listId } },
+      phoneNumberFilter: { group: { id: input.groupId } },
+      template: input.message.message,
+      media: input.message.media ?? [],
+    },
+    settings.externalsUrl,
+  );
   const sendAt = input.sendAt === undefined ? undefined : new Date(input.sendAt);
   const later = sendAt !== undefined && sendAt.getTime() > Date.now();
   const id = newId();
@@ -59,7 +66,7 @@ export async function createQuickCampaign(
   const row = await findCampaign(db, accountId, id);
   let jobId: string;
   try {
-    jobId = await runCampaign(db, row ?? fail('CAMP-001'), by, quietHours);
+    jobId = await runCampaign(db, row ?? fail('CAMP-001'), by, settings, quietHours);
   } catch (err) {
     if (err instanceof AppError) await deleteCampaign(db, accountId, id);
     throw err;

@@ -3,7 +3,7 @@ import { type CampaignRow, campaignJobSince, finishCampaignRun } from '../../db/
 import { AppError } from '../../errors.ts';
 import { nextCronRun } from '../../messaging/schedule.ts';
 import type { Actor } from '../actor.ts';
-import { sendMessages } from '../send/accept/send-messages.ts';
+import { type SendSettings, sendMessages } from '../send/accept/send-messages.ts';
 
 /** How long a claimed run is a worker's before another may take it over (seconds). */
 export const RUN_LEASE_SECONDS = 600;
@@ -14,9 +14,16 @@ export const RUN_LEASE_SECONDS = 600;
  * since run_started_at), that job is recorded instead of sending again. An expected failure
  * (e.g. ACCT-002, LIST-001, GRP-003) is recorded on the campaign and ends the run, then rethrown;
  * anything else is retried by the scheduler after a backoff (or, if the worker died, when the lease expires). With `quietHours` (QUIET_HOURS_ENABLED)
- * a run that falls in quiet hours is queued and charged now and dispatched when they end.
+ * a run that falls in quiet hours is queued and charged now and dispatched when they end. The send
+ * applies the service's `settings` (prices, EXTERNALS_URL).
  */
-export async function runCampaign(db: Db, c: CampaignRow, by: Actor, quietHours: boolean): Promise<string> {
+export async function runCampaign(
+  db: Db,
+  c: CampaignRow,
+  by: Actor,
+  settings: SendSettings,
+  quietHours: boolean,
+): Promise<string> {
   // A recurring campaign's next run: the schedule's next firing after now (a stored schedule was valid).
   const cron = typeof c.schedule?.cron === 'string' && c.schedule.cron ? c.schedule.cron : undefined;
   const timezone = typeof c.schedule?.timezone === 'string' ? c.schedule.timezone : undefined;
@@ -60,6 +67,7 @@ export async function runCampaign(db: Db, c: CampaignRow, by: Actor, quietHours:
         quietHours,
       },
       by,
+      settings,
     );
     await finishCampaignRun(db, c.account_id, c.id, { jobId }, next, c.claim_token);
     return jobId;

@@ -3,6 +3,7 @@ import { CAMPAIGN_CLAIM_SET, CAMPAIGN_QUEUE, type CampaignRow } from '../../db/q
 import { AppError } from '../../errors.ts';
 import { SYSTEM } from '../actor.ts';
 import { type LeasedQueue, type Log, runLeased } from '../claim.ts';
+import type { SendSettings } from '../send/accept/send-messages.ts';
 import { RUN_LEASE_SECONDS, runCampaign } from './run-campaign.ts';
 
 const SCHEDULER = { ...SYSTEM, subSource: 'campaign-scheduler' };
@@ -24,12 +25,18 @@ const CAMPAIGNS: LeasedQueue<CampaignRow> = {
  * Claims up to `limit` due campaigns (next_execution passed, not paused, lease free or expired:
  * the claim helper) and runs each. Expected failures are recorded on their campaign and end its
  * run; unexpected ones are logged and the run retried after the backoff. Answers how many were
- * claimed.
+ * claimed. Sends apply the service's `settings` (prices, EXTERNALS_URL).
  */
-export async function runDueCampaigns(db: Db, limit: number, quietHours: boolean, log: Log) {
+export async function runDueCampaigns(
+  db: Db,
+  limit: number,
+  quietHours: boolean,
+  log: Log,
+  settings: SendSettings,
+) {
   return runLeased(db, log, CAMPAIGNS, limit, async (c) => {
     try {
-      await runCampaign(db, c, SCHEDULER, quietHours);
+      await runCampaign(db, c, SCHEDULER, settings, quietHours);
     } catch (err) {
       // Recorded on the campaign (last_error), its run ended: not a worker failure.
       if (!(err instanceof AppError)) throw err;

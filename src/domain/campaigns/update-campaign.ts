@@ -18,9 +18,10 @@ export async function updateCampaign(
   campaignId: string,
   input: CampaignInput,
   by: Actor,
+  externalsUrl: string,
 ): Promise<Campaign> {
   if (!isId(campaignId)) fail('CAMP-001');
-  const fields = await campaignFields(db, accountId, input);
+  const fields = await campaignFields(db, accountId, input, externalsUrl);
   if (!(await updateRow(db, accountId, campaignId, fields, by))) fail('CAMP-001');
   return getCampaign(db, accountId, campaignId);
 }

@@ -18,8 +18,9 @@ export async function createDrip(
   accountId: string,
   input: DripInput & { name: string; messages: NonNullable<DripInput['messages']> },
   by: Actor,
+  externalsUrl: string,
 ): Promise<Drip> {
-  const { fields, steps } = await dripFields(db, accountId, input);
+  const { fields, steps } = await dripFields(db, accountId, input, externalsUrl);
   const id = newId();
   await withTx(db, async (tx) => {
     await insertDrip(tx, accountId, {

@@ -77,12 +77,14 @@ export function normaliseKeyword(text: string): string {
  * Checks a drip input against what is stored (`current`, absent on create) and turns it into
  * stored fields and steps. The trigger is merged part by part with the current one. Errors:
  * DRIP-004 (no list for a list trigger, a smart list, a keyword that is not one word or is a
- * compliance keyword), LIST-001 unknown list, GRP-001 unknown group.
+ * compliance keyword), LIST-001 unknown list, GRP-001 unknown group, MSG-009 a media URL (the
+ * service's own files under `externalsUrl` are accepted).
  */
 export async function dripFields(
   db: Queryable,
   accountId: string,
   input: DripInput,
+  externalsUrl: string,
   current?: { drip: DripRow; steps: StepRow[] },
 ): Promise<{ fields: DripFields; steps?: StepInput[] }> {
   const t = input.trigger ?? {};
@@ -127,7 +129,8 @@ export async function dripFields(
 
   let steps: StepInput[] | undefined;
   if (input.messages !== undefined) {
-    for (const [i, m] of input.messages.entries()) checkMediaUrls(m.media, `messages[${i}].media`);
+    for (const [i, m] of input.messages.entries())
+      checkMediaUrls(m.media, externalsUrl, `messages[${i}].media`);
     const keep = new Set(current?.steps.map((s) => s.id));
     steps = input.messages.map((m) => ({
       id: m.id && keep.has(m.id.toLowerCase()) ? m.id.toLowerCase() : newId(),

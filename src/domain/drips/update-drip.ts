@@ -23,13 +23,14 @@ export async function updateDrip(
   dripId: string,
   input: DripInput,
   by: Actor,
+  externalsUrl: string,
 ): Promise<Drip> {
   await withTx(db, async (tx) => {
     const drip = await requireDrip(tx, accountId, dripId, { forUpdate: true });
     if (input.activate === true && drip.workflow_id)
       fail('DRIP-003', 'A migrated drip cannot be activated again.');
     const steps = await stepsOf(tx, accountId, [drip.id]);
-    const { fields, steps: newSteps } = await dripFields(tx, accountId, input, { drip, steps });
+    const { fields, steps: newSteps } = await dripFields(tx, accountId, input, externalsUrl, { drip, steps });
     await updateRow(tx, accountId, drip.id, fields, by);
     if (newSteps) await replaceSteps(tx, accountId, drip.id, newSteps);
     if (input.activate === false && !drip.workflow_id)

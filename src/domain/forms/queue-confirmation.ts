@@ -3,6 +3,7 @@ import { withSavepoint } from '../../db/client.ts';
 import type { ContactRow } from '../../db/queries/contacts.ts';
 import type { FormRow } from '../../db/queries/forms.ts';
 import { AppError, fail, recordedError } from '../../errors.ts';
+import type { PriceTable } from '../../messaging/pricing.ts';
 import type { Actor } from '../actor.ts';
 import { renderForContact } from '../contacts/merge-values.ts';
 import { takeAnonymousTextBudget } from '../messages/anonymous-text-budget.ts';
@@ -27,6 +28,7 @@ export async function queueConfirmation(
   form: FormRow,
   contact: ContactRow,
   by: Actor,
+  prices: PriceTable,
   perHour: number = Number.POSITIVE_INFINITY,
 ): Promise<ConfirmationOutcome> {
   const template = form.confirmation_message;
@@ -58,6 +60,7 @@ export async function queueConfirmation(
           to: contact.mobile_number as string,
           body,
           template,
+          prices,
         },
         by,
       );

@@ -3,6 +3,7 @@ import { type FormRow, findActiveFormById } from '../../db/queries/forms.ts';
 import { bumpFormStat, insertConversion } from '../../db/queries/forms-activity.ts';
 import { addListMembers, findList, isSmartList } from '../../db/queries/lists.ts';
 import { AppError } from '../../errors.ts';
+import type { PriceTable } from '../../messaging/pricing.ts';
 import { isId, newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import { HONEYPOT_FIELD } from './form-input.ts';
@@ -18,6 +19,8 @@ export interface FormSubmission {
   referer?: string;
   /** Confirmation texts this form may send an hour (FORM_CONFIRMATIONS_PER_HOUR); unbounded when absent. */
   confirmationsPerHour?: number;
+  /** The service's price table (PRICE_TABLE): the confirmation text is priced by it. */
+  prices: PriceTable;
 }
 
 /** What became of a submission. */
@@ -91,7 +94,14 @@ async function accept(
         await addListMembers(tx, accountId, list.id, [contact.id], !list.double_opt_in?.enabled);
       }
     }
-    const confirmation = await queueConfirmation(tx, form, contact, by, input.confirmationsPerHour);
+    const confirmation = await queueConfirmation(
+      tx,
+      form,
+      contact,
+      by,
+      input.prices,
+      input.confirmationsPerHour,
+    );
     const conversionId = newId();
     await insertConversion(tx, accountId, {
       id: conversionId,

@@ -140,6 +140,7 @@ export async function receiveMessage(ctx: AppContext, msg: InboundMessage): Prom
           accountId,
           { contact, number, conversationId: conversation.id, text: msg.text, at: msg.at },
           ctx.config.autoresponderWindowMinutes,
+          ctx.config.priceTable,
         );
     return {
       messageId,

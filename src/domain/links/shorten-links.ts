@@ -14,17 +14,6 @@ const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"'{}|\\^`]+/gi;
 const TRAILING = /[.,;:!?'")\]]$/;
 const SHORTENER = { ...SYSTEM, subSource: 'shorten-links' };
 
-let base = 'http://localhost:3001';
-/** Sets the public address short URLs are built on (EXTERNALS_URL); createContext calls it. */
-export function useShortLinkBase(url: string): void {
-  base = url;
-}
-
-/** The public address short URLs are built on (see useShortLinkBase). */
-export function shortLinkBase(): string {
-  return base;
-}
-
 /** A URL found in text without the punctuation that ends the sentence around it. */
 function trimUrl(url: string): string {
   let u = url;
@@ -55,14 +44,15 @@ async function sourceKeyFor(db: Queryable, accountId: string, linkId: string, us
  * Replaces every http(s) URL in `text` with a tracked short link for `use`: the account's link to
  * that URL (created when it has none) and, for a send job, the job's own source key, so that
  * clicks are counted per job. URLs followed by a merge field (personalised), invalid ones and our
- * own short URLs are left as they are. Run it in the transaction of the send it is for.
+ * own short URLs are left as they are. Short links are built on `externalsUrl` (the service's
+ * EXTERNALS_URL). Run it in the transaction of the send it is for.
  */
 export async function shortenLinks(
   db: Queryable,
   accountId: string,
   text: string,
   use: LinkUse,
-  externalsUrl: string = shortLinkBase(),
+  externalsUrl: string,
 ): Promise<string> {
   const own = `${externalsUrl}/l/`;
   const replacements = new Map<string, string>();

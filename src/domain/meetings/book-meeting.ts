@@ -3,6 +3,7 @@ import { busyMeetings, insertMeeting } from '../../db/queries/meetings.ts';
 import { findActiveMeetingEventBySlug, type MeetingPerson } from '../../db/queries/meetings-events.ts';
 import { fail } from '../../errors.ts';
 import { parseMobile } from '../../messaging/phone.ts';
+import type { PriceTable } from '../../messaging/pricing.ts';
 import { newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import { findOrCreateContactByMobile } from '../contacts/find-or-create-by-mobile.ts';
@@ -70,7 +71,7 @@ export async function bookMeeting(
   db: Db,
   slug: string,
   input: BookingInput,
-  opts: { textsPerHour?: number } = {},
+  opts: { textsPerHour?: number; prices: PriceTable },
 ): Promise<BookedMeeting> {
   const event = (isSlug(slug) ? await findActiveMeetingEventBySlug(db, slug) : undefined) ?? fail('MEET-001');
   const accountId = event.account_id;
@@ -172,6 +173,7 @@ export async function bookMeeting(
         people,
         `${name}: your meeting ${meetingWhen(event.name, event.timezone, start)} is booked.`,
         by,
+        opts.prices,
       );
     }
     return { meeting: presentMeeting(row), textsCapped };

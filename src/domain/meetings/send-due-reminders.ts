@@ -5,6 +5,7 @@ import {
   markReminderSent,
   REMINDER_QUEUE,
 } from '../../db/queries/meetings.ts';
+import type { PriceTable } from '../../messaging/pricing.ts';
 import { SYSTEM } from '../actor.ts';
 import { type LockedQueue, type Log, runLocked } from '../claim.ts';
 import { accountName, meetingWhen, textAttendees } from './text-attendees.ts';
@@ -24,7 +25,7 @@ const REMINDER_ITEMS: LockedQueue<MeetingRow> = {
  * with SMS off is only marked. A failure is logged and the reminder tried again next round.
  * Answers how many meetings were handled.
  */
-export async function sendDueReminders(db: Db, limit: number, log: Log): Promise<number> {
+export async function sendDueReminders(db: Db, limit: number, log: Log, prices: PriceTable): Promise<number> {
   return runLocked(db, log, REMINDER_ITEMS, limit, async (tx, m) => {
     if (m.reminder_sms) {
       const name = await accountName(tx, m.account_id);
@@ -34,6 +35,7 @@ export async function sendDueReminders(db: Db, limit: number, log: Log): Promise
         m.attendees,
         `${name}: reminder: ${meetingWhen(m.name, m.timezone, m.start_at)}.`,
         REMINDERS,
+        prices,
       );
     }
     await markReminderSent(tx, m.account_id, m.id);

@@ -3,6 +3,7 @@ import { withSavepoint } from '../../db/client.ts';
 import { findAccount } from '../../db/queries/accounts.ts';
 import type { MeetingPerson } from '../../db/queries/meetings-events.ts';
 import { AppError } from '../../errors.ts';
+import type { PriceTable } from '../../messaging/pricing.ts';
 import { formatLocal } from '../../util/zoned-time.ts';
 import type { Actor } from '../actor.ts';
 import { groupSenderPool, sendersInOrder } from '../numbers/group-sender-pool.ts';
@@ -36,6 +37,7 @@ export async function textAttendees(
   attendees: MeetingPerson[],
   body: string,
   by: Actor,
+  prices: PriceTable,
 ): Promise<number> {
   const textable = attendees.filter((a): a is TextableAttendee => typeof a.mobile === 'string');
   if (textable.length === 0) return 0;
@@ -61,6 +63,7 @@ export async function textAttendees(
             from: from.number,
             to: a.mobile,
             body,
+            prices,
           },
           by,
         ),

@@ -9,11 +9,11 @@ import { enqueueFinalReceipts, insertSmppSubmissions } from '../../db/queries/sm
 import { contactsCreated } from '../../db/statistics.ts';
 import { AppError, fail } from '../../errors.ts';
 import { parseMobile } from '../../messaging/phone.ts';
-import { priceTable } from '../../messaging/pricing.ts';
 import { encodeText } from '../../messaging/segments.ts';
 import { effectiveValidity } from '../../messaging/validity.ts';
 import { newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
+import type { SendSettings } from '../send/accept/send-messages.ts';
 import { type SmppSubmission, type SmppSubmitOutcome, submitSmppMessage } from './submit-message.ts';
 
 /**
@@ -23,9 +23,13 @@ import { type SmppSubmission, type SmppSubmitOutcome, submitSmppMessage } from '
  * submission recorded when a receipt is asked for), with one commit and one charge for all of them
  * instead of one each. Answers an outcome per submission, in order. When the batch cannot go as a
  * whole (the balance does not cover it, or a rule refuses it), each submission is sent on its own
- * so that each gets its own answer.
+ * so that each gets its own answer. Prices are the service's (`settings.priceTable`).
  */
-export async function submitSmppBatch(db: Db, subs: SmppSubmission[]): Promise<SmppSubmitOutcome[]> {
+export async function submitSmppBatch(
+  db: Db,
+  subs: SmppSubmission[],
+  settings: SendSettings,
+): Promise<SmppSubmitOutcome[]> {
   const first = subs[0];
   for (const s of subs) {
     if (
@@ -84,7 +88,7 @@ export async function submitSmppBatch(db: Db, subs: SmppSubmission[]): Promise<S
         pool: [{ id: sender.id, number: sender.number }],
         parts: [],
         media: [],
-        prices: priceTable(),
+        prices: settings.priceTable,
         by,
       });
       // The job is written with its counts, after its messages (nothing reads it before the commit).
@@ -132,7 +136,7 @@ export async function submitSmppBatch(db: Db, subs: SmppSubmission[]): Promise<S
     if (!(err instanceof AppError)) throw err;
     // Not as a whole: each on its own, answered its own outcome (e.g. the balance covers some).
     const outcomes: SmppSubmitOutcome[] = [];
-    for (const s of subs) outcomes.push(await submitSmppMessage(db, s));
+    for (const s of subs) outcomes.push(await submitSmppMessage(db, s, settings));
     return outcomes;
   }
   contactsCreated(db, created);

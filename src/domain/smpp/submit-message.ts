@@ -4,7 +4,7 @@ import { enqueueFinalReceipts, insertSmppSubmissions } from '../../db/queries/sm
 import { AppError } from '../../errors.ts';
 import type { ParsedMobile } from '../../messaging/phone.ts';
 import type { Actor } from '../actor.ts';
-import { sendMessages } from '../send/accept/send-messages.ts';
+import { type SendSettings, sendMessages } from '../send/accept/send-messages.ts';
 
 /** One text an ESME submitted (submit_sm, or submit_multi to several recipients). */
 export interface SmppSubmission {
@@ -36,9 +36,14 @@ export type SmppSubmitOutcome =
  * numbers, opt-outs and blocks refused as failed messages, pricing, the balance charged, events and
  * webhooks, the sender's throughput at dispatch), from the one number the ESME named, with its text
  * taken literally (no merge fields). When a receipt is asked for, the ids the ESME was answered are
- * recorded in the same transaction, so the status events of the messages find them.
+ * recorded in the same transaction, so the status events of the messages find them. Prices are the
+ * service's (`settings`).
  */
-export async function submitSmppMessage(db: Db, s: SmppSubmission): Promise<SmppSubmitOutcome> {
+export async function submitSmppMessage(
+  db: Db,
+  s: SmppSubmission,
+  settings: SendSettings,
+): Promise<SmppSubmitOutcome> {
   const numbers = await activeAccountNumbers(db, s.accountId);
   const sender = numbers.find((n) => n.number === s.source && n.verified);
   if (!sender)
@@ -59,6 +64,7 @@ export async function submitSmppMessage(db: Db, s: SmppSubmission): Promise<Smpp
         validityPeriod: s.validityPeriod,
       },
       by,
+      settings,
       {
         sender: { id: sender.id, number: sender.number },
         literal: true,

@@ -8,14 +8,18 @@ import { presentTemplate, smartEncodingOf, type Template } from './present-templ
 /** What a caller gives to create a template: type defaults to SMS, media to none. */
 export type CreateTemplateInput = Pick<TemplateFields, 'name' | 'template'> & Partial<TemplateFields>;
 
-/** Saves a new message template. Names need not be unique: the id identifies a template. */
+/**
+ * Saves a new message template. Names need not be unique: the id identifies a template. Media URLs
+ * are checked against `externalsUrl` (the service's EXTERNALS_URL: its own files are accepted).
+ */
 export async function createTemplate(
   db: Queryable,
   accountId: string,
   input: CreateTemplateInput,
   by: Actor,
+  externalsUrl: string,
 ): Promise<Template> {
-  checkMediaUrls(input.media);
+  checkMediaUrls(input.media, externalsUrl);
   const row = await insertTemplate(db, accountId, {
     id: newId(),
     name: input.name,

@@ -41,6 +41,7 @@ export async function createWorkflow(
   accountId: string,
   input: WorkflowInput,
   by: Actor,
+  externalsUrl: string,
 ): Promise<Workflow> {
   const template = input.templateId === undefined ? undefined : templateOf(input);
   const name =
@@ -51,7 +52,7 @@ export async function createWorkflow(
     db instanceof pg.Pool ? withTx(db, fn) : fn(db);
   return inTx(async (tx) => {
     await insertWorkflow(tx, accountId, { id, name, by });
-    await saveVersions(tx, accountId, id, versions, by);
+    await saveVersions(tx, accountId, id, versions, by, externalsUrl);
     const row = await findWorkflow(tx, accountId, id);
     return presentWorkflow(row as NonNullable<typeof row>, await versionsOf(tx, accountId, [id]));
   });

@@ -90,7 +90,7 @@ function text(config: Record<string, unknown>, key: string, min: number, max: nu
 }
 
 /** `media` of a send-message node: at most 10 items, each {url} of an absolute http(s) URL. */
-function mediaProblem(media: unknown): string | undefined {
+function mediaProblem(media: unknown, externalsUrl: string | null): string | undefined {
   if (media === undefined) return undefined;
   const ok =
     Array.isArray(media) &&
@@ -99,13 +99,17 @@ function mediaProblem(media: unknown): string | undefined {
       (m) => typeof m === 'object' && m !== null && typeof (m as { url?: unknown }).url === 'string',
     );
   if (!ok) return '`media` must be at most 10 items {url}';
-  return media.some((m) => mediaUrlProblem((m as { url: string }).url))
+  return media.some((m) => mediaUrlProblem((m as { url: string }).url, externalsUrl))
     ? '`media[].url` must be an absolute http(s) URL on a public host'
     : undefined;
 }
 
 /** Checks one node's config against its type; answers the problem, or undefined when valid. */
-function configProblem(typeId: string, c: Record<string, unknown>): string | undefined {
+function configProblem(
+  typeId: string,
+  c: Record<string, unknown>,
+  externalsUrl: string | null,
+): string | undefined {
   // Any trigger: `maxDuration`, days after entry at which a run still going ends (stopped, expired).
   if (
     typeId.startsWith('trigger.') &&
@@ -126,7 +130,7 @@ function configProblem(typeId: string, c: Record<string, unknown>): string | und
       if (!text(c, 'message', 1, MAX_TEXT_LENGTH))
         return `\`message\` (1..${MAX_TEXT_LENGTH} characters, not blank) is required`;
       if (!(c.id === undefined || text(c, 'id', 1, 100))) return '`id` (the sender group) must be a string';
-      return mediaProblem(c.media);
+      return mediaProblem(c.media, externalsUrl);
     case 'action.wait':
     case 'condition.replied':
       return isDelay(c.delay)
@@ -180,10 +184,12 @@ function spinningCycle(nodes: StoredNode[], edges: StoredEdge[]): string | undef
  * WF-010 duplicate node id, WF-011 unknown node type, WF-012 edge to a missing node / duplicate
  * edge id, WF-013 not exactly one trigger, WF-014 invalid node config, WF-015 the node type's edge
  * rules, WF-016 a cycle without a wait. A node with an empty `type` takes its type from `known`
- * (WF-011 when it is not there).
+ * (WF-011 when it is not there). Media URLs of send-message nodes must be public, or the service's
+ * own files under `externalsUrl` (its EXTERNALS_URL; null for the built-in templates, which name none).
  */
 export function normalizeDefinition(
   input: DefinitionInput,
+  externalsUrl: string | null,
   previous?: StoredDefinition,
   known?: KnownTypes,
 ): StoredDefinition {
@@ -198,7 +204,7 @@ export function normalizeDefinition(
     for (const key of typeId === 'action.send-message' ? ['id'] : ['listId']) {
       if (typeof config[key] === 'string') config[key] = (config[key] as string).toLowerCase();
     }
-    const problem = configProblem(typeId, config);
+    const problem = configProblem(typeId, config, externalsUrl);
     if (problem) fail('WF-014', `Node "${n.id}" (${typeId}): ${problem}.`);
     return { id: n.id, typeId, config };
   });

@@ -26,7 +26,7 @@ export function presentWorkflowTemplate(t: WorkflowTemplate) {
       {
         id: `${t.id}-v1`,
         name: 'v1',
-        definition: presentDefinition(normalizeDefinition(t.definition)),
+        definition: presentDefinition(normalizeDefinition(t.definition, null)),
         created: at,
         updated: at,
         readonly: false,

@@ -3,6 +3,7 @@ import { type ContactRow, updateContact } from '../../db/queries/contacts.ts';
 import { addListMembers, findList, isSmartList, removeListMember } from '../../db/queries/lists.ts';
 import type { StoredNode } from '../../db/queries/workflows.ts';
 import { fail } from '../../errors.ts';
+import type { PriceTable } from '../../messaging/pricing.ts';
 import { isId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import { checkAttributes, rethrowAttributeLimit } from '../contacts/attribute-limits.ts';
@@ -54,6 +55,7 @@ async function sendMessage(
       template,
       media: media.map((m) => ({ url: m.url })),
       quietHours: opts.quietHours,
+      prices: opts.prices ?? fail('SYS-500', 'A workflow step that sends needs the price table.'),
     },
     by,
   );
@@ -105,9 +107,14 @@ async function listAction(tx: Queryable, contact: ContactRow, node: StoredNode):
   return { next: null };
 }
 
-/** How actions run: whether quiet hours hold the texts they send (automation is marketing). */
+/**
+ * How actions run: whether quiet hours hold the texts they send (automation is marketing), and the
+ * service's price table they are priced by (absent only where no step sends: an enrollment runs the
+ * trigger and a first wait).
+ */
 export interface ActionOptions {
   quietHours: boolean;
+  prices?: PriceTable;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type Db, withTx } from '../../db/client.ts';
 import { findRunVersion, type VersionRow } from '../../db/queries/workflows.ts';
 import { lockClaimedRun, RUN_QUEUE, type RunRow, updateRun } from '../../db/queries/workflows-runs.ts';
+import type { PriceTable } from '../../messaging/pricing.ts';
 import { SYSTEM } from '../actor.ts';
 import { type LeasedQueue, type Log, runLeased } from '../claim.ts';
 import { executeStep } from './run-step.ts';
@@ -22,9 +23,13 @@ function startsWait(version: EngineVersion, nodeId: string): boolean {
   );
 }
 
-/** How the runner runs: whether quiet hours hold automation texts (QUIET_HOURS_ENABLED). */
+/**
+ * How the runner runs: whether quiet hours hold automation texts (QUIET_HOURS_ENABLED), and the
+ * service's price table (PRICE_TABLE) its texts are priced by.
+ */
 export interface RunnerOptions {
   quietHours?: boolean;
+  prices: PriceTable;
   /** The per-account budget of steps a minute (default STEPS_PER_MINUTE; tests pass a small one). */
   stepsPerMinute?: number;
 }
@@ -94,7 +99,7 @@ async function advance(
         if (!version) return false;
         versions.set(version.id, version);
       }
-      const step = { drip: version.drip, quietHours: opts.quietHours ?? false };
+      const step = { drip: version.drip, quietHours: opts.quietHours ?? false, prices: opts.prices };
       let next = await executeStep(tx, run, version.definition, RUNNER, step);
       // A step that leads to a wait starts the wait in its own transaction: no one sees the run
       // between a message and the timer for the next one.
@@ -117,7 +122,7 @@ async function advance(
  * killed mid-run leaves its lease to expire. Either way the next claim resumes at the last
  * committed step. Answers how many runs were claimed.
  */
-export async function runDueWorkflows(db: Db, limit: number, log: Log, opts: RunnerOptions = {}) {
+export async function runDueWorkflows(db: Db, limit: number, log: Log, opts: RunnerOptions) {
   const versions = new Map<string, EngineVersion>();
   const budget = budgets.get(db) ?? new StepBudget(opts.stepsPerMinute ?? STEPS_PER_MINUTE);
   budgets.set(db, budget);

@@ -9,6 +9,7 @@ import {
   repliedSince,
 } from '../../db/queries/workflows-runs.ts';
 import { AppError, recordedError } from '../../errors.ts';
+import type { PriceTable } from '../../messaging/pricing.ts';
 import type { Actor } from '../actor.ts';
 import { type Delay, delaySeconds, nextEdge } from './definition.ts';
 import { type ActionOutcome, runAction } from './node-actions.ts';
@@ -26,6 +27,8 @@ export interface StepOptions {
   drip: boolean;
   /** Hold texts until quiet hours end in the recipient's time zone (QUIET_HOURS_ENABLED). */
   quietHours: boolean;
+  /** The service's price table (PRICE_TABLE) a send-message step prices by; absent where no step sends. */
+  prices?: PriceTable;
 }
 
 /** How long a drip's run that sent its last message waits for a reply before it completes (noAction). */
@@ -120,7 +123,9 @@ async function act(
   if (!contact) return { stop: recordedError('CONT-002') };
   // The action's writes (a queued message, a charge) roll back alone if it fails expectedly.
   try {
-    return await withSavepoint(tx, () => runAction(tx, contact, node, by, { quietHours: opts.quietHours }));
+    return await withSavepoint(tx, () =>
+      runAction(tx, contact, node, by, { quietHours: opts.quietHours, prices: opts.prices }),
+    );
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     return { error: { code: err.code, description: err.message } };

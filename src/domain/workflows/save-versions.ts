@@ -64,6 +64,7 @@ export async function saveVersions(
   workflowId: string,
   inputs: VersionInput[],
   by: Actor,
+  externalsUrl: string,
 ): Promise<void> {
   if (inputs.filter((v) => wantsActive(v) === true).length > 1) {
     fail('WF-008', 'At most one version can be active.');
@@ -82,7 +83,7 @@ export async function saveVersions(
     let id = v.id;
     if (id === undefined) {
       if (!v.definition) fail('VAL-001', 'A new version needs a `definition`.');
-      const definition = normalizeDefinition(v.definition, undefined, currentTypes);
+      const definition = normalizeDefinition(v.definition, externalsUrl, undefined, currentTypes);
       await checkReferences(tx, accountId, definition);
       id = newId();
       await insertVersion(tx, accountId, { id, workflowId, name: v.name ?? '', definition, by });
@@ -90,7 +91,7 @@ export async function saveVersions(
       const row = existing.get(id) ?? fail('WF-003', `Version "${id}" is not a version of this workflow.`);
       let definition: StoredDefinition | undefined;
       if (v.definition) {
-        definition = normalizeDefinition(v.definition, row.definition, {
+        definition = normalizeDefinition(v.definition, externalsUrl, row.definition, {
           def: row.definition,
           where: `version "${id}"`,
         });

@@ -27,6 +27,7 @@ export async function updateEdge(
   edgeId: string,
   data: EdgeUpdate,
   by: Actor,
+  externalsUrl: string,
 ): Promise<Edge> {
   if (data.id !== undefined && data.id !== edgeId)
     fail('VAL-001', '`data.id` must be the edge id of the path.');
@@ -48,6 +49,7 @@ export async function updateEdge(
         edges: def.edges.map((e) => (e.id === edgeId ? changed : e)),
         properties: def.properties,
       },
+      externalsUrl,
       def,
     );
     await updateVersion(tx, accountId, editable.id, { definition }, by);

@@ -23,11 +23,12 @@ export async function updateWorkflow(
   workflowId: string,
   input: WorkflowUpdate,
   by: Actor,
+  externalsUrl: string,
 ): Promise<Workflow> {
   return withTx(db, async (tx) => {
     // Locked: concurrent edits of one workflow apply one after the other.
     const row = await requireWorkflow(tx, accountId, workflowId, { lock: true });
-    await saveVersions(tx, accountId, row.id, input.versions ?? [], by);
+    await saveVersions(tx, accountId, row.id, input.versions ?? [], by, externalsUrl);
     await touchWorkflow(tx, accountId, row.id, input.name, by);
     const [updated] = await presentWorkflows(tx, accountId, [await requireWorkflow(tx, accountId, row.id)]);
     return updated;

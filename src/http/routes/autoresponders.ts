@@ -61,7 +61,17 @@ export async function autoresponderRoutes(app: App) {
     async (req, reply) =>
       reply
         .code(201)
-        .send(ok(await createAutoresponder(app.ctx.db, req.params.accountId, req.body, req.actor))),
+        .send(
+          ok(
+            await createAutoresponder(
+              app.ctx.db,
+              req.params.accountId,
+              req.body,
+              req.actor,
+              app.ctx.config.externalsUrl,
+            ),
+          ),
+        ),
   );
 
   app.get(
@@ -101,6 +111,7 @@ export async function autoresponderRoutes(app: App) {
           req.params.autoresponderId,
           req.body,
           req.actor,
+          app.ctx.config.externalsUrl,
         ),
       ),
   );

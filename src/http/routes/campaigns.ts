@@ -45,6 +45,7 @@ export async function campaignRoutes(app: App) {
           req.params.accountId,
           req.body,
           req.actor,
+          app.ctx.config,
           app.ctx.config.quietHoursEnabled,
         ),
       ),
@@ -91,7 +92,19 @@ export async function campaignRoutes(app: App) {
       },
     },
     async (req, reply) =>
-      reply.code(201).send(ok(await createCampaign(app.ctx.db, req.params.accountId, req.body, req.actor))),
+      reply
+        .code(201)
+        .send(
+          ok(
+            await createCampaign(
+              app.ctx.db,
+              req.params.accountId,
+              req.body,
+              req.actor,
+              app.ctx.config.externalsUrl,
+            ),
+          ),
+        ),
   );
 
   app.get(
@@ -124,7 +137,16 @@ export async function campaignRoutes(app: App) {
       },
     },
     async (req) =>
-      ok(await updateCampaign(app.ctx.db, req.params.accountId, req.params.campaignId, req.body, req.actor)),
+      ok(
+        await updateCampaign(
+          app.ctx.db,
+          req.params.accountId,
+          req.params.campaignId,
+          req.body,
+          req.actor,
+          app.ctx.config.externalsUrl,
+        ),
+      ),
   );
 
   app.delete(

@@ -43,7 +43,19 @@ export async function dripRoutes(app: App) {
       },
     },
     async (req, reply) =>
-      reply.code(201).send(ok(await createDrip(app.ctx.db, req.params.accountId, req.body, req.actor))),
+      reply
+        .code(201)
+        .send(
+          ok(
+            await createDrip(
+              app.ctx.db,
+              req.params.accountId,
+              req.body,
+              req.actor,
+              app.ctx.config.externalsUrl,
+            ),
+          ),
+        ),
   );
 
   app.get(
@@ -97,7 +109,16 @@ export async function dripRoutes(app: App) {
       },
     },
     async (req) =>
-      ok(await updateDrip(app.ctx.db, req.params.accountId, req.params.dripCampaignId, req.body, req.actor)),
+      ok(
+        await updateDrip(
+          app.ctx.db,
+          req.params.accountId,
+          req.params.dripCampaignId,
+          req.body,
+          req.actor,
+          app.ctx.config.externalsUrl,
+        ),
+      ),
   );
 
   app.delete(

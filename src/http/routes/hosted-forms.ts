@@ -41,6 +41,7 @@ export async function hostedFormRoutes(app: FastifyInstance) {
       ip: req.ip ?? null,
       referer: req.headers.referer,
       confirmationsPerHour: app.ctx.config.anonymousTextsPerHour.form,
+      prices: app.ctx.config.priceTable,
     });
     if (outcome.kind === 'accepted' && outcome.confirmationError?.code === 'FORM-005') {
       req.log.warn({ formId: outcome.form.id }, 'form confirmation texts: hourly cap reached, none sent');

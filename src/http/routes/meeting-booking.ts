@@ -72,6 +72,7 @@ export async function meetingBookingRoutes(app: App) {
     async (req) => {
       const booked = await bookMeeting(app.ctx.db, req.params.slug, req.body, {
         textsPerHour: app.ctx.config.anonymousTextsPerHour.booking,
+        prices: app.ctx.config.priceTable,
       });
       if (booked.textsCapped) {
         req.log.warn({ slug: req.params.slug }, 'booking texts: hourly cap reached, none sent');

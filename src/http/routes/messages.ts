@@ -72,8 +72,8 @@ export async function messageRoutes(app: App) {
       const { accountId } = req.params;
       const result =
         sendAt === undefined
-          ? await sendMessages(db, accountId, input, req.actor)
-          : await scheduleSend(db, accountId, input, sendAt, req.actor);
+          ? await sendMessages(db, accountId, input, req.actor, app.ctx.config)
+          : await scheduleSend(db, accountId, input, sendAt, req.actor, app.ctx.config);
       // Contact details only to a token that may read contacts (messages:send alone may not).
       if (req.grant?.scopes.has('contacts:read')) return ok(result);
       return ok({ ...result, messages: result.messages.map(hideContactDetails) });
@@ -114,7 +114,7 @@ export async function messageRoutes(app: App) {
         validityPeriod: fields.validityPeriod,
         quietHours: fields.quietHours === true && app.ctx.config.quietHoursEnabled,
       };
-      return ok(await estimateSend(app.ctx.db, req.params.accountId, input, req.actor));
+      return ok(await estimateSend(app.ctx.db, req.params.accountId, input, req.actor, app.ctx.config));
     },
   );
 

@@ -59,7 +59,17 @@ export async function templateRoutes(app: App) {
     async (req, reply) =>
       reply
         .code(201)
-        .send(createdCollection(await createTemplate(app.ctx.db, req.params.accountId, req.body, req.actor))),
+        .send(
+          createdCollection(
+            await createTemplate(
+              app.ctx.db,
+              req.params.accountId,
+              req.body,
+              req.actor,
+              app.ctx.config.externalsUrl,
+            ),
+          ),
+        ),
   );
 
   app.get(
@@ -90,7 +100,16 @@ export async function templateRoutes(app: App) {
       },
     },
     async (req) =>
-      ok(await updateTemplate(app.ctx.db, req.params.accountId, req.params.templateId, req.body, req.actor)),
+      ok(
+        await updateTemplate(
+          app.ctx.db,
+          req.params.accountId,
+          req.params.templateId,
+          req.body,
+          req.actor,
+          app.ctx.config.externalsUrl,
+        ),
+      ),
   );
 
   app.delete(

@@ -90,7 +90,19 @@ export async function workflowRoutes(app: App) {
       },
     },
     async (req, reply) =>
-      reply.code(201).send(ok(await createWorkflow(app.ctx.db, req.params.accountId, req.body, req.actor))),
+      reply
+        .code(201)
+        .send(
+          ok(
+            await createWorkflow(
+              app.ctx.db,
+              req.params.accountId,
+              req.body,
+              req.actor,
+              app.ctx.config.externalsUrl,
+            ),
+          ),
+        ),
   );
 
   app.get(
@@ -126,7 +138,16 @@ export async function workflowRoutes(app: App) {
       },
     },
     async (req) =>
-      ok(await updateWorkflow(app.ctx.db, req.params.accountId, req.params.workflowId, req.body, req.actor)),
+      ok(
+        await updateWorkflow(
+          app.ctx.db,
+          req.params.accountId,
+          req.params.workflowId,
+          req.body,
+          req.actor,
+          app.ctx.config.externalsUrl,
+        ),
+      ),
   );
 
   app.delete(
@@ -170,6 +191,7 @@ export async function workflowRoutes(app: App) {
         req.params.edgeId,
         req.body.data,
         req.actor,
+        app.ctx.config.externalsUrl,
       ),
   );
 

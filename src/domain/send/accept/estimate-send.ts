@@ -3,7 +3,12 @@ import { findAccount } from '../../../db/queries/accounts.ts';
 import { type SendFigures, sendJobFigures } from '../../../db/queries/send-estimate.ts';
 import { AppError, fail } from '../../../errors.ts';
 import type { Actor } from '../../actor.ts';
-import { type SendMessagesInput, type SendMessagesResult, sendMessages } from './send-messages.ts';
+import {
+  type SendMessagesInput,
+  type SendMessagesResult,
+  type SendSettings,
+  sendMessages,
+} from './send-messages.ts';
 
 /** What a send would do, answered without doing it (the review before a send). */
 export interface SendEstimate extends SendFigures {
@@ -32,11 +37,12 @@ export async function estimateSend(
   accountId: string,
   input: SendMessagesInput,
   by: Actor,
+  settings: SendSettings,
 ): Promise<SendEstimate> {
   const seen: { value?: { result: SendMessagesResult; figures: SendFigures } } = {};
   let covers = true;
   try {
-    await sendMessages(db, accountId, input, by, {
+    await sendMessages(db, accountId, input, by, settings, {
       estimate: true,
       within: async (tx, result) => {
         seen.value = { result, figures: await sendJobFigures(tx, accountId, result.jobId) };

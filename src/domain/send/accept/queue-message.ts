@@ -3,15 +3,28 @@ import { adjustBalance, sendingSettings } from '../../../db/queries/accounts.ts'
 import { setLastMessage } from '../../../db/queries/conversations.ts';
 import { emitMessageEvents, insertOutboundMessage, type MessageRow } from '../../../db/queries/messages.ts';
 import { fail } from '../../../errors.ts';
-import { priceTable } from '../../../messaging/pricing.ts';
+import type { PriceTable } from '../../../messaging/pricing.ts';
 import { countSegments, encodeText } from '../../../messaging/segments.ts';
 import { textError } from '../../../messaging/text-rules.ts';
 import { newId } from '../../../util/ids.ts';
 import type { Actor } from '../../actor.ts';
 import { openConversation } from '../../conversations/open-conversation.ts';
 
-/** One outbound message to queue (a reply, an auto-reply, a one-off send). */
-export interface QueueMessageInput {
+/**
+ * One outbound message to queue (a reply, an auto-reply, a one-off send), with the price table it
+ * is priced by (the service's, PRICE_TABLE); a compliance reply (`system`) is free and needs none.
+ */
+export type QueueMessageInput = QueueMessageFields &
+  (
+    | /** Compliance auto-replies (STOP/START/HELP confirmations): sent even to opted-out contacts, not charged. */
+    { system: true; prices?: undefined }
+    | { system?: false; prices: PriceTable }
+  );
+
+/** A system message is not charged: it is priced by no table. */
+const FREE: PriceTable = { default: 0 };
+
+interface QueueMessageFields {
   contactId: string;
   /** The conversation to thread into; when absent, the (contact, number) conversation is opened. */
   conversationId?: string;
@@ -24,8 +37,6 @@ export interface QueueMessageInput {
   /** The source text when `body` was rendered from a template. */
   template?: string;
   media?: { url: string }[];
-  /** Compliance auto-replies (STOP/START/HELP confirmations): sent even to opted-out contacts, not charged. */
-  system?: boolean;
   /**
    * A marketing text (workflow and drip messages, or a send that asks for it): held until quiet
    * hours (21:00–8:00) end in the recipient's time zone, the account's where the number does not
@@ -36,7 +47,8 @@ export interface QueueMessageInput {
 
 /**
  * Queues one outbound message for the dispatcher, inside the caller's transaction, with its
- * encoding, segments and price (segments × the contact's country rate; 0 for `system`).
+ * encoding, segments and price (segments × the contact's country rate in `input.prices`, the
+ * service's price table; 0 for `system`).
  *
  * - The price is charged from the account balance here; when the balance cannot cover it this
  *   throws ACCT-002 (402) and the caller's transaction must roll back.
@@ -84,7 +96,7 @@ export async function queueMessage(
     encoding,
     segments,
     system,
-    prices: priceTable(),
+    prices: input.prices ?? FREE,
     by,
     // One rule for every send: an empty (media-less) or over-long text is failed, not sent or charged.
     textError: system ? null : textError(body, (input.media?.length ?? 0) > 0),

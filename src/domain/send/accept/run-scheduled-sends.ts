@@ -8,7 +8,7 @@ import {
 import { AppError } from '../../../errors.ts';
 import type { Actor } from '../../actor.ts';
 import { type LeasedQueue, type Log, runLeased } from '../../claim.ts';
-import { type SendMessagesInput, sendMessages } from './send-messages.ts';
+import { type SendMessagesInput, type SendSettings, sendMessages } from './send-messages.ts';
 
 /** The scheduled sends as the worker runs them: an unexpected failure is tried again after 1 s, 2 s … 5 min. */
 const SCHEDULED: LeasedQueue<ScheduledJob> = {
@@ -27,12 +27,13 @@ const SCHEDULED: LeasedQueue<ScheduledJob> = {
  * as the send it was (its stored request, by its author), charging the balance now. An expected
  * failure (e.g. ACCT-002 when the balance no longer covers it, GRP-003, a deleted list) ends the job
  * as `failed` with that error; MSG-008 means it was cancelled (or run) meanwhile. Anything else is
- * logged and retried after the backoff. Answers how many were due.
+ * logged and retried after the backoff. Answers how many were due. Sends apply the service's
+ * `settings` (prices, EXTERNALS_URL).
  */
-export async function runScheduledSends(db: Db, limit: number, log: Log) {
+export async function runScheduledSends(db: Db, limit: number, log: Log, settings: SendSettings) {
   return runLeased(db, log, SCHEDULED, limit, async (j) => {
     try {
-      await sendMessages(db, j.account_id, j.request as SendMessagesInput, j.created_by as Actor, {
+      await sendMessages(db, j.account_id, j.request as SendMessagesInput, j.created_by as Actor, settings, {
         scheduledJobId: j.id,
       });
     } catch (err) {

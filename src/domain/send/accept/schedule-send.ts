@@ -7,6 +7,7 @@ import {
   jobInvalid,
   type SendMessagesInput,
   type SendMessagesResult,
+  type SendSettings,
   sendMessages,
 } from './send-messages.ts';
 
@@ -29,6 +30,7 @@ export async function scheduleSend(
   input: SendMessagesInput,
   sendAt: string,
   by: Actor,
+  settings: SendSettings,
 ): Promise<ScheduledSendResult> {
   const at = new Date(sendAt);
   if (Number.isNaN(at.getTime())) fail('VAL-001', '`sendAt` must be an ISO 8601 date-time.');
@@ -36,7 +38,7 @@ export async function scheduleSend(
     fail('VAL-001', `\`sendAt\` (${sendAt}) is in the past: leave it out to send now.`);
   if (at.getTime() > Date.now() + MAX_SCHEDULE_DAYS * 86_400_000)
     fail('VAL-001', `\`sendAt\` may be at most ${MAX_SCHEDULE_DAYS} days ahead.`);
-  const estimate = await sendMessages(db, accountId, input, by, { estimate: true });
+  const estimate = await sendMessages(db, accountId, input, by, settings, { estimate: true });
   const job = await insertScheduledJob(db, accountId, {
     id: newId(),
     template: input.template ?? '',

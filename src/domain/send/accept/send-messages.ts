@@ -1,3 +1,4 @@
+import type { Config } from '../../../config.ts';
 import { type Db, type Queryable, withBulkTx } from '../../../db/client.ts';
 import { adjustBalance, findAccount } from '../../../db/queries/accounts.ts';
 import { contactsForMobiles, findContacts } from '../../../db/queries/contacts.ts';
@@ -11,7 +12,6 @@ import { contactsCreated } from '../../../db/statistics.ts';
 import { ERRORS, fail } from '../../../errors.ts';
 import { checkMediaUrls } from '../../../messaging/media-url.ts';
 import { parseMobile, readingCountry } from '../../../messaging/phone.ts';
-import { priceTable } from '../../../messaging/pricing.ts';
 import { parseTemplate, type TemplatePart } from '../../../messaging/render.ts';
 import { countSegments, encodeText } from '../../../messaging/segments.ts';
 import { effectiveValidity } from '../../../messaging/validity.ts';
@@ -88,6 +88,12 @@ export function jobInvalid(invalid: RefusedContact[]): { mobile: string; error: 
   return invalid.map((i) => ({ mobile: i.mobile.number, error: i.error }));
 }
 
+/**
+ * The service's settings a send applies: its price table (PRICE_TABLE) and EXTERNALS_URL (short
+ * links are built on it; its own hosted files are valid media). Callers pass `ctx.config`.
+ */
+export type SendSettings = Pick<Config, 'priceTable' | 'externalsUrl'>;
+
 /** How sendMessages runs: at once (the default), priced without effect (`estimate`), or a scheduled job's run. */
 export interface SendOptions {
   /** Run everything, then roll back and answer what the send would do (a scheduled send's check). */
@@ -144,12 +150,14 @@ async function groupSenders(tx: Queryable, accountId: string, input: SendMessage
  * MSG-009 media URL, VAL-001 a malformed id (named), CONV-001 unknown conversation, CONT-002
  * unknown contact, LIST-001 unknown list, GRP-001/GRP-003 sender group. `opts.estimate` answers
  * without effect (scheduleSend); `opts.scheduledJobId` runs a scheduled job (MSG-008 when taken).
+ * Prices, short links and media trust are the service's (`settings`).
  */
 export async function sendMessages(
   db: Db,
   accountId: string,
   input: SendMessagesInput,
   by: Actor,
+  settings: SendSettings,
   opts: SendOptions = {},
 ): Promise<SendMessagesResult> {
   const template = input.template ?? '';
@@ -177,7 +185,7 @@ export async function sendMessages(
     );
   if (listId !== undefined && !isId(listId))
     fail('VAL-001', `\`${named?.field}\` is not a list id: ${JSON.stringify(listId)}.`);
-  checkMediaUrls(media);
+  checkMediaUrls(media, settings.externalsUrl);
 
   const jobId = opts.scheduledJobId ?? newId();
   // The accept statement covers every recipient: a million take about a minute.
@@ -187,7 +195,13 @@ export async function sendMessages(
     if (opts.scheduledJobId !== undefined && !(await startScheduledJob(tx, accountId, jobId)))
       fail('MSG-008');
     const text = input.shortenLinks
-      ? await shortenLinks(tx, accountId, template, { jobId, campaignId: input.campaignId })
+      ? await shortenLinks(
+          tx,
+          accountId,
+          template,
+          { jobId, campaignId: input.campaignId },
+          settings.externalsUrl,
+        )
       : template;
     // The account's sending settings: smart encoding and the default validity period.
     const account = (await findAccount(tx, accountId)) ?? fail('ACCT-001');
@@ -259,7 +273,6 @@ export async function sendMessages(
     const campaignId = input.campaignId ?? null;
     if (opts.scheduledJobId === undefined)
       await insertSendJob(tx, accountId, { id: jobId, campaignId, template, by });
-    const prices = priceTable();
     const counts = await insertJobMessages(tx, accountId, {
       jobId,
       campaignId,
@@ -281,7 +294,7 @@ export async function sendMessages(
       validity,
       fixed,
       media,
-      prices,
+      prices: settings.priceTable,
       by,
       quiet: input.quietHours ? { fallbackZone: account.timezone } : undefined,
     });
