@@ -54,6 +54,8 @@ export interface Config {
   externalsUrl: string;
   rateLimitPerMinute: number;
   webhooksAllowPrivate: boolean;
+  /** The CRMs' API bases (HUBSPOT_API_BASE, PIPEDRIVE_API_BASE): tests and proxies point them elsewhere. */
+  crm: { hubspotBase: string; pipedriveBase: string };
   quietHoursEnabled: boolean;
   bootstrap: {
     accountId?: string;
@@ -171,6 +173,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     externalsUrl: url(env, 'EXTERNALS_URL', `http://localhost:${externalsPort}`),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 600, 1),
     webhooksAllowPrivate: bool(env, 'WEBHOOKS_ALLOW_PRIVATE', false),
+    crm: {
+      hubspotBase: url(env, 'HUBSPOT_API_BASE', 'https://api.hubapi.com'),
+      pipedriveBase: url(env, 'PIPEDRIVE_API_BASE', 'https://api.pipedrive.com'),
+    },
     quietHoursEnabled: bool(env, 'QUIET_HOURS_ENABLED', true),
     bootstrap: {
       accountId: uuid(env, 'BOOTSTRAP_ACCOUNT_ID'),

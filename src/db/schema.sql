@@ -593,6 +593,55 @@ CREATE TABLE idempotency_keys (
 );
 CREATE INDEX idempotency_keys_created ON idempotency_keys USING btree (created_at);
 
+CREATE TABLE integration_pushes (
+  account_id uuid NOT NULL,
+  integration_id uuid NOT NULL,
+  event_id uuid NOT NULL,
+  kind text NOT NULL,
+  crm_id bigint NOT NULL,
+  payload jsonb NOT NULL,
+  status text NOT NULL DEFAULT 'pending'::text,
+  attempts integer NOT NULL DEFAULT 0,
+  next_at timestamp with time zone NOT NULL DEFAULT now(),
+  lease_until timestamp with time zone,
+  done_at timestamp with time zone,
+  error text,
+  CONSTRAINT integration_pushes_kind_check CHECK (kind = ANY (ARRAY['opt-out'::text, 'opt-in'::text, 'message'::text])),
+  CONSTRAINT integration_pushes_status_check CHECK (status = ANY (ARRAY['pending'::text, 'sending'::text, 'done'::text, 'failed'::text])),
+  CONSTRAINT integration_pushes_account_id_integration_id_fkey FOREIGN KEY (account_id, integration_id) REFERENCES integrations(account_id, id) ON DELETE CASCADE,
+  CONSTRAINT integration_pushes_pkey PRIMARY KEY (integration_id, event_id)
+);
+CREATE INDEX integration_pushes_due ON integration_pushes USING btree (integration_id, next_at) WHERE (status = ANY (ARRAY['pending'::text, 'sending'::text]));
+
+CREATE TABLE integrations (
+  account_id uuid NOT NULL,
+  id uuid NOT NULL,
+  type text NOT NULL,
+  status text NOT NULL DEFAULT 'active'::text,
+  credentials text NOT NULL,
+  api_url text,
+  settings jsonb NOT NULL DEFAULT '{}'::jsonb,
+  sync_state jsonb NOT NULL DEFAULT '{}'::jsonb,
+  counts jsonb NOT NULL DEFAULT '{}'::jsonb,
+  last_synced timestamp with time zone,
+  last_error jsonb,
+  sync_due_at timestamp with time zone DEFAULT now(),
+  lease_until timestamp with time zone,
+  events_cursor uuid,
+  push_due_at timestamp with time zone,
+  created_at timestamp with time zone NOT NULL DEFAULT now(),
+  created_by jsonb NOT NULL DEFAULT '{}'::jsonb,
+  updated_at timestamp with time zone NOT NULL DEFAULT now(),
+  updated_by jsonb NOT NULL DEFAULT '{}'::jsonb,
+  CONSTRAINT integrations_status_check CHECK (status = ANY (ARRAY['active'::text, 'error'::text, 'disconnected'::text])),
+  CONSTRAINT integrations_type_check CHECK (type = ANY (ARRAY['hubspot'::text, 'pipedrive'::text, 'activecampaign'::text])),
+  CONSTRAINT integrations_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
+  CONSTRAINT integrations_pkey PRIMARY KEY (account_id, id)
+);
+CREATE INDEX integrations_created ON integrations USING btree (account_id, created_at, id);
+CREATE INDEX integrations_due ON integrations USING btree (sync_due_at) WHERE (status <> 'disconnected'::text);
+CREATE UNIQUE INDEX integrations_live_type ON integrations USING btree (account_id, type) WHERE (status <> 'disconnected'::text);
+
 CREATE TABLE link_clicks (
   account_id uuid NOT NULL,
   link_id uuid NOT NULL,

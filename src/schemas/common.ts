@@ -159,6 +159,7 @@ export const PATH_ID_NOT_FOUND = {
   credentialId: 'SMPP-001',
   routeId: 'ROUTE-001',
   importId: 'CONT-006',
+  integrationId: 'INT-001',
 } as const satisfies Record<string, ErrorCode>;
 
 /** Path parameters: the ids of PATH_ID_NOT_FOUND as UUIDs, any other as a non-empty string. */

@@ -38,6 +38,8 @@ export const SCOPES = [
   'smpp:write',
   'routes:read',
   'routes:write',
+  'integrations:read',
+  'integrations:write',
 ] as const;
 
 /** A scope a route can require. */
@@ -86,4 +88,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'routes:read':
     "the account's routes (which providers carry which destinations) and the provider instances they may name (names and kinds only)",
   'routes:write': 'creating, changing and deleting routes',
+  'integrations:read':
+    'CRM integrations (HubSpot, Pipedrive, ActiveCampaign): status, last sync, counts, errors (never credentials)',
+  'integrations:write': 'connecting, changing and disconnecting CRM integrations; starting a sync',
 };

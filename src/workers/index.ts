@@ -5,6 +5,7 @@ import { CONTACT_IMPORTS } from '../domain/contacts/run-contact-imports.ts';
 import { PURGE_BATCH, purgeExpiredFiles } from '../domain/files/purge-expired-files.ts';
 import { runPartitionMaintenance } from '../domain/housekeeping/maintain-partitions.ts';
 import { purgeIdempotencyKeys } from '../domain/housekeeping/purge-idempotency-keys.ts';
+import { runIntegrationsRound } from '../domain/integrations/run-integrations.ts';
 import { runChunks } from '../domain/jobs/run-chunks.ts';
 import { CONTACT_JOBS } from '../domain/jobs/run-contact-jobs.ts';
 import { completeMeetings, sendDueReminders } from '../domain/meetings/send-due-reminders.ts';
@@ -156,6 +157,16 @@ export const TASKS: WorkerTask[] = [
       const { single, bulk } = await expireMessages(ctx.db, batch);
       return Math.max(single, bulk);
     },
+  }),
+  // CRM integrations (docs/integrations.md): a round leases one connection whose sync or pushes are
+  // due, reads up to 20 pages from the CRM (its place saved after each: a killed worker's successor
+  // resumes) and writes what Sparrow owes the CRM (opt-outs, opt-ins, messages); goes again at once
+  // while connections are due.
+  drain({
+    name: 'integrations',
+    every: SECOND,
+    batch: 1,
+    run: async (ctx) => ((await runIntegrationsRound(ctx)) ? 1 : 0),
   }),
   // Keeps the month partitions of messages, events and webhook deliveries (docs/scaling.md): at
   // start and then hourly; one worker process does each round (advisory lock).

@@ -14,6 +14,7 @@ import { dripRoutes } from './drips.ts';
 import { formRoutes } from './forms.ts';
 import { groupRoutes } from './groups.ts';
 import { hostedFormRoutes } from './hosted-forms.ts';
+import { integrationRoutes } from './integrations.ts';
 import { jobRoutes } from './jobs.ts';
 import { linkRoutes } from './links.ts';
 import { listRoutes } from './lists.ts';
@@ -69,6 +70,7 @@ export const apiRoutes: RoutePlugin[] = [
   jobRoutes,
   smppRoutes,
   routeRoutes,
+  integrationRoutes,
 ];
 
 /** Route plugins of the public (externals) listener. */
