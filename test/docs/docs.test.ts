@@ -88,6 +88,25 @@ export function served(
     .map((o) => `${o.method} ${o.path}`);
 }
 
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+export function slug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** The anchors of a page's headings (outside code blocks). */
+function anchors(text: string): Set<string> {
+  return new Set(
+    linesOutsideCode(text)
+      .map(({ line }) => /^#{1,6}\s+(.*)$/.exec(line)?.[1])
+      .filter((h): h is string => h !== undefined)
+      .map(slug),
+  );
+}
+
 describe('README.md and docs/', () => {
   it(`keep the README a front door (at most ${README_MAX_LINES} lines, none over ${PROSE_MAX} characters)`, () => {
     const lines = read('README.md').split('\n');
@@ -144,5 +163,29 @@ describe('README.md and docs/', () => {
     assert.equal(claims.length, 2);
     const found = claims.flatMap((s) => namedOperations(s).flatMap((n) => served(n, operations)));
     assert.deepEqual(found, ['POST /v1/tools/sharefile', 'POST /v1/accounts/{accountId}/bulk/contacts']);
+  });
+  it('link to headings that exist (#anchors within the repository)', () => {
+    const problems: string[] = [];
+    for (const file of DOCS) {
+      for (const m of read(file).matchAll(/\]\(([^)\s#]*)#([^)\s]+)\)/g)) {
+        const [, target, anchor] = m;
+        if (/^[a-z]+:/i.test(target)) continue;
+        const page = target ? path.join(path.dirname(file), target) : file;
+        if (!page.endsWith('.md') || !fs.existsSync(path.join(ROOT, page))) continue;
+        if (!anchors(read(page)).has(anchor))
+          problems.push(`${file}: ${target}#${anchor} has no such heading`);
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  it('reads anchors as GitHub writes them', () => {
+    assert.equal(slug('Background CSV imports (with progress)'), 'background-csv-imports-with-progress');
+    assert.equal(slug('`PROVIDERS`'), 'providers');
+    assert.equal(slug('What a client can make the service hold'), 'what-a-client-can-make-the-service-hold');
+    assert.equal(
+      slug('Exactly once at the carrier, as near as physics allows'),
+      'exactly-once-at-the-carrier-as-near-as-physics-allows',
+    );
   });
 });
