@@ -38,6 +38,17 @@ export function showError(err, where = area) {
   if (!where) return;
   const code = err?.code ? ` (${err.code})` : '';
   const lead = err?.status === 402 ? 'Payment required: ' : '';
+  // A missing scope said as what it means for a person: their role may look but not change.
+  if (err?.code === 'AUTH-004') {
+    where.replaceChildren(
+      h(
+        'div',
+        { class: 'flash flash-error', role: 'alert' },
+        'You can view this but not change it: your role in this account does not allow it. Ask an administrator if you need to.',
+      ),
+    );
+    return;
+  }
   where.replaceChildren(
     h(
       'div',

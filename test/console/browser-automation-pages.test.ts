@@ -158,26 +158,30 @@ describe('the web console’s automation pages in a browser', { skip: skipWithou
     await row.waitFor();
     assert.match((await row.textContent()) ?? '', /active.*11/);
 
-    // A blank form with its fields written one per line.
+    // A blank form whose fields are made in a form, not typed as `name | label | type`; consent asked.
     await page.fill('form.panel input[name=name]', 'Blank');
-    await page.fill(
-      'textarea[name=fields]',
-      'mobile | Mobile | tel | required\ncolour | Favourite colour | select | no | red, green',
-    );
+    const rows = page.locator('.form-field-row');
+    await rows.nth(1).locator('button', { hasText: 'Remove' }).click();
+    await page.locator('button', { hasText: 'Add a field' }).click();
+    await rows.nth(1).locator('input[name=fieldLabel]').fill('Favourite colour');
+    await rows.nth(1).locator('select[name=fieldType]').selectOption({ label: 'Choice from a list' });
+    await rows.nth(1).locator('input[name=fieldOptions]').fill('red, green');
+    assert.equal(await page.locator('textarea[name=fields]').count(), 0);
     await page.locator('button', { hasText: 'Create lead form' }).click();
     await page.locator('h2', { hasText: 'Blank' }).waitFor();
     await page.locator('td', { hasText: 'Favourite colour' }).waitFor();
     const blank = body(await call(svc.api, 'GET', v1(`/forms/${idInHash()}`), { auth: a.auth })).data;
     assert.deepEqual(blank.fields, [
-      { name: 'mobile', label: 'Mobile', type: 'tel', required: true },
+      { name: 'mobile', label: 'Mobile number', type: 'tel', required: true },
       {
-        name: 'colour',
+        name: 'favouriteColour',
         label: 'Favourite colour',
         type: 'select',
         required: false,
         options: ['red', 'green'],
       },
     ]);
+    assert.match(blank.consentText, /^I agree to receive recurring marketing text messages/);
     assert.equal(await page.locator('.flash-error').count(), 0);
     assert.deepEqual(c.problems, []);
   });

@@ -4,7 +4,7 @@ import { api } from '../api.js';
 import { badge, field, filterForm, h, pager, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
 import { go, link } from '../router.js';
-import { messageBox } from './compose.js';
+import { mergeButtons, messageBox } from './compose.js';
 
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 const pad = (n) => String(n).padStart(2, '0');
@@ -213,7 +213,8 @@ function editor(a, groups) {
     field('Trigger', type),
     keywordsField,
     hours,
-    field('Reply', box.textarea, 'Merge fields in triple braces, e.g. {{{firstName}}}'),
+    field('Reply', box.textarea, '“Insert” adds a recipient’s name or number where the cursor is'),
+    mergeButtons(box.textarea, box.update),
     box.counter,
     field('Priority', priority, 'Higher answers first among matches of the same trigger type'),
     h('label', { class: 'check' }, active, ' Active'),

@@ -4,7 +4,7 @@ import { api } from '../api.js';
 import { badge, field, filterForm, h, money, pager, searchInput, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
 import { go, link } from '../router.js';
-import { messageBox } from './compose.js';
+import { mergeButtons, messageBox } from './compose.js';
 import { reportLink } from './reports.js';
 
 /** #/campaigns?name=&offset= */
@@ -151,6 +151,7 @@ function quickForm(lists, groups, reload) {
     field('List', list),
     field('Send from group', group),
     field('Message', box.textarea),
+    mergeButtons(box.textarea, box.update),
     box.counter,
     field('Send at', sendAt, 'Empty: send now'),
     h('button', { type: 'submit' }, 'Run campaign'),
@@ -201,6 +202,7 @@ function campaignForm(lists, groups, reload) {
     field('List', list),
     field('Send from group', group),
     field('Template', box.textarea),
+    mergeButtons(box.textarea, box.update),
     box.counter,
     field('Run at', next, 'Empty: keep as a draft'),
     h('button', { type: 'submit' }, 'Create campaign'),

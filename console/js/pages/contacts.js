@@ -67,9 +67,8 @@ export async function contactPage(view, { params }) {
       value: contact ? contact.tags.map((t) => t.tag).join(', ') : '',
       placeholder: 'vip, newsletter',
     }),
-    attributes: h('textarea', { name: 'attributes', rows: 4 }),
+    attributes: fieldEditor(contact?.attributes ?? {}),
   };
-  inputs.attributes.value = JSON.stringify(contact?.attributes ?? {}, null, 2);
   const form = h(
     'form',
     {
@@ -84,7 +83,7 @@ export async function contactPage(view, { params }) {
     field('Mobile', inputs.mobile, 'E.164, e.g. +14155550123'),
     field('Email', inputs.email),
     field('Tags', inputs.tags, 'Separated by commas'),
-    field('Attributes (JSON object)', inputs.attributes),
+    h('fieldset', { class: 'custom-fields' }, h('legend', {}, 'Custom fields'), inputs.attributes.el),
     h('div', { class: 'actions' }, h('button', { type: 'submit' }, isNew ? 'Create contact' : 'Save')),
   );
   view.append(h('h2', {}, isNew ? 'New contact' : nameOf(contact)), form);
@@ -135,12 +134,11 @@ export async function contactPage(view, { params }) {
 async function save(contact, inputs) {
   let attributes;
   try {
-    attributes = JSON.parse(inputs.attributes.value || '{}');
-    if (!attributes || typeof attributes !== 'object' || Array.isArray(attributes)) throw new Error();
-  } catch {
-    return showError(new Error('Attributes must be a JSON object, e.g. {"plan": "gold"}.'));
+    attributes = inputs.attributes.read();
+  } catch (err) {
+    return showError(err);
   }
-  // An update merges attributes key by key: a key taken out of the text is removed with null.
+  // An update merges attributes key by key: a field removed from the form is removed with null.
   if (contact)
     for (const key of Object.keys(contact.attributes)) if (!(key in attributes)) attributes[key] = null;
   const text = (el) => el.value.trim() || null;
@@ -180,4 +178,81 @@ async function remove(contact) {
   } catch (err) {
     showError(err);
   }
+}
+
+/**
+ * Custom fields as a form: one row per field (its name and its value), a row added by "Add a
+ * field", removed by its button. A value keeps its kind where it had one (a number stays a number,
+ * yes/no a boolean); a structured value is shown and read as JSON. `read()` answers the object, or
+ * throws an Error that says what to fix.
+ * @param {Record<string, unknown>} initial
+ */
+function fieldEditor(initial) {
+  const rows = h('div', { class: 'kv-rows' });
+  /** @param {string} key @param {unknown} value */
+  const addRow = (key = '', value = '') => {
+    const shown = value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value ?? '');
+    const name = h('input', {
+      name: 'fieldName',
+      value: key,
+      'aria-label': 'Field name',
+      placeholder: 'e.g. plan',
+      maxlength: 100,
+    });
+    const val = h('input', {
+      name: 'fieldValue',
+      value: shown,
+      'aria-label': 'Value',
+      placeholder: 'e.g. gold',
+    });
+    const row = h(
+      'div',
+      { class: 'kv-row inline' },
+      name,
+      val,
+      h(
+        'button',
+        { type: 'button', class: 'link', 'aria-label': 'Remove this field', onclick: () => row.remove() },
+        'Remove',
+      ),
+    );
+    row.dataset.kind = value === null ? 'string' : typeof value;
+    rows.append(row);
+    return name;
+  };
+  for (const [k, v] of Object.entries(initial)) addRow(k, v);
+  const el = h(
+    'div',
+    {},
+    rows,
+    h('button', { type: 'button', class: 'secondary', onclick: () => addRow().focus() }, 'Add a field'),
+    h('small', {}, 'Use a field in a message by its name, e.g. a field “plan” as {{{plan}}}.'),
+  );
+  const read = () => {
+    /** @type {Record<string, unknown>} */
+    const out = {};
+    for (const row of rows.querySelectorAll('.kv-row')) {
+      const [nameEl, valueEl] = row.querySelectorAll('input');
+      const key = nameEl.value.trim();
+      const text = valueEl.value;
+      if (!key && !text.trim()) continue;
+      if (!key) throw new Error(`Give the field with the value “${text}” a name.`);
+      if (key in out) throw new Error(`Two fields are named “${key}”: give each its own name.`);
+      const kind = /** @type {HTMLElement} */ (row).dataset.kind;
+      /** @type {unknown} */
+      let value = text;
+      if (kind === 'number' && text.trim() !== '' && Number.isFinite(Number(text))) value = Number(text);
+      else if (kind === 'boolean' && /^(true|false)$/i.test(text.trim()))
+        value = text.trim().toLowerCase() === 'true';
+      else if (kind === 'object')
+        try {
+          value = JSON.parse(text);
+        } catch {
+          value = text;
+        }
+      out[key] = value;
+    }
+    return out;
+  };
+  return { el, read };
 }

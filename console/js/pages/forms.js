@@ -7,30 +7,123 @@ import { add, badge, field, h, isolate, pager, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
 import { listPager, listWithTemplates, nameFilter, templateCard, templateGallery } from '../gallery.js';
 import { go, link } from '../router.js';
+import { mergeButtons } from './compose.js';
 
-const DEFAULT_FIELDS = 'mobile | Mobile number | tel | required\nfirstName | First name | text';
+/** The kinds of field a person picks from, in words (the API's types as values). */
+const FIELD_KINDS = [
+  ['text', 'Short text'],
+  ['textarea', 'Long text'],
+  ['email', 'E-mail'],
+  ['tel', 'Phone number'],
+  ['number', 'Number'],
+  ['date', 'Date'],
+  ['checkbox', 'Tick box'],
+  ['select', 'Choice from a list'],
+];
 
-/** "name | Label | type | required" per line → the API's fields. */
-function parseFields(text) {
-  return text
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .map((line) => {
-      const [name, label, type, required, options] = line.split('|').map((p) => p.trim());
+/** Labels people write that fill a contact's own fields (any other is a custom field). */
+const KNOWN_NAMES = {
+  mobile: 'mobile',
+  'mobile number': 'mobile',
+  phone: 'mobile',
+  'first name': 'firstName',
+  'last name': 'lastName',
+  email: 'email',
+  'e-mail': 'email',
+};
+
+/**
+ * A field's name from its label: the contact's own field where the label names one ("First name"
+ * → firstName), else the label's words joined ("Favourite colour" → favouriteColour).
+ * @param {string} label
+ */
+export function fieldName(label) {
+  const known = KNOWN_NAMES[label.trim().toLowerCase()];
+  if (known) return known;
+  const words = label
+    .normalize('NFD')
+    .replace(/[^A-Za-z0-9 ]+/g, ' ')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+  const name = words
+    .map((w, i) => (i === 0 ? w.toLowerCase() : w[0].toUpperCase() + w.slice(1).toLowerCase()))
+    .join('');
+  return /^[A-Za-z]/.test(name) ? name.slice(0, 50) : `field${name}`.slice(0, 50);
+}
+
+/**
+ * The form's fields as a form: one row per field (its label, kind, required, and the choices of a
+ * choice field), added and removed with buttons. `read()` answers the API's fields; the mobile
+ * number's row is always there and required.
+ */
+function fieldsEditor() {
+  const rows = h('div', { class: 'form-fields' });
+  const addRow = (label = '', type = 'text', required = false, fixed = false) => {
+    const labelInput = h('input', {
+      name: 'fieldLabel',
+      value: label,
+      'aria-label': 'Field label',
+      required: true,
+      maxlength: 200,
+      readonly: fixed,
+    });
+    const kind = h(
+      'select',
+      { name: 'fieldType', 'aria-label': 'Kind of answer', disabled: fixed },
+      FIELD_KINDS.map(([value, text]) => h('option', { value, selected: value === type }, text)),
+    );
+    const req = h('input', { type: 'checkbox', name: 'fieldRequired', checked: required, disabled: fixed });
+    const options = h('input', {
+      name: 'fieldOptions',
+      'aria-label': 'Choices, separated by commas',
+      placeholder: 'Choices: small, medium, large',
+      hidden: type !== 'select',
+    });
+    kind.addEventListener('change', () => {
+      options.hidden = kind.value !== 'select';
+    });
+    const row = h(
+      'div',
+      { class: 'form-field-row inline' },
+      labelInput,
+      kind,
+      h('label', {}, req, ' Required'),
+      options,
+      fixed
+        ? h('span', { class: 'muted' }, 'Always asked')
+        : h('button', { type: 'button', class: 'link', onclick: () => row.remove() }, 'Remove'),
+    );
+    rows.append(row);
+    return labelInput;
+  };
+  addRow('Mobile number', 'tel', true, true);
+  addRow('First name', 'text', false);
+  const el = h(
+    'div',
+    {},
+    rows,
+    h('button', { type: 'button', class: 'secondary', onclick: () => addRow().focus() }, 'Add a field'),
+  );
+  const read = () =>
+    [...rows.querySelectorAll('.form-field-row')].map((row) => {
+      const label = /** @type {HTMLInputElement} */ (row.querySelector('[name=fieldLabel]')).value.trim();
+      const type = /** @type {HTMLSelectElement} */ (row.querySelector('[name=fieldType]')).value;
+      /** @type {Record<string, unknown>} */
       const f = {
-        name,
-        label: label || name,
-        type: type || 'text',
-        required: /^(required|yes|true)$/i.test(required ?? ''),
+        name: fieldName(label),
+        label,
+        type,
+        required: /** @type {HTMLInputElement} */ (row.querySelector('[name=fieldRequired]')).checked,
       };
-      if (options)
-        f.options = options
+      if (type === 'select')
+        f.options = /** @type {HTMLInputElement} */ (row.querySelector('[name=fieldOptions]')).value
           .split(',')
           .map((o) => o.trim())
           .filter(Boolean);
       return f;
     });
+  return { el, read };
 }
 
 /** #/forms?name=&offset=&q=&toffset= */
@@ -77,8 +170,7 @@ async function create(body, button) {
 
 function blankForm(lists) {
   const name = h('input', { name: 'name', required: true, maxlength: 200 });
-  const fields = h('textarea', { name: 'fields', rows: 4 });
-  fields.value = DEFAULT_FIELDS;
+  const fields = fieldsEditor();
   const list = h(
     'select',
     { name: 'listId' },
@@ -86,6 +178,10 @@ function blankForm(lists) {
     lists.map((l) => h('option', { value: l.id }, isolate(l.name))),
   );
   const confirmation = h('textarea', { name: 'confirmationMessage', rows: 2, maxlength: 1600 });
+  const consentBox = h('input', { type: 'checkbox', name: 'askConsent', checked: true });
+  const consent = h('textarea', { name: 'consentText', rows: 3, maxlength: 2000 });
+  consent.value =
+    'I agree to receive recurring marketing text messages at the number provided. Consent is not a condition of purchase. Msg & data rates may apply. Reply STOP to opt out, HELP for help.';
   const button = h('button', { type: 'submit' }, 'Create lead form');
   return h(
     'form',
@@ -93,7 +189,8 @@ function blankForm(lists) {
       class: 'panel',
       onsubmit: (e) => {
         e.preventDefault();
-        const body = { name: name.value.trim(), fields: parseFields(fields.value) };
+        const body = { name: name.value.trim(), fields: fields.read() };
+        if (consentBox.checked && consent.value.trim()) body.consentText = consent.value.trim();
         if (list.value) body.listId = list.value;
         if (confirmation.value.trim()) body.confirmationMessage = confirmation.value;
         create(body, button);
@@ -101,17 +198,21 @@ function blankForm(lists) {
     },
     h('h3', {}, 'New blank form'),
     field('Name', name),
-    field(
-      'Fields',
-      fields,
-      'One per line: name | label | type | required | options (for select, comma-separated). Types: text, textarea, email, tel, number, date, checkbox, select',
+    h('fieldset', {}, h('legend', {}, 'Fields'), fields.el),
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, 'Consent'),
+      h('label', { class: 'check' }, consentBox, ' Ask for consent with a tick box (required to submit)'),
+      field('Consent text', consent, 'Shown beside the tick box; kept with the contact’s opt-in'),
     ),
     field('List joined', list),
     field(
       'Confirmation text (optional)',
       confirmation,
-      'Texted to the submitter; merge fields like {{{firstName}}}',
+      'Texted to the submitter; “Insert” below adds their name',
     ),
+    mergeButtons(confirmation),
     h('div', { class: 'actions' }, button),
   );
 }

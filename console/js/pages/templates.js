@@ -3,7 +3,7 @@ import { api } from '../api.js';
 import { field, filterForm, h, pager, searchInput, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
 import { go, link } from '../router.js';
-import { messageBox } from './compose.js';
+import { mergeButtons, messageBox } from './compose.js';
 
 /** #/templates?name=&offset=&edit= */
 export async function templatesPage(view, { query }) {
@@ -70,7 +70,8 @@ function editor(t) {
     { class: 'panel', onsubmit: submit },
     h('h3', {}, t ? `Edit “${t.name}”` : 'New template'),
     field('Name', name),
-    field('Text', box.textarea, 'Merge fields in triple braces, e.g. {{{firstName}}}'),
+    field('Text', box.textarea, '“Insert” adds a recipient’s name or number where the cursor is'),
+    mergeButtons(box.textarea, box.update),
     box.counter,
     h(
       'div',
