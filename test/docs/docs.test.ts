@@ -188,4 +188,20 @@ describe('README.md and docs/', () => {
       'exactly-once-at-the-carrier-as-near-as-physics-allows',
     );
   });
+  it('name only worker tasks that src/workers runs', () => {
+    const code = fs
+      .readdirSync(path.join(ROOT, 'src/workers'))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => read(`src/workers/${f}`))
+      .join('\n');
+    const tasks = new Set([...code.matchAll(/\bname: '([a-z][a-z-]*)'/g)].map((m) => m[1]));
+    assert.ok(tasks.has('dispatch'), 'the tasks are read from src/workers');
+    const unknown = DOCS.flatMap((file) =>
+      [...read(file).matchAll(/`([a-z][a-z]*-[a-z-]+)` (?:worker|task)\b/g)]
+        .map((m) => m[1])
+        .filter((name) => !tasks.has(name))
+        .map((name) => `${file}: \`${name}\``),
+    );
+    assert.deepEqual(unknown, []);
+  });
 });
