@@ -272,7 +272,7 @@ export const ERRORS = {
   // CRM integrations (issue 29, docs/integrations.md)
   'INT-001': { status: 404, message: 'Integration not found.' },
   'INT-002': { status: 422, message: 'The CRM refused the credentials.' },
-  'INT-003': { status: 502, message: 'The CRM could not be reached or answered unexpectedly.' },
+  'INT-003': { status: 424, message: 'The CRM could not be reached or answered unexpectedly.' },
   'INT-004': { status: 409, message: 'An integration with this CRM already exists for the account.' },
   'INT-005': { status: 400, message: 'The CRM address is not allowed.' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -58,17 +58,24 @@ export function createJsonRequester(opts: { allowPrivate: boolean; perDestinatio
           resolve(r);
         };
         const mod = target.protocol === 'https:' ? https : http;
-        const req = mod.request(target, {
-          method,
-          agent: target.protocol === 'https:' ? httpsAgent : httpAgent,
-          headers: {
-            accept: 'application/json',
-            ...o.headers,
-            ...(payload === undefined
-              ? {}
-              : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
-          },
-        });
+        let req: http.ClientRequest;
+        try {
+          req = mod.request(target, {
+            method,
+            agent: target.protocol === 'https:' ? httpsAgent : httpAgent,
+            headers: {
+              accept: 'application/json',
+              ...o.headers,
+              ...(payload === undefined
+                ? {}
+                : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+            },
+          });
+        } catch (err) {
+          // A header value Node refuses (a character outside what HTTP allows).
+          resolve({ error: (err as Error).message });
+          return;
+        }
         const timer = setTimeout(
           () => req.destroy(new Error(`no answer within ${o.timeoutMs ?? 15_000} ms`)),
           o.timeoutMs ?? 15_000,

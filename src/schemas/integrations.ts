@@ -4,7 +4,9 @@ import { AuditStamp, IdParam, LiteralUnion } from './common.ts';
 /** The CRMs an account can connect; each names the Contact field that holds its record id. */
 export const INTEGRATION_TYPES = ['hubspot', 'pipedrive', 'activecampaign'] as const;
 
-const Token = (description: string) => Type.String({ minLength: 1, maxLength: 512, description });
+/** A credential: visible ASCII only (it travels in a header or a query parameter). */
+const Token = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 512, pattern: '^[\\x21-\\x7E]+$', description });
 
 const ListMapping = Type.Object({
   crmListId: Type.String({

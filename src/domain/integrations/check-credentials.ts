@@ -56,7 +56,7 @@ export async function checkApiUrl(raw: string, allowPrivate: boolean): Promise<s
 
 /**
  * Asks the CRM whether the credential works (an authenticated read): refused is 422 INT-002 naming
- * the CRM's answer; unreachable or unexpected is 502 INT-003.
+ * the CRM's answer; unreachable or unexpected is 424 INT-003.
  */
 export async function verifyCredentials(
   access: CrmAccess,

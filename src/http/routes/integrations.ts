@@ -58,11 +58,11 @@ export async function integrationRoutes(app: App) {
         summary: 'Connect a CRM (HubSpot, Pipedrive or ActiveCampaign)',
         description:
           'HubSpot: `accessToken` (a private-app token); Pipedrive: `apiToken`; ActiveCampaign: `apiUrl` and `apiKey`. ' +
-          'The credential is checked against the CRM (422 INT-002 when refused, 502 INT-003 when the CRM cannot be ' +
+          'The credential is checked against the CRM (422 INT-002 when refused, 424 INT-003 when the CRM cannot be ' +
           'reached), stored sealed, and a first full sync starts. 409 INT-004: the account has this CRM connected already.',
         params: IdParam('accountId'),
         body: CreateIntegrationBody,
-        response: { 201: Envelope(Integration), ...errorResponses(409, 422, 502) },
+        response: { 201: Envelope(Integration), ...errorResponses(409, 422, 424) },
       },
     },
     async (req, reply) => {
@@ -103,7 +103,7 @@ export async function integrationRoutes(app: App) {
           'A new credential is checked against the CRM first (422 INT-002) and clears an `error` status.',
         params: IntegrationParams,
         body: UpdateIntegrationBody,
-        response: { 200: Envelope(Integration), ...errorResponses(422, 502) },
+        response: { 200: Envelope(Integration), ...errorResponses(422, 424) },
       },
     },
     async (req) => {
