@@ -1,8 +1,11 @@
 import type { Queryable } from '../client.ts';
 
 /**
- * The one way a worker takes items off a queue table (every `FOR UPDATE SKIP LOCKED` of the
- * service is written here, but the dispatcher's: docs/architecture.md says why). A queue is a table whose due rows workers share:
+ * The shared way a worker takes items off a queue table. Most `FOR UPDATE SKIP LOCKED` claims of
+ * the service are written here; the dispatcher's (dispatch-ranges.ts, message-dispatch.ts,
+ * dispatch-inflight.ts: docs/architecture.md says why), message expiry's (message-expiry.ts), early
+ * receipts' (message-receipts.ts) and auto top-up's arming (billing-topups.ts) write their own.
+ * A queue is a table whose due rows workers share:
  *
  * - **locked** queues (no `lease`): the row lock of the caller's transaction is the claim; the
  *   item's work commits with it or not at all (bulk contact chunks, meeting reminders, purges,
