@@ -206,7 +206,7 @@ interface Limit {
   source: string;
 }
 
-/** The limits the README lists. Each value is read from the code; add a row here for a new limit. */
+/** The limits docs/reference/limits.md lists. Each value is read from the code; add a row here for a new limit. */
 export function limits(): Limit[] {
   const defaults = loadConfig({});
   const schemas = 'src/schemas';

@@ -23,7 +23,7 @@ function settingsInCode(source: string): Map<string, string | undefined> {
   const settings = new Map<string, string | undefined>();
   const note = (name: string, fallback: string | undefined) => {
     const literal = fallback?.trim().match(/^(?:'([^'$]*)'|"([^"$]*)"|(-?[\d_.]+)|(true|false))$/);
-    // An empty string is no default (the README shows "—").
+    // An empty string is no default (the table shows "—").
     const value = literal
       ? (literal[1] ?? literal[2] ?? literal[3]?.replace(/_/g, '') ?? literal[4]) || undefined
       : undefined;
@@ -58,7 +58,7 @@ function configRows(text: string): { names: string[]; defaults: string }[] {
   });
 }
 
-describe('README.md', () => {
+describe('README.md and docs/reference/', () => {
   it('has the scope, limits, event and error-code tables the code generates (docs/reference/)', async () => {
     for (const { file, before, after } of await pages()) {
       const stale = changedSections(before, after);
