@@ -36,9 +36,22 @@ export const Balance = Type.Object({
   currency: Type.String(),
 });
 
-/** PUT …/accounts/{accountId}: the sending settings; absent fields stay as they are. */
+/** PUT …/accounts/{accountId}: the name, time zone and sending settings; absent fields stay as they are. */
 export const AccountUpdateBody = Type.Object(
   {
+    name: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description: 'The account’s name (1 to 100 characters): it leads the opt-out and help replies.',
+      }),
+    ),
+    timezone: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description:
+          'IANA time zone (e.g. Europe/Paris): quiet hours where a number does not tell, reports’ days.',
+      }),
+    ),
     smartEncoding: Type.Optional(Type.Boolean({ description: SMART_ENCODING })),
     // One schema of two types, not a union: the validator coerces types, and in a union a 0 would
     // pass as null (or a null as 0). Bounds are checked by updateAccount.

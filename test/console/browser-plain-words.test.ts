@@ -51,6 +51,7 @@ describe('the console in plain words', { skip: skipWithoutChromium }, () => {
     let got = body(await call(svc.api, 'GET', url(`/contacts/${contactId}`), { auth: a.auth })).data;
     assert.deepEqual(got.attributes, { plan: 'silver', visits: 4, city: 'Oslo' });
     await rows.nth(2).locator('button', { hasText: 'Remove' }).click();
+    await page.evaluate(() => document.querySelector('.flash')?.remove());
     await page.locator('button', { hasText: /^Save$/ }).click();
     await page.locator('.flash-info', { hasText: 'Contact saved.' }).waitFor();
     got = body(await call(svc.api, 'GET', url(`/contacts/${contactId}`), { auth: a.auth })).data;
@@ -70,6 +71,21 @@ describe('the console in plain words', { skip: skipWithoutChromium }, () => {
     await page.locator('button', { hasText: '+ First name' }).click();
     assert.equal(await page.inputValue('textarea[name=template]'), '{{{firstName}}}');
     assert.equal(await page.getByText('triple braces').count(), 0);
+  });
+
+  it('changes the account name (shown in the STOP reply) and its time zone from the overview', async () => {
+    await page.goto(`${c.base}/console/#/overview`);
+    await page.locator('input[name=accountName]').fill('Kim Flowers');
+    assert.match(
+      (await page.locator('[data-test=stop-sample]').textContent()) ?? '',
+      /“Kim Flowers: You are unsubscribed/,
+    );
+    await page.selectOption('select[name=timezone]', 'America/Chicago');
+    await page.locator('button', { hasText: 'Save account settings' }).click();
+    await page.locator('.flash-info', { hasText: 'Account settings saved.' }).waitFor();
+    const got = body(await call(svc.api, 'GET', url(''), { auth: a.auth })).data;
+    assert.equal(got.name, 'Kim Flowers');
+    assert.equal(got.timezone, 'America/Chicago');
   });
 
   it('tells a Viewer "You can view this but not change it", not a scope code', async () => {

@@ -2,7 +2,8 @@
 // phone numbers and its groups.
 import { api } from '../api.js';
 import { barChart } from '../chart.js';
-import { badge, h, money, table, when } from '../dom.js';
+import { badge, field, h, money, table, when } from '../dom.js';
+import { showError, showInfo } from '../flash.js';
 
 /** The figures of a report as cards: sent, delivered, failed, replies, opt-outs, clicks, spend. */
 export function figureCards(r, currency, testId) {
@@ -97,6 +98,7 @@ export async function overviewPage(view) {
         h('p', {}, `${groups.pagination.totalCount} group(s)`),
       ),
     ),
+    accountSettings(a),
     h('h3', {}, 'Phone numbers'),
     table(
       [
@@ -122,5 +124,57 @@ export async function overviewPage(view) {
       groups.data,
       'No groups yet.',
     ),
+  );
+}
+
+/**
+ * The account's name (it leads the opt-out and help replies: "<name>: You are unsubscribed…") and
+ * its time zone, editable (PUT …/accounts/{id}); a Viewer sees the form and is told they cannot change it.
+ * @param {any} a the account
+ */
+function accountSettings(a) {
+  const name = h('input', { name: 'accountName', value: a.name, required: true, maxlength: 100 });
+  const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  if (!zones.includes(a.timezone)) zones.unshift(a.timezone);
+  const zone = h(
+    'select',
+    { name: 'timezone' },
+    zones.map((z) => h('option', { value: z, selected: z === a.timezone }, z)),
+  );
+  const sample = h('p', { class: 'muted', 'data-test': 'stop-sample' });
+  const drawSample = () => {
+    sample.textContent = `A STOP is answered: “${name.value.trim() || a.name}: You are unsubscribed and will receive no further messages. Reply START to resubscribe.”`;
+  };
+  name.addEventListener('input', drawSample);
+  drawSample();
+  const button = h('button', { type: 'submit' }, 'Save account settings');
+  return h(
+    'form',
+    {
+      class: 'panel',
+      'aria-labelledby': 'account-settings',
+      onsubmit: async (e) => {
+        e.preventDefault();
+        button.disabled = true;
+        try {
+          const res = await api('PUT', '', { json: { name: name.value.trim(), timezone: zone.value } });
+          Object.assign(a, res.data);
+          showInfo('Account settings saved.');
+        } catch (err) {
+          showError(err);
+        } finally {
+          button.disabled = false;
+        }
+      },
+    },
+    h('h3', { id: 'account-settings' }, 'Account settings'),
+    field(
+      'Account name',
+      name,
+      'Your business as your customers know it: it starts every opt-out and help reply',
+    ),
+    sample,
+    field('Time zone', zone, 'Quiet hours where a number does not tell, and the days of reports'),
+    h('div', { class: 'actions' }, button),
   );
 }

@@ -65,13 +65,15 @@ export async function sendingSettings(
 export async function updateSendingSettings(
   db: Queryable,
   accountId: string,
-  s: { smartEncoding?: boolean; validityPeriod?: number | null },
+  s: { smartEncoding?: boolean; validityPeriod?: number | null; name?: string; timezone?: string },
   by: object,
 ): Promise<AccountRow | undefined> {
   const { rows } = await db.query<AccountRow>(
     `UPDATE accounts SET
        smart_encoding = CASE WHEN $2 THEN $3::boolean ELSE smart_encoding END,
        validity_period = CASE WHEN $4 THEN $5::integer ELSE validity_period END,
+       name = coalesce($7::text, name),
+       timezone = coalesce($8::text, timezone),
        updated_at = now(), updated_by = $6
      WHERE id = $1 RETURNING *`,
     [
@@ -81,6 +83,8 @@ export async function updateSendingSettings(
       s.validityPeriod !== undefined,
       s.validityPeriod ?? null,
       by,
+      s.name ?? null,
+      s.timezone ?? null,
     ],
   );
   return rows[0];

@@ -26,10 +26,12 @@ export async function accountRoutes(app: App) {
       config: { scope: 'account:write' },
       schema: {
         tags: ['accounts'],
-        summary: 'Change the account sending settings',
+        summary: 'Change the account’s name, time zone and sending settings',
         description:
-          'Changes how the account sends: `smartEncoding` (default true) and `validityPeriod` (seconds; `null` ' +
-          'removes it). Fields left out stay as they are; unknown fields are refused (VAL-001). Answers the Account.',
+          'Changes the account’s `name` (1 to 100 characters on one line; it leads the opt-out and help replies), ' +
+          '`timezone` (an IANA zone) and how it sends: `smartEncoding` (default true) and `validityPeriod` ' +
+          '(seconds; `null` removes it). Fields left out stay as they are; unknown fields and bad values are ' +
+          'refused (VAL-001). Answers the Account.',
         params: IdParam('accountId'),
         body: AccountUpdateBody,
         response: { 200: Envelope(Account), ...errorResponses() },
@@ -44,6 +46,8 @@ export async function accountRoutes(app: App) {
             {
               smartEncoding: req.body.smartEncoding,
               validityPeriod: req.body.validityPeriod as number | null | undefined,
+              name: req.body.name,
+              timezone: req.body.timezone,
             },
             req.actor,
           ),
