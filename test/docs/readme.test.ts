@@ -42,16 +42,19 @@ function settingsInCode(source: string): Map<string, string | undefined> {
 /** Where the configuration table lives. */
 const CONFIGURATION = 'docs/reference/configuration.md';
 
-/** The configuration table: each row's variable names and default texts. */
+/** The configuration tables (one per section): each row's variable names and default texts. */
 function configRows(text: string): { names: string[]; defaults: string }[] {
-  const start = text.indexOf('\n| variable |');
-  assert.ok(start >= 0, `${CONFIGURATION} has a table headed "| variable | default | meaning |"`);
-  const end = text.indexOf('\n\n', start + 1);
-  const rows = text
-    .slice(start + 1, end < 0 ? undefined : end)
-    .split('\n')
-    .filter((l) => l.startsWith('|') && !/^\|\s*-/.test(l));
-  return rows.slice(1).map((line) => {
+  const HEADER = '| variable | default | meaning |';
+  const lines = text.split('\n');
+  assert.ok(lines.includes(HEADER), `${CONFIGURATION} has tables headed "${HEADER}"`);
+  const rows: string[] = [];
+  let inTable = false;
+  for (const line of lines) {
+    if (line === HEADER) inTable = true;
+    else if (!line.startsWith('|')) inTable = false;
+    else if (inTable && !/^\|\s*-/.test(line)) rows.push(line);
+  }
+  return rows.map((line) => {
     const cells = line.split(/(?<!\\)\|/).slice(1, -1);
     const names = [...(cells[0] ?? '').matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1]);
     return { names, defaults: (cells[1] ?? '').trim() };
