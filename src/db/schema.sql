@@ -32,6 +32,8 @@ CREATE TABLE accounts (
   updated_by jsonb NOT NULL DEFAULT '{}'::jsonb,
   smart_encoding boolean NOT NULL DEFAULT true,
   validity_period integer,
+  dispatch_weight integer NOT NULL DEFAULT 1,
+  CONSTRAINT accounts_dispatch_weight_check CHECK (dispatch_weight >= 1 AND dispatch_weight <= 100),
   CONSTRAINT accounts_status_check CHECK (status = ANY (ARRAY['trial'::text, 'paid'::text, 'suspended'::text])),
   CONSTRAINT accounts_validity_period_check CHECK (validity_period > 0),
   CONSTRAINT accounts_pkey PRIMARY KEY (id)
@@ -377,6 +379,7 @@ CREATE TABLE dispatch_cursors (
   cursor uuid,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
   not_before timestamp with time zone NOT NULL DEFAULT '-infinity'::timestamp with time zone,
+  transactional boolean NOT NULL DEFAULT false,
   CONSTRAINT dispatch_cursors_pkey PRIMARY KEY (account_id, job_id, not_before)
 );
 CREATE INDEX dispatch_cursors_created ON dispatch_cursors USING btree (created_at, job_id);
@@ -410,6 +413,13 @@ CREATE TABLE dispatch_ranges (
   CONSTRAINT dispatch_ranges_pkey PRIMARY KEY (account_id, job_id, lo)
 );
 CREATE INDEX dispatch_ranges_expiry ON dispatch_ranges USING btree (claimed_until);
+
+CREATE TABLE dispatch_shares (
+  account_id uuid NOT NULL,
+  served double precision NOT NULL DEFAULT 0,
+  CONSTRAINT dispatch_shares_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
+  CONSTRAINT dispatch_shares_pkey PRIMARY KEY (account_id)
+);
 
 CREATE TABLE drip_campaigns (
   account_id uuid NOT NULL,

@@ -78,16 +78,27 @@ export interface RangeNumber {
 }
 
 /**
- * Locks the cursor of the oldest job with bulk messages not yet handed out whose hold (quiet hours) has
- * passed; a job has one cursor per hold. Waits for a concurrent claim of the same job (that transaction is a few milliseconds long) instead of skipping it, so that two lanes
- * on one big send take turns rather than one of them going idle. Call inside a transaction.
+ * Locks the cursor of the next job to hand out bulk messages of, among those whose hold (quiet
+ * hours) has passed (a job has one cursor per hold). Accounts take turns (issue 25): the account
+ * that was handed out the fewest messages per unit of its weight (`dispatch_shares.served`, see
+ * claimRange) goes next, an account with no share yet first; within it, its transactional jobs
+ * (one or a few recipients, SMPP submissions) before bulk ones, then the oldest. Waits for a
+ * concurrent claim of the same job (that transaction is a few milliseconds long) instead of
+ * skipping it, so that two lanes on one big send take turns rather than one of them going idle.
+ * Call inside a transaction.
  */
 export async function lockOpenJob(db: Queryable): Promise<OpenJob | undefined> {
   const { rows } = await db.query<OpenJob>({
     name: 'dispatch-lock-open-job',
-    text: `SELECT account_id, job_id AS id, not_before::text AS not_before, cursor FROM dispatch_cursors
-           WHERE not_before <= now()
-           ORDER BY created_at, job_id, not_before LIMIT 1 FOR UPDATE`,
+    text: `WITH turn AS (
+             SELECT c.account_id FROM dispatch_cursors c
+             LEFT JOIN dispatch_shares s ON s.account_id = c.account_id
+             WHERE c.not_before <= now()
+             ORDER BY s.served NULLS FIRST, c.created_at LIMIT 1
+           )
+           SELECT c.account_id, c.job_id AS id, c.not_before::text AS not_before, c.cursor FROM dispatch_cursors c
+           WHERE c.account_id = (SELECT account_id FROM turn) AND c.not_before <= now()
+           ORDER BY c.transactional DESC, c.created_at, c.job_id, c.not_before LIMIT 1 FOR UPDATE OF c`,
   });
   return rows[0];
 }
@@ -161,14 +172,28 @@ export async function rangeMessages(db: Queryable, r: ExpiredRange): Promise<Ran
  * Records a claimed range [lo, hi] of a job under a lease and moves the job's cursor to hi;
  * `exhausted` closes the job for range claims (every bulk message of it has been handed out).
  * The job row itself is not written: recording outcomes updates its counters (JOB_SETTLE).
+ * The account's share grows by the range's `size` over its dispatch weight. A first share starts
+ * at the level of the others (the least of those with open jobs; with none, the most of all), and
+ * an account that was idle is brought up to that level when its next job opens (setSendJobCounts):
+ * idling earns no turns.
  */
 export async function claimRange(
   db: Queryable,
-  r: RangeRef & { leaseSeconds: number; exhausted: boolean },
+  r: RangeRef & { leaseSeconds: number; exhausted: boolean; size: number },
 ): Promise<void> {
   await db.query({
     name: 'dispatch-claim-range',
-    text: `WITH ins AS (
+    text: `WITH share AS (
+             INSERT INTO dispatch_shares AS s (account_id, served)
+             SELECT $1, coalesce((SELECT min(o.served) FROM dispatch_shares o
+                                   WHERE o.account_id <> $1
+                                     AND EXISTS (SELECT 1 FROM dispatch_cursors c WHERE c.account_id = o.account_id)),
+                                 (SELECT max(o.served) FROM dispatch_shares o WHERE o.account_id <> $1), 0)
+                        + $9::float8 / a.dispatch_weight
+               FROM accounts a WHERE a.id = $1
+             ON CONFLICT (account_id) DO UPDATE
+               SET served = s.served + $9::float8 / (SELECT dispatch_weight FROM accounts WHERE id = $1)
+           ), ins AS (
              INSERT INTO dispatch_ranges (account_id, job_id, not_before, lo, hi, claimed_until, owner)
              VALUES ($1, $2, $7::timestamptz, $3, $4, now() + make_interval(secs => $5), $8)
            ), done AS (
@@ -176,7 +201,7 @@ export async function claimRange(
            )
            UPDATE dispatch_cursors SET cursor = $4
            WHERE account_id = $1 AND job_id = $2 AND not_before = $7::timestamptz AND NOT $6`,
-    values: [r.accountId, r.jobId, r.lo, r.hi, r.leaseSeconds, r.exhausted, r.notBefore, r.owner],
+    values: [r.accountId, r.jobId, r.lo, r.hi, r.leaseSeconds, r.exhausted, r.notBefore, r.owner, r.size],
   });
 }
 

@@ -40,6 +40,9 @@ export async function insertSendJob(
   );
 }
 
+/** A send of at most this many messages (no campaign's) is transactional: see setSendJobCounts. */
+export const TRANSACTIONAL_MAX = 10;
+
 /**
  * Records what a send submitted, queued, failed and charged. With `create`, the job is inserted
  * with its counts in the same statement (a job nothing reads before its messages are in: an SMPP
@@ -61,6 +64,11 @@ export async function setSendJobCounts(
   create?: { campaignId: string | null; template: string; by: object },
 ): Promise<SendJobRow> {
   const status = `CASE WHEN $4 > 0 THEN 'queued' ELSE 'completed' END`;
+  // Transactional (dispatched before the account's bulk jobs, issue 25): an SMPP client's
+  // submissions (`create`), or a send of at most TRANSACTIONAL_MAX messages that is no campaign's.
+  const transactional = create
+    ? 'true'
+    : `($4 <= ${TRANSACTIONAL_MAX} AND NOT EXISTS (SELECT 1 FROM send_jobs j WHERE j.account_id = $1 AND j.id = $2 AND j.campaign_id IS NOT NULL))`;
   const write = create
     ? `INSERT INTO send_jobs (account_id, id, campaign_id, template, created_by, submitted, queued, pending, failures,
                              price, invalid, status)
@@ -70,9 +78,23 @@ export async function setSendJobCounts(
      WHERE account_id = $1 AND id = $2 RETURNING *`;
   const { rows } = await db.query<SendJobRow>(
     // A job with queued (bulk) messages is opened for range dispatch: one cursor per hold.
-    `WITH open AS (
-       INSERT INTO dispatch_cursors (account_id, job_id, not_before)
-       SELECT DISTINCT $1::uuid, $2::uuid, coalesce(h, '-infinity') FROM unnest($8::timestamptz[]) AS h WHERE $4 > 0
+    `WITH level AS (
+       -- The others' level: the least share of the accounts with open jobs (lockOpenJob serves the
+       -- least first), or with none open, the most of all (no one is owed turns then).
+       SELECT coalesce((SELECT min(o.served) FROM dispatch_shares o
+                         WHERE o.account_id <> $1
+                           AND EXISTS (SELECT 1 FROM dispatch_cursors c WHERE c.account_id = o.account_id)),
+                       (SELECT max(o.served) FROM dispatch_shares o WHERE o.account_id <> $1)) AS served
+     ), lift AS (
+       -- An account that had no open job starts at that level: time spent idle earns no turns.
+       UPDATE dispatch_shares s SET served = (SELECT served FROM level)
+        WHERE s.account_id = $1 AND $4 > 0
+          AND NOT EXISTS (SELECT 1 FROM dispatch_cursors c WHERE c.account_id = $1)
+          AND s.served < (SELECT served FROM level)
+     ), open AS (
+       INSERT INTO dispatch_cursors (account_id, job_id, not_before, transactional)
+       SELECT DISTINCT $1::uuid, $2::uuid, coalesce(h, '-infinity'), ${transactional}
+         FROM unnest($8::timestamptz[]) AS h WHERE $4 > 0
      )
      ${write}`,
     [

@@ -42,7 +42,8 @@ const NO_MEDIA: { url: string }[] = Object.freeze([]) as unknown as { url: strin
 /**
  * Claims up to `limit` bulk messages in one short transaction: first a range whose lease passed
  * (its worker died; its still-queued messages go again under the same submission key), else the
- * next range of the oldest open job. Each number's rate window is asked for slots; a new range
+ * next range of the open job whose turn it is (accounts in turn, weighted; lockOpenJob). Each
+ * number's rate window is asked for slots; a new range
  * ends before the first message whose number got none (the rest waits for the job's next claim).
  * Messages that must not be sent (contact stopped, validity ended, number gone) are failed and refunded here.
  */
@@ -160,7 +161,8 @@ export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<R
           owner,
         };
         const exhausted = !jobHasMore && last === messages[messages.length - 1].id;
-        await claimRange(tx, { ...range, leaseSeconds: ctx.config.dispatchLeaseSeconds, exhausted });
+        const size = messages.findIndex((m) => m.id === last) + 1;
+        await claimRange(tx, { ...range, leaseSeconds: ctx.config.dispatchLeaseSeconds, exhausted, size });
       }
       await failCandidates(
         tx,
