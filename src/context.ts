@@ -5,6 +5,7 @@ import { type DbHealth, watchDatabase } from './db/health.ts';
 import { ClientAuthenticator } from './domain/auth/client-authenticator.ts';
 import { TokenService } from './domain/auth/tokens.ts';
 import { createRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
+import { Metrics } from './metrics/metrics.ts';
 import { createSmtpMailer, type Mailer } from './providers/mail/smtp.ts';
 import { createProviders, type Providers } from './providers/registry.ts';
 
@@ -29,8 +30,13 @@ export interface AppContext {
   dbHealth: DbHealth;
   /** E-mail through SMTP_URL (console invitations); undefined when no SMTP server is configured. */
   mailer: Mailer | undefined;
-  /** The process's log line writer (the service's logger; silent when none was given, as in tests). */
-  log: (msg: string) => void;
+  /**
+   * The service's log line writer (its logger; silent when none was given, as in tests); its
+   * `taskError` counts a worker queue's failed item in `metrics` (a log set without one counts nothing).
+   */
+  log: ((msg: string) => void) & { taskError?: (queue: string) => void };
+  /** The service's Prometheus metrics: off (no-op) until enabled (METRICS_PORT or METRICS_TOKEN). */
+  metrics: Metrics;
   close: () => Promise<void>;
 }
 
@@ -41,6 +47,7 @@ export function createContext(config: Config, db: Db, log?: (msg: string) => voi
   // Carrier links log what an operator needs (binds, refusals, reconnects), each line naming its instance.
   const providers = createProviders(config, log);
   const mailer = config.smtp ? createSmtpMailer(config.smtp) : undefined;
+  const metrics = new Metrics();
   const dbHealth = watchDatabase(db, { timeoutMs: Math.min(config.db.connectMs, 3_000), log });
   return {
     config,
@@ -52,7 +59,10 @@ export function createContext(config: Config, db: Db, log?: (msg: string) => voi
     providers,
     dbHealth,
     mailer,
-    log: log ?? (() => {}),
+    log: Object.assign((msg: string) => log?.(msg), {
+      taskError: (queue: string) => metrics.taskError(queue),
+    }),
+    metrics,
     close: async () => {
       mailer?.close();
       await dbHealth.stop();

@@ -113,11 +113,10 @@ export async function startService(role: Role, config: Config = loadConfig()) {
     db = createPool(database.url, role === 'worker' ? 10 : 20, config.db);
     ctx = createContext(config, db, log);
     if (config.metrics.port || config.metrics.token) {
-      const { enableMetrics } = await import('./metrics/metrics.ts');
-      await enableMetrics(role);
+      await ctx.metrics.enable(role);
       if (config.metrics.port) {
         const { startMetricsServer } = await import('./metrics/serve.ts');
-        const m = await startMetricsServer(db, {
+        const m = await startMetricsServer(db, ctx.metrics, {
           host: config.host,
           port: config.metrics.port,
           token: config.metrics.token,

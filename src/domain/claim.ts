@@ -8,7 +8,6 @@ import {
   retryClaim,
   retryLocked,
 } from '../db/queries/claim.ts';
-import { metrics } from '../metrics/metrics.ts';
 
 /**
  * The worker side of the claim helper (`db/queries/claim.ts` holds the SQL): claim a batch, work
@@ -41,8 +40,11 @@ export function backoffMs(b: Backoff, attempts: number): number {
   return Math.min(b.maxMs, b.baseMs * (b.factor ?? 2) ** n);
 }
 
-/** Where a worker's lines go (ctx.log). */
-export type Log = (msg: string) => void;
+/**
+ * Where a worker's lines go (ctx.log), and how a failed item is counted as its queue's task error
+ * (`taskError`: ctx.log has it, counting in the service's metrics; a bare function counts nothing).
+ */
+export type Log = ((msg: string) => void) & { taskError?: (queue: string) => void };
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -67,7 +69,7 @@ export async function eachItem<T>(
       done++;
     } catch (err) {
       failed++;
-      metrics.taskError(queue);
+      log.taskError?.(queue);
       log(`${queue} ${describe(item)}: ${message(err)}`);
       if (onFailure) {
         try {
@@ -183,7 +185,7 @@ export async function runLocked<T>(
       done++;
     } catch (err) {
       if (item === undefined) throw err;
-      metrics.taskError(q.name);
+      log.taskError?.(q.name);
       log(`${q.name} ${q.describe(item)}: ${message(err)}`);
       if (!q.spec.retryAt || !q.key || !q.backoff) break;
       const failed = item;

@@ -1,6 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { metrics } from '../metrics/metrics.ts';
 import { ConnectionGuard, trustedProxy } from '../net/connection-limits.ts';
 import type { lazySchemaController } from './lazy-schemas.ts';
 import { setProtectiveHeaders } from './page-headers.ts';
@@ -85,9 +84,9 @@ function base(ctx: AppContext, opts: BuildOptions, listener: 'api' | 'public'): 
   registerErrorHandling(app);
   // Request rate and latency by route pattern (never the raw URL: one series per route, not per id).
   app.addHook('onResponse', async (request, reply) => {
-    if (!metrics.enabled) return;
+    if (!ctx.metrics.enabled) return;
     const route = request.routeOptions.url ?? 'unmatched';
-    metrics.httpRequest(listener, request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    ctx.metrics.httpRequest(listener, request.method, route, reply.statusCode, reply.elapsedTime / 1000);
   });
   // While the database does not answer (the watchdog in db/health.ts), everything but the health
   // probes answers 503 at once rather than waiting on it.

@@ -1,7 +1,7 @@
 /**
  * Prometheus metrics: what the code records, without loading prom-client. Recording is a no-op
- * until `enableMetrics` (METRICS_PORT or METRICS_TOKEN set) loads the registry in ./prom.ts, so a
- * process that serves no metrics pays neither the module's load nor a counter's update.
+ * until `Metrics.enable` (METRICS_PORT or METRICS_TOKEN set) loads the registry in ./prom.ts, so a
+ * service that serves no metrics pays neither the module's load nor a counter's update.
  */
 import type { Db } from '../db/client.ts';
 
@@ -16,49 +16,53 @@ export interface MetricsRecorder {
   render(db: Db | undefined): Promise<{ contentType: string; body: string }>;
 }
 
-let recorder: MetricsRecorder | undefined;
-let loading: Promise<MetricsRecorder> | undefined;
+/**
+ * One service's metrics (AppContext.metrics; createContext makes one): recording calls that do
+ * nothing until `enable` loads prom-client with a registry of this service's own. Nothing is held
+ * for the process, so two services in one process count each their own.
+ */
+export class Metrics {
+  private recorder: MetricsRecorder | undefined;
+  private loading: Promise<MetricsRecorder> | undefined;
 
-/** The recording calls: each does nothing while metrics are off. */
-export const metrics = {
   get enabled(): boolean {
-    return recorder !== undefined;
-  },
+    return this.recorder !== undefined;
+  }
   httpRequest(listener: string, method: string, route: string, status: number, seconds: number): void {
-    recorder?.httpRequest(listener, method, route, status, seconds);
-  },
+    this.recorder?.httpRequest(listener, method, route, status, seconds);
+  }
   /** Provider answers recorded by the dispatcher: outcome `sent`, `retry` or `failed`. */
   submissions(provider: string, outcome: string, n = 1): void {
-    if (n > 0) recorder?.submissions(provider, outcome, n);
-  },
+    if (n > 0) this.recorder?.submissions(provider, outcome, n);
+  }
   /** A delivery receipt applied `lagSeconds` after the provider stamped it. */
   receipt(provider: string, status: string, lagSeconds: number): void {
-    recorder?.receipts(provider, status, lagSeconds);
-  },
+    this.recorder?.receipts(provider, status, lagSeconds);
+  }
   webhookAttempt(outcome: 'succeeded' | 'failed' | 'retry', seconds: number): void {
-    recorder?.webhookAttempt(outcome, seconds);
-  },
+    this.recorder?.webhookAttempt(outcome, seconds);
+  }
   /** A dispatcher claim that failed or lapsed (`lease-lost`, `error`). */
   claimFailure(reason: string): void {
-    recorder?.claimFailure(reason);
-  },
-  /** A worker task round that threw. */
+    this.recorder?.claimFailure(reason);
+  }
+  /** A worker task round (or a queue item) that threw. */
   taskError(task: string): void {
-    recorder?.taskError(task);
-  },
-};
+    this.recorder?.taskError(task);
+  }
 
-/** Loads prom-client and starts recording (idempotent). */
-export function enableMetrics(role: string): Promise<MetricsRecorder> {
-  loading ??= import('./prom.ts').then(({ createRecorder }) => {
-    recorder = createRecorder(role);
-    return recorder;
-  });
-  return loading;
-}
+  /** Loads prom-client and starts recording, labelled with the process's `role` (idempotent: the first role stays). */
+  enable(role: string): Promise<MetricsRecorder> {
+    this.loading ??= import('./prom.ts').then(({ createRecorder }) => {
+      this.recorder = createRecorder(role);
+      return this.recorder;
+    });
+    return this.loading;
+  }
 
-/** The exposition text: counters, plus the pool and queue gauges read now from `db`. */
-export async function renderMetrics(db: Db | undefined): Promise<{ contentType: string; body: string }> {
-  const r = recorder ?? (await enableMetrics('unknown'));
-  return r.render(db);
+  /** The exposition text: counters, plus the pool and queue gauges read now from `db`. */
+  async render(db: Db | undefined): Promise<{ contentType: string; body: string }> {
+    const r = this.recorder ?? (await this.enable('unknown'));
+    return r.render(db);
+  }
 }

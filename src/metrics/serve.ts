@@ -7,7 +7,7 @@ import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { Db } from '../db/client.ts';
 import { ConnectionGuard } from '../net/connection-limits.ts';
-import { renderMetrics } from './metrics.ts';
+import type { Metrics } from './metrics.ts';
 
 /** Whether an Authorization header carries the token (compared in constant time). */
 export function metricsAuthorized(header: string | undefined, token: string): boolean {
@@ -31,6 +31,8 @@ export const METRICS_CONNECTION_LIMITS = { max: 64, perAddress: 16 };
 /** The METRICS_PORT listener: GET /metrics and nothing else. */
 export async function startMetricsServer(
   db: Db,
+  /** The service's metrics (ctx.metrics). */
+  metrics: Metrics,
   opts: {
     host: string;
     port: number;
@@ -65,7 +67,7 @@ export async function startMetricsServer(
       res.end(ENVELOPE('AUTH-001', 'A bearer token is required.'));
       return;
     }
-    renderMetrics(db).then(
+    metrics.render(db).then(
       (m) => {
         res.writeHead(200, { 'content-type': m.contentType });
         res.end(req.method === 'HEAD' ? undefined : m.body);

@@ -15,7 +15,6 @@ import { expireMessages } from '../domain/send/expire-messages.ts';
 import { expireOutbox } from '../domain/smpp/expire-outbox.ts';
 import { handleTriggers } from '../domain/workflows/handle-triggers.ts';
 import { runDueWorkflows } from '../domain/workflows/run-due-workflows.ts';
-import { metrics } from '../metrics/metrics.ts';
 import { dispatch } from './dispatch.ts';
 import { drain, type Loop, startLoop } from './loop.ts';
 import { webhookDelivery } from './webhook-delivery.ts';
@@ -118,7 +117,7 @@ export const TASKS: WorkerTask[] = [
     run: async (ctx) => {
       const { removed, failed } = await purgeExpiredFiles(ctx.db, ctx.config);
       for (const f of failed) {
-        metrics.taskError('sharefile-purge');
+        ctx.metrics.taskError('sharefile-purge');
         ctx.log(`sharefile-purge file ${f.id}: ${f.error} (kept for the next round)`);
       }
       return removed;

@@ -1,5 +1,4 @@
 import type { AppContext } from '../context.ts';
-import { metrics } from '../metrics/metrics.ts';
 import type { WorkerTask } from './index.ts';
 
 /**
@@ -73,7 +72,7 @@ export function startLoop(ctx: AppContext, task: WorkerTask, log: (msg: string) 
         delay = await task.run(ctx, abort.signal);
       } catch (err) {
         if (abort.signal.aborted) break;
-        metrics.taskError(task.name);
+        ctx.metrics.taskError(task.name);
         const e = err as NodeJS.ErrnoException;
         if (OUT_OF_FILES.test(`${e.code ?? ''} ${e.message}`)) {
           outOfFiles.rounds++;
@@ -105,7 +104,7 @@ export function startLoop(ctx: AppContext, task: WorkerTask, log: (msg: string) 
       try {
         await task.stop(ctx);
       } catch (err) {
-        metrics.taskError(task.name);
+        ctx.metrics.taskError(task.name);
         log(`worker ${task.name}: stopping: ${(err as Error).message}`);
       }
     }

@@ -185,7 +185,7 @@ describe('metrics listener connection caps', () => {
   let metrics: { port: number; close: () => Promise<void> };
   before(async () => {
     svc = await startTestService();
-    metrics = await startMetricsServer(svc.db, { host: '127.0.0.1', port: 0, token: '' });
+    metrics = await startMetricsServer(svc.db, svc.ctx.metrics, { host: '127.0.0.1', port: 0, token: '' });
   });
   after(async () => {
     await metrics.close();

@@ -28,11 +28,16 @@ describe('two services in one process keep their own settings', () => {
     priceTable: { ...DEFAULT_PRICE_TABLE, US: usRate },
     externalsUrl: `http://127.0.0.1:${port}`,
   });
+  // Service two serves metrics (METRICS_TOKEN); service one does not.
+  const METRICS_TOKEN = 'metrics-token-of-service-two';
 
   before(async () => {
     // Both services exist before anything is asked of either.
     const one = await startTestService(settings(0.011, 4101));
-    const two = await startTestService(settings(0.033, 4102));
+    const two = await startTestService({
+      ...settings(0.033, 4102),
+      metrics: { port: 0, token: METRICS_TOKEN },
+    });
     sides.push(
       { name: 'one', svc: one, acc: await one.newAccount({ balance: 100 }), usRate: 0.011, externalsUrl: '' },
       { name: 'two', svc: two, acc: await two.newAccount({ balance: 100 }), usRate: 0.033, externalsUrl: '' },
@@ -114,5 +119,29 @@ describe('two services in one process keep their own settings', () => {
       assert.equal(foreign.statusCode, 400, `${s.name}: ${foreign.body}`);
       assert.equal(body(foreign).error.code, 'MSG-009');
     }
+  });
+
+  it('counts in its metrics only the requests it answered', async () => {
+    const [one, two] = sides;
+    const listed = async () => {
+      const res = await call(two.svc.api, 'GET', '/metrics', {
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      const series = res.body
+        .split('\n')
+        .find(
+          (l) =>
+            l.startsWith('sparrow_http_requests_total{') &&
+            l.includes('route="/v1/accounts/:accountId/links"'),
+        );
+      return series ? Number(series.slice(series.lastIndexOf(' ') + 1)) : 0;
+    };
+    const list = (s: Side) =>
+      call(s.svc.api, 'GET', `/v1/accounts/${s.acc.accountId}/links`, { auth: s.acc.auth });
+    for (let i = 0; i < 3; i++) assert.equal((await list(one)).statusCode, 200);
+    assert.equal(await listed(), 0, "service one's requests are not service two's");
+    assert.equal((await list(two)).statusCode, 200);
+    assert.equal(await listed(), 1);
   });
 });

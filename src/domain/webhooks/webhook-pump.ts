@@ -10,7 +10,6 @@ import {
   releaseClaims,
 } from '../../db/queries/webhook-deliveries.ts';
 import { markWebhooksFailing, markWebhooksHealthy } from '../../db/queries/webhooks.ts';
-import { metrics } from '../../metrics/metrics.ts';
 import { createPoster, type Poster, type PostResult } from '../../net/post.ts';
 import { buildRequest } from './build-request.ts';
 import { nextDelay, type RetryPolicy } from './retry-policy.ts';
@@ -295,8 +294,8 @@ export class WebhookPump {
     });
     batch.forEach((f, i) => {
       const o = outcomes[i];
-      if (metrics.enabled)
-        metrics.webhookAttempt(
+      if (ctx.metrics.enabled)
+        ctx.metrics.webhookAttempt(
           o.status === 'succeeded' ? 'succeeded' : o.status === 'failed' ? 'failed' : 'retry',
           f.result.durationMs / 1000,
         );

@@ -1,4 +1,3 @@
-import { enableMetrics, renderMetrics } from '../../metrics/metrics.ts';
 import { metricsAuthorized } from '../../metrics/serve.ts';
 import { sendError } from '../plugins/errors.ts';
 import type { App } from '../types.ts';
@@ -10,13 +9,13 @@ import type { App } from '../types.ts';
 export async function metricsRoute(app: App) {
   const token = app.ctx.config.metrics.token;
   // Recording starts now (the service has already started it with its role; first one wins).
-  await enableMetrics('api');
+  await app.ctx.metrics.enable('api');
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     if (!metricsAuthorized(request.headers.authorization, token)) {
       reply.header('WWW-Authenticate', 'Bearer realm="metrics"');
       return sendError(reply, 'AUTH-001');
     }
-    const m = await renderMetrics(app.ctx.db);
+    const m = await app.ctx.metrics.render(app.ctx.db);
     reply.header('content-type', m.contentType);
     return reply.send(m.body);
   });

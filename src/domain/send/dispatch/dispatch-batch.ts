@@ -9,7 +9,6 @@ import {
 } from '../../../db/queries/message-dispatch.ts';
 import { applyReceipts, takeEarlyReceipts } from '../../../db/queries/message-receipts.ts';
 import { exhaustedSenders, grantSends } from '../../../db/queries/senders.ts';
-import { metrics } from '../../../metrics/metrics.ts';
 import { dispatchBlocker } from './checks.ts';
 import { BatchLease, LeaseLost } from './lease.ts';
 import { claimRangeBatch } from './ranges.ts';
@@ -210,7 +209,7 @@ export async function dispatchRound(ctx: AppContext, signal: AbortSignal): Promi
         r = await dispatchBatch(ctx, BATCH_SIZE, { singles });
         if (singles && r.singles === 0) singlesQuietUntil = Date.now() + SINGLES_QUIET_MS;
       } catch (err) {
-        metrics.claimFailure(err instanceof LeaseLost ? 'lease-lost' : 'error');
+        ctx.metrics.claimFailure(err instanceof LeaseLost ? 'lease-lost' : 'error');
         throw err;
       } finally {
         busy--;

@@ -2,7 +2,6 @@ import type { AppContext } from '../../../context.ts';
 import { withTx } from '../../../db/client.ts';
 import { dropInflight } from '../../../db/queries/dispatch-inflight.ts';
 import { recordSubmissions, type SubmissionOutcome } from '../../../db/queries/message-dispatch.ts';
-import { metrics } from '../../../metrics/metrics.ts';
 import type { BatchLease } from './lease.ts';
 
 /** Acknowledgements recorded together at most (a flush starts as soon as this many wait). */
@@ -115,6 +114,7 @@ export class OutcomeRecorder {
       { indexLookups: true },
     );
     this.lease?.closed(groups);
+    const { metrics } = this.ctx;
     if (metrics.enabled) for (const o of outcomes) metrics.submissions(o.provider ?? 'none', o.outcome);
   }
 }

@@ -1,7 +1,6 @@
 import type { AppContext } from '../../../context.ts';
 import { withTx } from '../../../db/client.ts';
 import { applyReceipts, type ReceiptInput } from '../../../db/queries/message-receipts.ts';
-import { metrics } from '../../../metrics/metrics.ts';
 import type { StatusUpdate } from '../../../providers/types.ts';
 
 const RANK: Record<StatusUpdate['status'], number> = { sent: 2, delivered: 3, undelivered: 3, failed: 3 };
@@ -14,7 +13,7 @@ const CHUNK = 5000;
  * recorded is parked and applied by the dispatcher once it is. Answers how many messages changed.
  */
 export async function applyStatusUpdates(
-  ctx: Pick<AppContext, 'db'>,
+  ctx: Pick<AppContext, 'db' | 'metrics'>,
   updates: StatusUpdate[],
 ): Promise<number> {
   // One receipt per provider message id: the highest-ranked (the last of equals), as one UPDATE
@@ -27,6 +26,7 @@ export async function applyStatusUpdates(
   }
   // A StatusUpdate is a ReceiptInput as it stands: no copy per receipt.
   const receipts: ReceiptInput[] = best.size === updates.length ? updates : [...best.values()];
+  const { metrics } = ctx;
   if (metrics.enabled) {
     const now = Date.now();
     for (const u of updates) metrics.receipt(u.provider, u.status, (now - new Date(u.at).getTime()) / 1000);
