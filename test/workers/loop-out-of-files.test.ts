@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AppContext } from '../../src/context.ts';
+import { Metrics } from '../../src/metrics/metrics.ts';
 import { startLoop } from '../../src/workers/loop.ts';
 
 const emfile = () =>
@@ -18,7 +19,7 @@ describe('worker loops out of file descriptors', () => {
       let first: () => void;
       ran.push(new Promise<void>((r) => (first = r)));
       return startLoop(
-        {} as AppContext,
+        { metrics: new Metrics() } as AppContext,
         {
           name,
           run: async () => {
