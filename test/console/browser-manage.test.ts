@@ -82,7 +82,7 @@ describe('the web console’s management pages in a browser', { skip: skipWithou
     assert.equal(imports.data[0].status, 'completed');
   });
 
-  it('creates a list, adds a contact to it, and runs a quick campaign to the list', async () => {
+  it('creates a list, adds a contact to it, and launches a campaign to the list after its review', async () => {
     await page.click('a[href="#/lists"]');
     await page.fill('input[name=name]', 'Pioneers');
     await page.locator('button', { hasText: 'Create list' }).click();
@@ -97,12 +97,13 @@ describe('the web console’s management pages in a browser', { skip: skipWithou
     await page.locator('td a', { hasText: 'Grace Hopper' }).waitFor();
 
     await page.click('a[href="#/campaigns"]');
-    const quick = page.locator('form', { hasText: 'Quick campaign' });
-    await quick.locator('input[name=name]').fill('Launch');
-    await quick.locator('select[name=listId]').selectOption({ label: 'Pioneers (1)' });
-    await quick.locator('textarea[name=message]').fill('Hello {{{firstName}}}, we launch today.');
-    await quick.locator('button', { hasText: 'Run campaign' }).click();
-    await page.locator('.flash-info', { hasText: '“Launch” is sending: 1 queued, 0 failed' }).waitFor();
+    const form = page.locator('form.campaign-editor');
+    await form.locator('input[name=name]').fill('Launch');
+    await form.locator('select[name=listId]').selectOption({ label: 'Pioneers (1)' });
+    await form.locator('textarea[name=message]').fill('Hello {{{firstName}}}, we launch today.');
+    await form.locator('button', { hasText: 'Review and launch' }).click();
+    await page.locator('section.review button', { hasText: 'Launch to 1 recipient' }).click();
+    await page.locator('.flash-info', { hasText: '“Launch” is launched.' }).waitFor();
     await page.locator('tr', { hasText: 'Launch' }).locator('td', { hasText: 'Pioneers' }).waitFor();
     const sent = await eventually(async () => {
       const res = body(await api('GET', '/messages?status=delivered'));

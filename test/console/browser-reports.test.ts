@@ -65,7 +65,7 @@ describe('the web console’s report pages in a browser', { skip: skipWithoutChr
     });
 
     await page.click('a[href="#/campaigns"]');
-    await page.locator(`a[href="#/reports/campaigns/${campaign.id}"]`).click();
+    await page.locator(`a[href="#/reports/campaigns/${campaign.id}"]`, { hasText: 'Report' }).click();
     await page.locator('h2', { hasText: 'Campaign report' }).waitFor();
     // The name as text, isolated for direction.
     assert.equal(await page.locator('bdi[data-test=report-name]').textContent(), 'Spring \u202Esale');

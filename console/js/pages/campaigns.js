@@ -1,20 +1,26 @@
-// Campaigns: list (with a name filter), create a campaign (a draft, or one run at a set time),
-// run a quick campaign (a list, a group, a text: now or at a time), pause, resume and delete.
+// Campaigns: list (with a name filter, names as links), one form to create or edit a campaign
+// (a list, a group, a template or a text with merge fields by name, a preview), saved as a draft or
+// launched now or at a time after a review of what it would send (POST …/messages/estimate);
+// pause, resume and delete.
 import { api } from '../api.js';
-import { badge, field, filterForm, h, money, pager, searchInput, table, when } from '../dom.js';
+import { badge, field, filterForm, h, money, nameOf, pager, searchInput, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
 import { go, link } from '../router.js';
-import { mergeButtons, messageBox } from './compose.js';
+import { renderTemplate } from '../rules/render.js';
+import { mergeButtons, messageBox, newSendKey } from './compose.js';
 import { reportLink } from './reports.js';
 
 /** #/campaigns?name=&offset= */
 export async function campaignsPage(view, { query }) {
   const nameFilter = query.get('name') ?? '';
   const offset = Number(query.get('offset') ?? 0);
-  const [res, lists, groups] = await Promise.all([
+  const editId = query.get('edit');
+  const [res, lists, groups, templates, editing] = await Promise.all([
     api('GET', '/campaigns', { query: { name: nameFilter, offset, limit: 20 } }),
     api('GET', '/lists', { query: { limit: 100 } }),
     api('GET', '/groups', { query: { limit: 100 } }),
+    api('GET', '/templates', { query: { limit: 100 } }),
+    editId ? api('GET', `/campaigns/${encodeURIComponent(editId)}`) : Promise.resolve(null),
   ]);
   const reload = () => go('/campaigns', { name: nameFilter, offset, t: Date.now() });
   const act = (fn, done) => async () => {
@@ -32,7 +38,20 @@ export async function campaignsPage(view, { query }) {
     filterForm(search, () => go('/campaigns', { name: search.value.trim() })),
     table(
       [
-        ['Name', (c) => c.name],
+        [
+          'Name',
+          (c) =>
+            h(
+              'a',
+              {
+                href:
+                  c.status === 'draft' || c.status === 'scheduled' || c.paused
+                    ? link('/campaigns', { edit: c.id })
+                    : `#/reports/campaigns/${encodeURIComponent(c.id)}`,
+              },
+              h('bdi', {}, c.name),
+            ),
+        ],
         ['Status', (c) => badge(c.status)],
         ['List', (c) => c.filters.list?.name ?? '—'],
         ['Next run', (c) => when(c.nextExecution)],
@@ -99,112 +118,288 @@ export async function campaignsPage(view, { query }) {
       'No campaigns yet.',
     ),
     pager(res.pagination, (o) => go('/campaigns', { name: nameFilter, offset: o })),
-    quickForm(lists.data, groups.data, reload),
-    campaignForm(lists.data, groups.data, reload),
   );
+  const editor = campaignEditor(lists.data, groups.data, templates.data, editing?.data ?? null);
+  if (editing) view.querySelector('h2')?.after(editor);
+  else view.append(editor);
 }
 
-const listOptions = (lists) => lists.map((l) => h('option', { value: l.id }, `${l.name} (${l.size})`));
-const groupOptions = (groups) =>
-  groups.map((g) => h('option', { value: g.id, selected: g.isDefault }, g.name));
-// datetime-local gives local wall time without a zone; the API wants an instant.
-const instant = (value) => (value ? new Date(value).toISOString() : undefined);
 
-function quickForm(lists, groups, reload) {
-  const name = h('input', { name: 'name', required: true, maxlength: 200 });
-  const list = h('select', { name: 'listId', required: true }, listOptions(lists));
-  const group = h('select', { name: 'groupId', required: true }, groupOptions(groups));
-  const sendAt = h('input', { name: 'sendAt', type: 'datetime-local' });
-  const box = messageBox('message');
-  box.textarea.maxLength = 1600;
-  return h(
-    'form',
-    {
-      class: 'panel',
-      onsubmit: async (e) => {
-        e.preventDefault();
-        try {
-          const res = await api('POST', '/quickcampaigns', {
-            json: {
-              name: name.value.trim(),
-              listId: list.value,
-              groupId: group.value,
-              message: { message: box.textarea.value },
-              sendAt: instant(sendAt.value),
-            },
-          });
-          const { campaign, job } = res.data;
-          showAfterNavigation(
-            job
-              ? `“${campaign.name}” is sending: ${job.queued} queued, ${job.failures} failed, ${money(job.price)}.`
-              : `“${campaign.name}” is scheduled for ${when(campaign.nextExecution)}.`,
-          );
-          reload();
-        } catch (err) {
-          showError(err);
-        }
-      },
-    },
-    h('h3', {}, 'Quick campaign'),
-    h('p', { class: 'muted' }, 'Sends a text to the members of a list, now or at a set time.'),
-    field('Name', name),
-    field('List', list),
-    field('Send from group', group),
-    field('Message', box.textarea),
-    mergeButtons(box.textarea, box.update),
-    box.counter,
-    field('Send at', sendAt, 'Empty: send now'),
-    h('button', { type: 'submit' }, 'Run campaign'),
-  );
-}
-
-function campaignForm(lists, groups, reload) {
-  const name = h('input', { name: 'name', required: true, maxlength: 200 });
-  const description = h('input', { name: 'description', maxlength: 2000 });
+/**
+ * One form for a campaign, new or a draft being edited: name, list, group, a template to start
+ * from, the text with merge fields by name and a preview for a member of the list; "Save draft",
+ * or "Review and launch…" (now or at a time) showing what the send would do before it is confirmed.
+ * @param {any[]} lists
+ * @param {any[]} groups
+ * @param {any[]} templates
+ * @param {any} campaign the draft being edited, or null
+ */
+function campaignEditor(lists, groups, templates, campaign) {
+  const name = h('input', { name: 'name', required: true, maxlength: 200, value: campaign?.name ?? '' });
   const list = h(
     'select',
-    { name: 'list' },
-    h('option', { value: '' }, '— choose later —'),
-    listOptions(lists),
+    { name: 'listId', required: true },
+    h('option', { value: '' }, '— choose a list —'),
+    lists.map((l) =>
+      h('option', { value: l.id, selected: l.id === campaign?.filters?.list?.id }, `${l.name} (${l.size})`),
+    ),
   );
-  const group = h('select', { name: 'group' }, groupOptions(groups));
-  const next = h('input', { name: 'nextExecution', type: 'datetime-local' });
-  const box = messageBox('template');
+  const group = h(
+    'select',
+    { name: 'groupId' },
+    groups.map((g) =>
+      h(
+        'option',
+        {
+          value: g.id,
+          selected: campaign?.phoneNumberFilter ? g.id === campaign.phoneNumberFilter.group.id : g.isDefault,
+        },
+        g.name,
+      ),
+    ),
+  );
+  /** @type {any} */
+  let sample = null;
+  const box = messageBox('message', () => sample);
   box.textarea.maxLength = 1600;
-  box.textarea.required = false;
-  return h(
-    'form',
+  box.textarea.value = campaign?.template ?? '';
+  box.update();
+  const templatePick = h(
+    'select',
     {
-      class: 'panel',
-      onsubmit: async (e) => {
-        e.preventDefault();
-        const body = {
-          name: name.value.trim(),
-          description: description.value.trim() || undefined,
-          template: box.textarea.value,
-          filters: list.value ? { list: { id: list.value } } : undefined,
-          phoneNumberFilter: { group: { id: group.value } },
-          nextExecution: instant(next.value),
-        };
+      name: 'template',
+      'aria-label': 'Start from a template',
+      onchange: () => {
+        const t = templates.find((x) => x.id === templatePick.value);
+        if (t) box.textarea.value = t.template;
+        box.update();
+      },
+    },
+    h('option', { value: '' }, 'Start from a template…'),
+    templates.map((t) => h('option', { value: t.id }, t.name)),
+  );
+  const preview = h('p', { class: 'preview', 'data-test': 'campaign-preview' });
+  const drawPreview = async () => {
+    sample = null;
+    preview.textContent = '';
+    if (!list.value) return;
+    try {
+      const members = await api('GET', `/lists/${encodeURIComponent(list.value)}/contacts`, {
+        query: { limit: 1 },
+      });
+      sample = members.data[0] ?? null;
+    } catch {
+      sample = null;
+    }
+    drawText();
+  };
+  const drawText = () => {
+    box.update();
+    if (!sample) {
+      preview.textContent = list.value ? 'The list has no member to preview with.' : '';
+      return;
+    }
+    const values = { ...sample, mobile: sample.mobile?.number, country: sample.mobile?.country };
+    preview.textContent = `${nameOf(sample)} gets: “${renderTemplate(box.textarea.value, values)}”`;
+  };
+  list.addEventListener('change', drawPreview);
+  box.textarea.addEventListener('input', drawText);
+  const whenNow = h('input', { type: 'radio', name: 'launch', value: 'now', checked: true });
+  const whenLater = h('input', { type: 'radio', name: 'launch', value: 'later' });
+  const at = h('input', { name: 'nextExecution', type: 'datetime-local' });
+  const review = h('section', { class: 'panel review', hidden: true, tabindex: -1, 'aria-label': 'Review' });
+  const key = newSendKey();
+
+  const body = () => ({
+    name: name.value.trim(),
+    template: box.textarea.value,
+    filters: list.value ? { list: { id: list.value } } : undefined,
+    phoneNumberFilter: { group: { id: group.value } },
+  });
+  /** Saves (POST for a new campaign, with one Idempotency-Key; PUT for a draft), answers the campaign. */
+  const save = async (extra = {}) => {
+    const json = { ...body(), ...extra };
+    if (campaign) return (await api('PUT', `/campaigns/${encodeURIComponent(campaign.id)}`, { json })).data;
+    return (await api('POST', '/campaigns', { json, headers: { 'Idempotency-Key': key } })).data;
+  };
+  const controls = () => form.querySelectorAll('input, select, textarea, button');
+  const lock = (locked) => {
+    for (const el of controls()) /** @type {HTMLInputElement} */ (el).disabled = locked;
+  };
+
+  const saveDraft = h(
+    'button',
+    {
+      type: 'button',
+      class: 'secondary',
+      onclick: async () => {
+        if (!name.value.trim()) return showError(new Error('Give the campaign a name.'));
+        saveDraft.disabled = true;
         try {
-          await api('POST', '/campaigns', { json: body });
-          showAfterNavigation(`Campaign “${body.name}” created.`);
-          reload();
+          const c = await save();
+          showAfterNavigation(`Draft “${c.name}” saved.`);
+          go('/campaigns', { edit: c.id });
         } catch (err) {
           showError(err);
+          saveDraft.disabled = false;
         }
       },
     },
-    h('h3', {}, 'New campaign'),
-    h('p', { class: 'muted' }, 'Without a run time it stays a draft.'),
+    'Save draft',
+  );
+
+  async function showReview() {
+    if (!name.value.trim()) return showError(new Error('Give the campaign a name.'));
+    if (!list.value) return showError(new Error('Choose the list to send to.'));
+    if (!box.textarea.value.trim()) return showError(new Error('Write the message first.'));
+    let when;
+    if (whenLater.checked) {
+      const t = new Date(at.value);
+      if (!at.value || Number.isNaN(t.getTime()) || t.getTime() <= Date.now())
+        return showError(new Error('Choose a time in the future to launch at.'));
+      when = t.toISOString();
+    }
+    lock(true);
+    let e;
+    try {
+      e = (
+        await api('POST', '/messages/estimate', {
+          json: {
+            listId: list.value,
+            template: box.textarea.value,
+            phoneNumberFilter: { group: { id: group.value } },
+            quietHours: true,
+          },
+        })
+      ).data;
+    } catch (err) {
+      lock(false);
+      return showError(err);
+    }
+    const reasons = e.failures.map(
+      (f) =>
+        `${f.count} ${f.code === 'CONT-010' ? 'opted out or blocked' : f.code === 'CONT-001' ? 'with an invalid number' : `not sendable (${f.description})`}`,
+    );
+    const rows = [
+      [
+        'Recipients',
+        `${e.valid} will get it${e.failed ? `; ${e.failed} will not: ${reasons.join(', ')}` : ''}`,
+      ],
+      ['Segments', `${e.segments} in all`],
+      [
+        'Encoding',
+        e.ucs2 ? `${e.ucs2} of ${e.valid} in UCS-2 (70 characters a segment instead of 160)` : 'GSM-7',
+      ],
+      ['Cost', `${money(e.estimatedPrice, e.currency)} (balance ${money(e.balance, e.currency)})`],
+      ['Sender', group.selectedOptions[0]?.textContent ?? ''],
+      ['When', when ? new Date(when).toLocaleString() : 'Now'],
+      ['Quiet hours', e.held ? `${e.held} held until 8:00 in the recipient’s time zone` : 'None held now'],
+    ];
+    const confirm = h(
+      'button',
+      {
+        type: 'button',
+        disabled: e.valid === 0 || !e.balanceCovers,
+        onclick: async () => {
+          if (confirm.disabled) return;
+          confirm.disabled = true;
+          try {
+            const c = await save({ nextExecution: when ?? new Date().toISOString() });
+            showAfterNavigation(
+              when
+                ? `“${c.name}” is scheduled for ${when ? new Date(when).toLocaleString() : ''}.`
+                : `“${c.name}” is launched.`,
+            );
+            go('/campaigns', { t: Date.now() });
+          } catch (err) {
+            confirm.disabled = false;
+            showError(err);
+          }
+        },
+      },
+      when
+        ? `Schedule for ${e.valid} recipient${e.valid === 1 ? '' : 's'}`
+        : `Launch to ${e.valid} recipient${e.valid === 1 ? '' : 's'}`,
+    );
+    review.replaceChildren(
+      h('h3', {}, 'Review before launching'),
+      h(
+        'dl',
+        { class: 'review-figures' },
+        rows.map(([k, v]) => [
+          h('dt', {}, k),
+          h('dd', { 'data-test': `review-${k.toLowerCase().replace(/ /g, '-')}` }, v),
+        ]),
+      ),
+      ...(e.balanceCovers
+        ? []
+        : [
+            h(
+              'p',
+              { class: 'warn', role: 'alert' },
+              'The balance cannot cover this campaign: add credit on Billing first.',
+            ),
+          ]),
+      h(
+        'div',
+        { class: 'actions' },
+        confirm,
+        h(
+          'button',
+          {
+            type: 'button',
+            onclick: () => {
+              review.hidden = true;
+              lock(false);
+            },
+          },
+          'Back to edit',
+        ),
+      ),
+    );
+    review.hidden = false;
+    review.focus();
+  }
+
+  const form = h(
+    'form',
+    {
+      class: 'panel campaign-editor',
+      onsubmit: (ev) => {
+        ev.preventDefault();
+        showReview();
+      },
+    },
+    h('h3', {}, campaign ? `Edit “${campaign.name}”` : 'New campaign'),
     field('Name', name),
-    field('Description', description),
     field('List', list),
     field('Send from group', group),
-    field('Template', box.textarea),
-    mergeButtons(box.textarea, box.update),
+    field('Template', templatePick),
+    field('Message', box.textarea),
+    mergeButtons(box.textarea, drawText),
     box.counter,
-    field('Run at', next, 'Empty: keep as a draft'),
-    h('button', { type: 'submit' }, 'Create campaign'),
+    preview,
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, 'Launch'),
+      h('label', {}, whenNow, ' Now'),
+      ' ',
+      h('label', {}, whenLater, ' At a time: '),
+      field(
+        'Date and time',
+        at,
+        'Your browser’s time zone; quiet hours (21:00–8:00 for each recipient) are kept',
+      ),
+    ),
+    h(
+      'div',
+      { class: 'actions' },
+      h('button', { type: 'submit' }, 'Review and launch…'),
+      saveDraft,
+      campaign ? h('a', { class: 'button secondary', href: '#/campaigns' }, 'Cancel') : null,
+    ),
   );
+  if (list.value) drawPreview();
+  return h('div', {}, form, review);
 }
