@@ -9,6 +9,8 @@ const USAGE = `usage: sparrow <command> [options]
   migrate                       apply database migrations and exit
   accounts create [--name N] [--balance AMOUNT]
   accounts credit ACCOUNT_ID AMOUNT   add credit to an account's balance (a negative AMOUNT debits)
+  accounts weight ACCOUNT_ID N  the account's share of the dispatcher against other accounts' (1..100,
+                                default 1: equal turns; docs/routing.md, "Fair share")
   clients create --account ACCOUNT_ID [--name N]   prints the new client's secret once
   clients revoke CLIENT_ID
   users create --account ACCOUNT_ID --email E [--role R] [--password P]
@@ -130,6 +132,18 @@ async function main(argv: string[]) {
         const balance = await withDb((db) => adjustBalance(db, id, amount));
         if (balance === undefined) throw new CommandError(`no account ${id}`);
         console.log(JSON.stringify({ accountId: id, balance }));
+        return;
+      }
+      if (sub === 'weight') {
+        if (rest.length !== 2) throw new UsageError('accounts weight takes ACCOUNT_ID N');
+        const id = accountIdArg(rest[0]);
+        const weight = Number(rest[1]);
+        if (!/^\d+$/.test(rest[1]) || weight < 1 || weight > 100)
+          throw new UsageError(`N must be a whole number from 1 to 100 (not "${rest[1]}")`);
+        const { setDispatchWeight } = await import('./db/queries/accounts.ts');
+        const done = await withDb((db) => setDispatchWeight(db, id, weight));
+        if (!done) throw new CommandError(`no account ${id}`);
+        console.log(JSON.stringify({ accountId: id, dispatchWeight: weight }));
         return;
       }
       break;

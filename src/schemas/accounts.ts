@@ -27,6 +27,13 @@ export const Account = Type.Object({
   currency: Type.String(),
   smartEncoding: Type.Boolean({ description: SMART_ENCODING }),
   validityPeriod: Type.Optional(ValiditySeconds(VALIDITY)),
+  dispatchWeight: Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    description:
+      "The account's share of the shared dispatcher and carrier links against other accounts' (1 by " +
+      'default: equal turns). Set by the operator (`sparrow accounts weight`), not through the API.',
+  }),
   created: AuditStamp,
   updated: AuditStamp,
 });

@@ -19,6 +19,17 @@ export interface AccountRow {
   created_by: Record<string, unknown>;
   updated_at: Date;
   updated_by: Record<string, unknown>;
+  /** The account's share of the dispatcher against the others' (1..100; migration 0375). */
+  dispatch_weight: number;
+}
+
+/** Sets the account's dispatch weight (the operator's: `sparrow accounts weight`); false: no such account. */
+export async function setDispatchWeight(db: Queryable, accountId: string, weight: number): Promise<boolean> {
+  const { rowCount } = await db.query('UPDATE accounts SET dispatch_weight = $2 WHERE id = $1', [
+    accountId,
+    weight,
+  ]);
+  return (rowCount ?? 0) > 0;
 }
 
 export async function insertAccount(

@@ -16,6 +16,7 @@ export function presentAccount(a: AccountRow) {
     smartEncoding: a.smart_encoding,
     // Left out when the account has no default validity (presenters never carry null).
     ...(a.validity_period === null ? {} : { validityPeriod: a.validity_period }),
+    dispatchWeight: a.dispatch_weight,
     created: stamp(a.created_at, a.created_by),
     updated: stamp(a.updated_at, a.updated_by),
   };
