@@ -25,9 +25,21 @@ const Figures = {
     description: 'Outgoing messages handed to a carrier (sent, delivered or undelivered now).',
   }),
   delivered: Type.Integer({ description: 'Outgoing messages with a delivery receipt.' }),
-  failed: Type.Integer({ description: 'Outgoing messages failed or undelivered.' }),
-  replies: Type.Integer({ description: 'Inbound texts.' }),
-  optOuts: Type.Integer({ description: 'Contacts who texted an opt-out keyword.' }),
+  failed: Type.Integer({
+    description:
+      'Outgoing messages failed or undelivered (not those to opted-out or blocked recipients: `optedOut`).',
+  }),
+  optedOut: Type.Integer({
+    description: 'Messages not sent because the recipient had opted out or is blocked (CONT-010), uncharged.',
+  }),
+  replies: Type.Integer({
+    description:
+      'Inbound texts (of a campaign’s, send’s or automation’s recipients: after their first message of it).',
+  }),
+  optOuts: Type.Integer({
+    description:
+      'Contacts who texted an opt-out keyword (of a campaign’s, send’s or automation’s recipients: after their first message of it).',
+  }),
   clicks: Type.Integer({ description: 'Clicks on tracked links.' }),
   spend: Type.Number({ description: 'Price of the outgoing messages, in the account currency.' }),
 };

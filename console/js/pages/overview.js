@@ -22,6 +22,7 @@ export function figureCards(r, currency, testId) {
     card('Sent', String(t.sent)),
     card('Delivered', String(t.delivered), t.sent ? `${Math.round(t.deliveryRate * 100)} %` : ''),
     card('Failed', String(t.failed)),
+    t.optedOut ? card('Opted out', String(t.optedOut), 'not sent, not charged') : null,
     card('Replies', String(t.replies)),
     card('Opt-outs', String(t.optOuts)),
     card('Clicks', String(t.clicks)),

@@ -38,6 +38,8 @@ export interface DayFigures {
   sent: number;
   delivered: number;
   failed: number;
+  /** Messages not sent because the recipient had opted out or is blocked (CONT-010): not in `failed`. */
+  optedOut: number;
   replies: number;
   optOuts: number;
   clicks: number;
@@ -52,9 +54,10 @@ const ID_FLOOR = (param: string) =>
 /**
  * Figures per day (in the account's time zone) from `from` (inclusive) to `to` (exclusive):
  * outgoing messages created that day by their status now (sent = handed to a carrier: sent,
- * delivered or undelivered), their price, inbound replies, opt-outs and tracked-link clicks.
+ * delivered or undelivered; failed without those not sent to opted-out or blocked recipients,
+ * counted apart as optedOut), their price, inbound replies, opt-outs and tracked-link clicks.
  * Scoped to a campaign, a job, a drip or a workflow, replies and opt-outs are those of the
- * recipients of its messages; clicks are those of the links shortened in a campaign's or a job's
+ * recipients of its messages after their first message of it (not before the send); clicks are those of the links shortened in a campaign's or a job's
  * texts (a drip's or a workflow's texts carry no link source of their own: no clicks counted).
  */
 export async function dailyFigures(
@@ -76,7 +79,9 @@ export async function dailyFigures(
        SELECT (m.created_at AT TIME ZONE $4)::date AS day,
               count(*) FILTER (WHERE m.status IN ('sent', 'delivered', 'undelivered'))::int AS sent,
               count(*) FILTER (WHERE m.status = 'delivered')::int AS delivered,
-              count(*) FILTER (WHERE m.status IN ('failed', 'undelivered'))::int AS failed,
+              count(*) FILTER (WHERE m.status IN ('failed', 'undelivered')
+                                 AND coalesce(m.error->>'code', '') <> 'CONT-010')::int AS failed,
+              count(*) FILTER (WHERE m.status = 'failed' AND m.error->>'code' = 'CONT-010')::int AS opted_out,
               coalesce(sum(m.price), 0)::float8 AS spend
          FROM messages m
         WHERE m.account_id = $1 AND m.outgoing AND NOT m.system
@@ -86,9 +91,13 @@ export async function dailyFigures(
         GROUP BY 1
      ),
      recipients AS (
-       SELECT DISTINCT m.contact_id FROM messages m
+       -- Each recipient with the time of their first message in scope: only what they did after
+       -- it (a reply, an opt-out) is credited to the campaign, send or automation.
+       SELECT m.contact_id, min(m.created_at) AS first_at FROM messages m
         WHERE $7 AND m.account_id = $1 AND m.outgoing AND m.contact_id IS NOT NULL
+          AND m.status <> 'failed'
           AND ${IN_SCOPE('$1', '$5', '$6', '$8', '$9')}
+        GROUP BY m.contact_id
      ),
      inb AS (
        SELECT (m.created_at AT TIME ZONE $4)::date AS day, count(*)::int AS replies
@@ -96,7 +105,8 @@ export async function dailyFigures(
         WHERE m.account_id = $1 AND NOT m.outgoing
           AND m.id >= ${ID_FLOOR('$2')} AND m.id < ${ID_FLOOR('$3')}
           AND m.created_at >= $2 AND m.created_at < $3
-          AND (NOT $7 OR m.contact_id IN (SELECT contact_id FROM recipients))
+          AND (NOT $7 OR EXISTS (SELECT 1 FROM recipients r
+                                  WHERE r.contact_id = m.contact_id AND m.created_at > r.first_at))
         GROUP BY 1
      ),
      opt AS (
@@ -105,7 +115,8 @@ export async function dailyFigures(
         WHERE e.id >= ${ID_FLOOR('$2')} AND e.id < ${ID_FLOOR('$3')}
           AND e.account_id = $1 AND e.type = 'contact-opt-out'
           AND e.created_at >= $2 AND e.created_at < $3
-          AND (NOT $7 OR (e.data #>> '{contact,id}')::uuid IN (SELECT contact_id FROM recipients))
+          AND (NOT $7 OR EXISTS (SELECT 1 FROM recipients r
+                                  WHERE r.contact_id = (e.data #>> '{contact,id}')::uuid AND e.created_at > r.first_at))
         GROUP BY 1
      ),
      clk AS (
@@ -119,6 +130,7 @@ export async function dailyFigures(
      )
      SELECT to_char(days.day, 'YYYY-MM-DD') AS day,
             coalesce(out.sent, 0) AS sent, coalesce(out.delivered, 0) AS delivered, coalesce(out.failed, 0) AS failed,
+            coalesce(out.opted_out, 0) AS "optedOut",
             coalesce(inb.replies, 0) AS replies, coalesce(opt.opt_outs, 0) AS "optOuts", coalesce(clk.clicks, 0) AS clicks,
             round(coalesce(out.spend, 0)::numeric, 4)::float8 AS spend
        FROM days

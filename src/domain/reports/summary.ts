@@ -9,11 +9,21 @@ const DAY_MS = 86_400_000;
 type Totals = Omit<DayFigures, 'day'>;
 
 function total(days: DayFigures[]): Totals {
-  const t: Totals = { sent: 0, delivered: 0, failed: 0, replies: 0, optOuts: 0, clicks: 0, spend: 0 };
+  const t: Totals = {
+    sent: 0,
+    delivered: 0,
+    failed: 0,
+    optedOut: 0,
+    replies: 0,
+    optOuts: 0,
+    clicks: 0,
+    spend: 0,
+  };
   for (const d of days) {
     t.sent += d.sent;
     t.delivered += d.delivered;
     t.failed += d.failed;
+    t.optedOut += d.optedOut;
     t.replies += d.replies;
     t.optOuts += d.optOuts;
     t.clicks += d.clicks;
