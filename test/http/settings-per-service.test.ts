@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Config } from '../../src/config.ts';
+import { eachItem } from '../../src/domain/claim.ts';
 import { DEFAULT_PRICE_TABLE } from '../../src/messaging/pricing.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 
@@ -143,5 +144,20 @@ describe('two services in one process keep their own settings', () => {
     assert.equal(await listed(), 0, "service one's requests are not service two's");
     assert.equal((await list(two)).statusCode, 200);
     assert.equal(await listed(), 1);
+  });
+
+  it("counts a worker queue's failed item (through its ctx.log) in its own metrics only", async () => {
+    const [one, two] = sides;
+    const fails = async () => {
+      throw new Error('probe');
+    };
+    await eachItem(one.svc.ctx.log, 'probe-of-one', [1], String, fails);
+    await eachItem(two.svc.ctx.log, 'probe-of-two', [1], String, fails);
+    const res = await call(two.svc.api, 'GET', '/metrics', {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.match(res.body, /^sparrow_worker_task_errors_total\{task="probe-of-two"\} 1$/m);
+    assert.doesNotMatch(res.body, /probe-of-one/);
   });
 });
