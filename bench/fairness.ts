@@ -1,0 +1,255 @@
+/**
+ * `npm run bench:fairness` (issue 25): what one account's load does to another's, in one run, on
+ * the simulator (both accounts' numbers at 10,000 msg/s, so only Sparrow's own scheduling counts).
+ *
+ * 1. Dispatch: account B's one text and its 50-recipient send, each alone, then right after account
+ *    A has sent BIG texts (calls of 2,000 named mobiles, 4 at a time): the time until B's messages
+ *    are handed to the carrier (every message of the job left the queue), and A's whole send.
+ *    Also the CPU (this process + PostgreSQL's) per message of A's send.
+ * 2. The split: A and B each send SPLIT texts at once; while both have work, the share of the
+ *    messages sent that were A's (with A's weight 1, then 3).
+ * 3. Webhooks: the delay of account A's first attempts (10 events, a receiver that answers) alone,
+ *    then beside account B's six subscriptions that never answer (60 events each).
+ *
+ * Env: BIG (60000), SPLIT (20000), DATABASE_URL (else embedded PostgreSQL), LOG_LEVEL.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '../src/config.ts';
+import { createContext } from '../src/context.ts';
+import { createPool, withTx } from '../src/db/client.ts';
+import { createAccount } from '../src/domain/accounts/create-account.ts';
+import { createClient } from '../src/domain/auth/create-client.ts';
+import { emitEvent } from '../src/domain/events/emit.ts';
+import { buildApiApp } from '../src/http/app.ts';
+import { dispatch } from '../src/workers/dispatch.ts';
+import { startWorkers } from '../src/workers/index.ts';
+import { webhookDelivery } from '../src/workers/webhook-delivery.ts';
+import { webhookFanOut } from '../src/workers/webhook-fanout.ts';
+import { postmasterPid, treeCpuSeconds } from './proc-cpu.ts';
+import { benchDatabase, fmt } from './support.ts';
+
+const BIG = Number(process.env.BIG ?? 60_000);
+const SPLIT = Number(process.env.SPLIT ?? 20_000);
+const BATCH = 2000;
+
+const database = await benchDatabase();
+const config = {
+  ...loadConfig({ RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' }),
+  databaseUrl: database.url,
+  webhooksAllowPrivate: true,
+};
+const db = createPool(database.url, 10, config.db);
+const ctx = createContext(config, db);
+let api: FastifyInstance | undefined;
+let workers: { stop: () => Promise<void> }[] = [];
+let mobile = 0;
+
+interface Acc {
+  id: string;
+  token: string;
+}
+
+async function account(name: string): Promise<Acc> {
+  const { account } = await createAccount(db, { name, balance: 1_000_000 });
+  const { client } = await createClient(db, account.id);
+  const token = await ctx.tokens.issue(
+    { id: client.id, name: client.name, accountId: account.id },
+    client.scopes,
+  );
+  await db.query('UPDATE phone_numbers SET throughput_mps = 10000 WHERE account_id = $1', [account.id]);
+  return { id: account.id, token };
+}
+
+async function inject(acc: Acc, method: 'POST' | 'GET', url: string, json?: object) {
+  const res = await (api as FastifyInstance).inject({
+    method,
+    url: `/v1/accounts/${acc.id}${url}`,
+    headers: { authorization: `Bearer ${acc.token}`, 'content-type': 'application/json' },
+    payload: json === undefined ? undefined : JSON.stringify(json),
+  });
+  if (res.statusCode >= 300) throw new Error(`${method} ${url} answered ${res.statusCode}: ${res.body}`);
+  return JSON.parse(res.body);
+}
+
+/** One send to `n` new mobiles; answers its job id. */
+async function send(acc: Acc, n: number): Promise<string> {
+  const contacts = Array.from({ length: n }, () => ({ mobile: { number: `+1202${2_000_000 + mobile++}` } }));
+  return (await inject(acc, 'POST', '/messages', { contacts, template: 'Hello from the fairness bench' }))
+    .data.jobId;
+}
+
+async function jobsDone(accountId: string, jobIds: string[]): Promise<void> {
+  for (;;) {
+    const { rows } = await db.query<{ pending: number }>(
+      'SELECT coalesce(sum(pending), 0)::int AS pending FROM send_jobs WHERE account_id = $1 AND id = ANY($2::uuid[])',
+      [accountId, jobIds],
+    );
+    if (rows[0].pending === 0) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Sends to `n` and answers the ms until every message left the queue. */
+async function timed(acc: Acc, n: number): Promise<number> {
+  const t = performance.now();
+  const job = await send(acc, n);
+  await jobsDone(acc.id, [job]);
+  return performance.now() - t;
+}
+
+/** A's big send: calls of BATCH named mobiles, 4 at a time; answers the job ids once all are accepted. */
+async function bigSend(acc: Acc, total: number): Promise<string[]> {
+  const calls = Math.ceil(total / BATCH);
+  const jobs: string[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < calls) {
+        const i = next++;
+        jobs.push(await send(acc, Math.min(BATCH, total - i * BATCH)));
+      }
+    }),
+  );
+  return jobs;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function dispatchFigures() {
+  const a = await account('A');
+  const b = await account('B');
+  const oneAlone: number[] = [];
+  const fiftyAlone: number[] = [];
+  for (let i = 0; i < 3; i++) oneAlone.push(await timed(b, 1));
+  for (let i = 0; i < 3; i++) fiftyAlone.push(await timed(b, 50));
+  console.log(
+    `B alone: one text ${fmt(median(oneAlone))} ms, 50 texts ${fmt(median(fiftyAlone))} ms (median of 3)`,
+  );
+
+  const pg = await postmasterPid(db);
+  const cpu0 = { node: process.cpuUsage(), pg: pg === undefined ? 0 : treeCpuSeconds([pg]) };
+  const t0 = performance.now();
+  const jobs = await bigSend(a, BIG);
+  const accepted = performance.now() - t0;
+  const oneBeside = await timed(b, 1);
+  const fiftyBeside = await timed(b, 50);
+  await jobsDone(a.id, jobs);
+  const aTotal = performance.now() - t0;
+  const node = process.cpuUsage(cpu0.node);
+  const pgSeconds = pg === undefined ? undefined : treeCpuSeconds([pg]) - cpu0.pg;
+  console.log(
+    `beside A's ${fmt(BIG)} texts (accepted in ${fmt(accepted)} ms, all sent in ${fmt(aTotal)} ms): ` +
+      `B's one text ${fmt(oneBeside)} ms (${fmt(oneBeside / median(oneAlone), 1)}× alone), ` +
+      `B's 50 texts ${fmt(fiftyBeside)} ms (${fmt(fiftyBeside / median(fiftyAlone), 1)}× alone)`,
+  );
+  const n = BIG + 51;
+  console.log(
+    `CPU per message of that phase (accept and dispatch): this process ${fmt((node.user + node.system) / n, 1)} µs` +
+      (pgSeconds === undefined ? '' : `, PostgreSQL ${fmt((pgSeconds * 1e6) / n, 1)} µs`),
+  );
+  return { a, b };
+}
+
+/** A and B send SPLIT each at once: A's share of what is sent while both have work. */
+async function split(a: Acc, b: Acc, weightA: number) {
+  await db.query('UPDATE accounts SET dispatch_weight = $2 WHERE id = $1', [a.id, weightA]).catch(() => {});
+  const sentOf = async (acc: Acc, since: Date) =>
+    (
+      await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM messages WHERE account_id = $1 AND outgoing AND status <> 'queued'
+            AND created_at >= $2 AND bulk`,
+        [acc.id, since],
+      )
+    ).rows[0].n;
+  const since = new Date(Date.now() - 1000);
+  const [ja, jb] = await Promise.all([bigSend(a, SPLIT), bigSend(b, SPLIT)]);
+  // From the moment both sends are accepted until the first is all sent.
+  const [a0, b0] = [await sentOf(a, since), await sentOf(b, since)];
+  let shareA = Number.NaN;
+  for (;;) {
+    const [na, nb] = [await sentOf(a, since), await sentOf(b, since)];
+    if (na >= SPLIT || nb >= SPLIT) {
+      shareA = (na - a0) / (na - a0 + nb - b0);
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  await Promise.all([jobsDone(a.id, ja), jobsDone(b.id, jb)]);
+  console.log(
+    `the split, ${fmt(SPLIT)} texts each at once, A's weight ${weightA}: A had ${fmt(shareA * 100, 1)} % of what was sent from both accepted to the first finished`,
+  );
+}
+
+async function webhookFigures() {
+  const received = new Map<string, number>();
+  const hanging = new Set<http.ServerResponse>();
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (req.url?.startsWith('/hang')) {
+        hanging.add(res);
+        return;
+      }
+      const id = JSON.parse(Buffer.concat(chunks).toString()).eventId as string;
+      if (!received.has(id)) received.set(id, performance.now());
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = (path: string) => `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
+  const a = await account('hooks A');
+  const b = await account('hooks B');
+  await inject(a, 'POST', '/webhooks', { url: url('/ok'), eventTypes: ['contact-created'] });
+  const emit = (accountId: string, count: number) =>
+    withTx(db, async (tx) => {
+      const out: { id: string; at: number }[] = [];
+      for (let i = 0; i < count; i++)
+        out.push({
+          id: await emitEvent(tx, accountId, 'contact-created', { id: `c${i}` }),
+          at: performance.now(),
+        });
+      return out;
+    });
+  const firstAttempts = async () => {
+    const events = await emit(a.id, 10);
+    for (;;) {
+      if (events.every((e) => received.has(e.id))) break;
+      if (performance.now() - events[0].at > 120_000) return 'over 120 s';
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return `${fmt(Math.max(...events.map((e) => (received.get(e.id) as number) - e.at)))} ms`;
+  };
+  console.log(`webhooks: A's 10 first attempts alone, the slowest after ${await firstAttempts()}`);
+  for (let i = 0; i < 6; i++)
+    await inject(b, 'POST', '/webhooks', { url: url(`/hang/${i}`), eventTypes: ['contact-created'] });
+  await emit(b.id, 60);
+  await new Promise((r) => setTimeout(r, 1000));
+  console.log(
+    `webhooks: beside B's 6 subscriptions that never answer (60 events each; ${hanging.size} requests of B hanging), A's slowest first attempt after ${await firstAttempts()}`,
+  );
+  for (const r of hanging) r.destroy();
+  server.closeAllConnections();
+  server.close();
+}
+
+try {
+  api = await buildApiApp(ctx, { logger: process.env.LOG_LEVEL !== undefined });
+  workers.push(startWorkers(ctx, [dispatch], (m) => console.error(m)));
+  const { a, b } = await dispatchFigures();
+  await split(a, b, 1);
+  await split(a, b, 3);
+  workers.push(
+    startWorkers(ctx, [webhookFanOut({ idleMs: 20 }), webhookDelivery()], (m) => console.error(m)),
+  );
+  await webhookFigures();
+} finally {
+  for (const w of workers) await w.stop().catch(() => {});
+  workers = [];
+  await api?.close();
+  await ctx.close();
+  await db.end();
+  await database.stop();
+}
