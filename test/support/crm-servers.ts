@@ -18,7 +18,9 @@ export interface CrmServer {
   tokens: Set<string>;
   /** While set, a write (note, communication) is recorded and then never answered (the caller dies waiting). */
   holdWrites: boolean;
-  /** Resolves once a write has been recorded while holding. */
+  /** While set, a request it matches is never answered (nothing is done). */
+  holdIf?: (r: { method: string; path: string }) => boolean;
+  /** Resolves once a request has been held (a write recorded while holding, or one holdIf matched). */
   heldWrite(): Promise<void>;
   close(): Promise<void>;
 }
@@ -70,6 +72,7 @@ async function serve(
         return;
       }
       if (!authorized({ url, headers: req.headers }, state.tokens)) return unauthorized(res);
+      if (state.holdIf?.({ method: req.method ?? '', path: url.pathname + url.search })) return hold(state);
       h({ method: req.method ?? '', url, headers: req.headers, body }, res);
     });
   });

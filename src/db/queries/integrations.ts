@@ -71,8 +71,8 @@ export async function insertIntegration(
 ): Promise<IntegrationRow | undefined> {
   const { rows } = await db.query<IntegrationRow>(
     `INSERT INTO integrations (account_id, id, type, credentials, api_url, settings, sync_state, events_cursor,
-       created_by, updated_by)
-     VALUES ($1, $2, $3, $4, $5, $6, '{"mode":"full"}', sparrow_uuidv7(), $7, $7)
+       push_due_at, created_by, updated_by)
+     VALUES ($1, $2, $3, $4, $5, $6, '{"mode":"full"}', sparrow_uuidv7(), now(), $7, $7)
      ON CONFLICT (account_id, type) WHERE status <> 'disconnected' DO NOTHING
      RETURNING *`,
     [accountId, i.id, i.type, i.credentials, i.apiUrl, i.settings, i.by],
@@ -494,14 +494,20 @@ export async function markPushesFailed(
   );
 }
 
-/** The next time a push of the connection is due (null: none), written as its push_due_at. */
+/** How often a connection's new events are looked for, in seconds (with nothing else due). */
+export const EVENT_SCAN_SECONDS = 5;
+
+/**
+ * The next time the connection is due for Sparrow → CRM work, written as its push_due_at: its
+ * earliest due push, or the next look for new events (EVENT_SCAN_SECONDS), whichever comes first.
+ */
 export async function schedulePushes(db: Queryable, accountId: string, id: string) {
   await db.query(
-    `UPDATE integrations SET push_due_at = (
+    `UPDATE integrations SET push_due_at = least(now() + make_interval(secs => $3), (
        SELECT least(min(next_at), min(lease_until)) FROM integration_pushes
-        WHERE integration_id = $2 AND status IN ('pending', 'sending'))
+        WHERE integration_id = $2 AND status IN ('pending', 'sending')))
       WHERE account_id = $1 AND id = $2`,
-    [accountId, id],
+    [accountId, id, EVENT_SCAN_SECONDS],
   );
 }
 
