@@ -23,6 +23,7 @@ import { dripPage, dripsPage } from './pages/drips.js';
 import { filesPage } from './pages/files.js';
 import { formPage, formsPage } from './pages/forms.js';
 import { groupPage, groupsPage } from './pages/groups.js';
+import { integrationsPage } from './pages/integrations.js';
 import { jobPage, jobsPage } from './pages/jobs.js';
 import { linkPage, linksPage } from './pages/links.js';
 import { listPage, listsPage } from './pages/lists.js';
@@ -90,6 +91,7 @@ const NAV = [
     label: 'Account',
     entries: [
       ['/webhooks', 'Webhooks'],
+      ['/integrations', 'Integrations'],
       ['/users', 'Users', 'Administrator'],
       ['/credentials', 'API credentials', 'Administrator'],
       ['/billing', 'Billing', 'Administrator'],
@@ -130,6 +132,7 @@ const ROUTES = [
   { path: '/groups', page: groupsPage },
   { path: '/groups/:id', page: groupPage },
   { path: '/routes', page: routesPage },
+  { path: '/integrations', page: integrationsPage },
   { path: '/billing', page: billingPage },
   { path: '/calls', page: callsPage },
   { path: '/calls/:id', page: callPage },

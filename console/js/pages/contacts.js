@@ -123,6 +123,17 @@ export async function contactPage(view, { params }) {
           h('a', { class: 'tag', href: `#/lists/${encodeURIComponent(l.id)}` }, l.name),
         ),
       ),
+      // The CRM records the contact is synced with (docs/integrations.md).
+      ...['hubspot', 'pipedrive', 'activecampaign']
+        .filter((crm) => contact[crm]?.id !== undefined)
+        .flatMap((crm) => [
+          h(
+            'dt',
+            {},
+            { hubspot: 'HubSpot id', pipedrive: 'Pipedrive id', activecampaign: 'ActiveCampaign id' }[crm],
+          ),
+          h('dd', {}, String(contact[crm].id)),
+        ]),
       h('dt', {}, 'Created'),
       h('dd', {}, when(contact.created.at)),
       h('dt', {}, 'Updated'),

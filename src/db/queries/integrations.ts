@@ -419,9 +419,13 @@ export async function collectPushes(db: Queryable, i: IntegrationRow, batch: num
           AND (kind = 'message' AND $5::boolean OR kind <> 'message' AND $6::boolean)
        ON CONFLICT DO NOTHING RETURNING 1),
      cur AS (
-       UPDATE integrations SET events_cursor = (SELECT id FROM ev ORDER BY id DESC LIMIT 1),
+       -- Past the last event read, or (a batch not full) up to the 5 s floor: the next scan starts
+       -- there even when the account had no event, so it never re-reads a growing range.
+       UPDATE integrations SET events_cursor = CASE WHEN (SELECT count(*) FROM ev) >= $7
+                THEN (SELECT id FROM ev ORDER BY id DESC LIMIT 1)
+                ELSE greatest(events_cursor, sparrow_uuidv7_floor(now() - interval '5 seconds')) END,
               push_due_at = CASE WHEN EXISTS (SELECT 1 FROM ins) THEN now() ELSE push_due_at END
-        WHERE account_id = $1 AND id = $2 AND EXISTS (SELECT 1 FROM ev))
+        WHERE account_id = $1 AND id = $2)
      SELECT (SELECT count(*)::int FROM ev) AS n`,
     [
       i.account_id,
