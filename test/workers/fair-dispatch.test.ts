@@ -22,7 +22,9 @@ describe('fair dispatch: which job a claim takes', () => {
   /** A new account whose numbers take 10,000 messages a second (so no claim waits for a rate slot). */
   const account = async () => {
     const acc = await svc.newAccount({ balance: 1000 });
-    await svc.db.query('UPDATE phone_numbers SET throughput_mps = 10000 WHERE account_id = $1', [acc.accountId]);
+    await svc.db.query('UPDATE phone_numbers SET throughput_mps = 10000 WHERE account_id = $1', [
+      acc.accountId,
+    ]);
     return acc;
   };
   /** A send to `n` new mobiles; answers its job id. */
@@ -70,10 +72,11 @@ describe('fair dispatch: which job a claim takes', () => {
     const a = await account();
     const b = await account();
     const big = [await send(a, 40), await send(a, 40), await send(a, 40)];
-    const one = await send(b, 1);
+    // A's send is under way when B sends.
     const first = await claim(20);
     assert.equal(first.accountId, a.accountId);
     assert.equal(first.jobId, big[0]);
+    const one = await send(b, 1);
     // Before: the oldest open job went first (A's other 100 messages, five more claims, then B).
     const second = await claim(20);
     assert.equal(second.accountId, b.accountId, "B's text is claimed right after A's first range");

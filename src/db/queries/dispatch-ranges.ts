@@ -81,8 +81,8 @@ export interface RangeNumber {
  * Locks the cursor of the next job to hand out bulk messages of, among those whose hold (quiet
  * hours) has passed (a job has one cursor per hold). Accounts take turns (issue 25): the account
  * that was handed out the fewest messages per unit of its weight (`dispatch_shares.served`, see
- * claimRange) goes next, an account with no share yet first; within it, its transactional jobs
- * (one or a few recipients, SMPP submissions) before bulk ones, then the oldest. Waits for a
+ * claimRange) goes next, an account with no share yet first (a tie: the newer job's); within it,
+ * its transactional jobs (one or a few recipients, SMPP submissions) before bulk ones, then the oldest. Waits for a
  * concurrent claim of the same job (that transaction is a few milliseconds long) instead of
  * skipping it, so that two lanes on one big send take turns rather than one of them going idle.
  * Call inside a transaction.
@@ -94,7 +94,8 @@ export async function lockOpenJob(db: Queryable): Promise<OpenJob | undefined> {
              SELECT c.account_id FROM dispatch_cursors c
              LEFT JOIN dispatch_shares s ON s.account_id = c.account_id
              WHERE c.not_before <= now()
-             ORDER BY s.served NULLS FIRST, c.created_at LIMIT 1
+             -- A tie (an account just brought level, see setSendJobCounts) goes to the newer job.
+             ORDER BY s.served NULLS FIRST, c.created_at DESC LIMIT 1
            )
            SELECT c.account_id, c.job_id AS id, c.not_before::text AS not_before, c.cursor FROM dispatch_cursors c
            WHERE c.account_id = (SELECT account_id FROM turn) AND c.not_before <= now()
