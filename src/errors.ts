@@ -247,6 +247,8 @@ export const ERRORS = {
     message:
       'This number is not assigned to this account on that provider: numbers on an SMPP carrier are assigned by the operator.',
   },
+  // Compliance records: 10DLC brands and campaigns, toll-free verifications (issue 27)
+  'NUM-012': { status: 404, message: 'Compliance registration not found.' },
 
   // Autoresponders (docs/autoresponders.md)
   'AUTO-001': { status: 404, message: 'Autoresponder not found.' },

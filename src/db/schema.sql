@@ -277,6 +277,30 @@ CREATE TABLE checkout_sessions (
 );
 CREATE UNIQUE INDEX checkout_sessions_provider_id ON checkout_sessions USING btree (account_id, provider, provider_session_id) WHERE (provider_session_id IS NOT NULL);
 
+CREATE TABLE compliance_registrations (
+  account_id uuid NOT NULL,
+  id uuid NOT NULL,
+  kind text NOT NULL,
+  name text NOT NULL,
+  external_id text,
+  parent_id uuid,
+  status text NOT NULL DEFAULT 'draft'::text,
+  use_case text,
+  phone_number_ids uuid[] NOT NULL DEFAULT '{}'::uuid[],
+  group_id uuid,
+  messages_per_second integer,
+  daily_cap integer,
+  notes text,
+  created_at timestamp with time zone NOT NULL DEFAULT now(),
+  created_by jsonb NOT NULL DEFAULT '{}'::jsonb,
+  updated_at timestamp with time zone NOT NULL DEFAULT now(),
+  updated_by jsonb NOT NULL DEFAULT '{}'::jsonb,
+  CONSTRAINT compliance_registrations_kind_check CHECK (kind = ANY (ARRAY['10dlc-brand'::text, '10dlc-campaign'::text, 'toll-free-verification'::text])),
+  CONSTRAINT compliance_registrations_status_check CHECK (status = ANY (ARRAY['draft'::text, 'submitted'::text, 'pending'::text, 'approved'::text, 'rejected'::text, 'suspended'::text])),
+  CONSTRAINT compliance_registrations_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
+  CONSTRAINT compliance_registrations_pkey PRIMARY KEY (account_id, id)
+);
+
 CREATE TABLE console_devices (
   id text NOT NULL,
   user_id uuid NOT NULL,

@@ -5,6 +5,7 @@ import { billingRoutes } from './billing.ts';
 import { callRoutes } from './calls.ts';
 import { campaignRoutes } from './campaigns.ts';
 import { simulatorCheckoutRoutes, stripeWebhookRoutes } from './checkout-pages.ts';
+import { complianceRoutes } from './compliance.ts';
 import { consoleRoutes } from './console.ts';
 import { consoleSessionRoutes } from './console-session.ts';
 import { contactImportRoutes } from './contact-imports.ts';
@@ -52,6 +53,7 @@ export const apiRoutes: RoutePlugin[] = [
   conversationRoutes,
   messageRoutes,
   templateRoutes,
+  complianceRoutes,
   campaignRoutes,
   dripRoutes,
   callRoutes,
