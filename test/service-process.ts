@@ -1,6 +1,6 @@
 /**
- * The service run as `npm start` runs it (`node --max-old-space-size=256 --import tsx src/main.ts
- * start`) in a child process on free ports, with a bootstrap account and client: for tests and
+ * The service run as `npm start` runs it (`node --max-old-space-size=256 bin/sparrow.js start`: the
+ * esbuild bundle of src/, rebuilt by bin/sparrow.js when a source is newer) in a child process on free ports, with a bootstrap account and client: for tests and
  * benchmarks of memory under the production heap cap, which an in-process service does not have.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -36,25 +36,21 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
   const clientId = `bench-${randomBytes(4).toString('hex')}`;
   const clientSecret = randomBytes(24).toString('base64url');
   let output = '';
-  const child = spawn(
-    process.execPath,
-    ['--max-old-space-size=256', '--import', 'tsx', 'src/main.ts', 'start'],
-    {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        ...listeners.env,
-        LOG_LEVEL: 'warn',
-        RATE_LIMIT_PER_MINUTE: '1000000',
-        BOOTSTRAP_ACCOUNT_ID: accountId,
-        BOOTSTRAP_CLIENT_ID: clientId,
-        BOOTSTRAP_CLIENT_SECRET: clientSecret,
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawn(process.execPath, ['--max-old-space-size=256', 'bin/sparrow.js', 'start'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      ...listeners.env,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      BOOTSTRAP_ACCOUNT_ID: accountId,
+      BOOTSTRAP_CLIENT_ID: clientId,
+      BOOTSTRAP_CLIENT_SECRET: clientSecret,
+      ...env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.on('data', (d) => {
     output = (output + d).slice(-4000);
   });

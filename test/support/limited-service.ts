@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { uuidv7 } from 'uuidv7';
@@ -38,12 +38,17 @@ export async function startLimitedService(opts: {
   const listeners = await listenerEnv();
   const clientId = `flood-${randomBytes(4).toString('hex')}`;
   const clientSecret = randomBytes(24).toString('base64url');
-  const node = [process.execPath, '--max-old-space-size=256', '--import', 'tsx', 'src/main.ts', 'start'];
+  // As `npm start` runs it (the bundle of src/); a tree from before bin/sparrow.js, through tsx.
+  const root = opts.root ?? ROOT;
+  const entry = existsSync(path.join(root, 'bin', 'sparrow.js'))
+    ? ['bin/sparrow.js']
+    : ['--import', 'tsx', 'src/main.ts'];
+  const node = [process.execPath, '--max-old-space-size=256', ...entry, 'start'];
   const child = spawn(
     '/bin/sh',
     ['-c', `${opts.fdLimit ? `ulimit -n ${opts.fdLimit} && ` : ''}exec "$@"`, 'sh', ...node],
     {
-      cwd: opts.root ?? ROOT,
+      cwd: root,
       env: {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',
