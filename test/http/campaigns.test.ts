@@ -110,7 +110,8 @@ describe('campaigns', () => {
 
     it('schedules a future sendAt and the scheduler sends it when due', async () => {
       const listId = await listWithMembers(a, 2);
-      const sendAt = new Date(Date.now() + 5000).toISOString();
+      // An hour ahead, however slowly the request is made; the test makes it due below.
+      const sendAt = new Date(Date.now() + 3_600_000).toISOString();
       const res = await quick(a, {
         name: 'Later',
         groupId: await defaultGroup(a),
@@ -127,6 +128,11 @@ describe('campaigns', () => {
       assert.equal(campaign.lastJob, undefined);
       assert.equal((await campaignMessages(a, campaign.id)).data.length, 0);
 
+      // Its time comes (as an hour passing would bring it).
+      await svc.db.query('UPDATE campaigns SET next_execution = now() WHERE account_id = $1 AND id = $2', [
+        a.accountId,
+        campaign.id,
+      ]);
       svc.startWorkers();
       const done = await eventually(async () => {
         const c = body(await call(svc.api, 'GET', campaigns(a, `/${campaign.id}`), { auth: a.auth })).data;
