@@ -15,6 +15,7 @@ import { autorespondersPage } from './pages/autoresponders.js';
 import { billingPage } from './pages/billing.js';
 import { callPage, callsPage } from './pages/calls.js';
 import { campaignsPage } from './pages/campaigns.js';
+import { compliancePage } from './pages/compliance.js';
 import { composePage } from './pages/compose.js';
 import { contactPage, contactsPage } from './pages/contacts.js';
 import { conversationPage, inboxPage } from './pages/conversations.js';
@@ -85,6 +86,7 @@ const NAV = [
       ['/groups', 'Groups'],
       ['/routes', 'Routes'],
       ['/calls', 'Calls'],
+      ['/compliance', 'Compliance'],
     ],
   },
   {
@@ -136,6 +138,7 @@ const ROUTES = [
   { path: '/billing', page: billingPage },
   { path: '/calls', page: callsPage },
   { path: '/calls/:id', page: callPage },
+  { path: '/compliance', page: compliancePage },
   // console-pages: reports, meetings.
   { path: '/reports/:kind/:id', page: reportPage },
   { path: '/meetings', page: meetingsPage },
