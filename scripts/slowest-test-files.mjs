@@ -14,7 +14,12 @@ export default async function* slowestTestFiles(source) {
     const file = event.data.file;
     if (!file) continue;
     const bundled = BUNDLED.exec(file);
-    const shown = bundled ? `${bundled[1]}.ts` : path.relative(process.cwd(), file);
+    // A test declared in code the files share (a suite helper) is in a chunk, not a file.
+    const shown = !bundled
+      ? path.relative(process.cwd(), file)
+      : bundled[1].includes('/')
+        ? `${bundled[1]}.ts`
+        : '(tests declared in shared helpers)';
     perFile.set(shown, (perFile.get(shown) ?? 0) + (event.data.details?.duration_ms ?? 0));
   }
   const slowest = [...perFile].sort((a, b) => b[1] - a[1]).slice(0, 10);
