@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runIntegrationsRound } from '../../src/domain/integrations/run-integrations.ts';
+import { task } from '../../src/workers/index.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 import {
   type HubspotServer,
@@ -106,29 +107,55 @@ describe('Sparrow → CRM: opt-outs, opt-ins and messages', () => {
     assert.equal(hub.contacts.find((c) => c.id === '60000000002')?.properties.sparrow_opted_out, undefined);
   });
 
+  it('logs a message sent to a synced contact once it is sent', async () => {
+    svc.startWorkers([task('dispatch')]);
+    const { rows } = await svc.db.query(
+      'SELECT id FROM contacts WHERE account_id = $1 AND mobile_number = $2',
+      [a.accountId, '+12015550172'],
+    );
+    const res = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/messages`, {
+      auth: a.auth,
+      json: { contacts: [{ id: rows[0].id }], template: 'Your order shipped' },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const shipped = () =>
+      hub.communications.filter((c) => c.properties.hs_communication_body.includes('Your order shipped'));
+    await until(() => shipped().length === 1);
+    assert.match(shipped()[0].properties.hs_communication_body, /^SMS sent to \+12015550172/);
+    assert.deepEqual(shipped()[0].contactIds, ['60000000002']);
+  });
+
   it('logs messages on the contact as SMS Communications, in batches, never twice', async () => {
     await text('+12015550172', 'Hello from Bob');
     await text('+12015550172', 'Second line');
     await text('+12015559999', 'Not a synced contact');
     const bobs = () => hub.communications.filter((c) => c.contactIds.includes('60000000002'));
-    await until(() => bobs().length >= 2);
+    await until(
+      () =>
+        bobs().filter((c) => /Hello from Bob|Second line/.test(c.properties.hs_communication_body)).length >=
+        2,
+    );
     for (const c of bobs()) {
       assert.equal(c.properties.hs_communication_channel_type, 'SMS');
       assert.equal(c.properties.hs_communication_logged_from, 'CRM');
     }
-    assert.match(
-      bobs()[0].properties.hs_communication_body,
-      /SMS received from \+12015550172 .*Hello from Bob/s,
+    assert.ok(
+      bobs().some((c) =>
+        /SMS received from \+12015550172 .*Hello from Bob/s.test(c.properties.hs_communication_body),
+      ),
     );
     assert.equal(
       hub.communications.filter((c) => c.properties.hs_communication_body.includes('Not a synced')).length,
       0,
     );
-    // More rounds write nothing again.
-    const before = hub.communications.length;
+    // More rounds write nothing again: no marker (one per event) appears twice.
     await svc.db.query(`UPDATE integrations SET push_due_at = now(), sync_due_at = now()`);
     await drainRounds(svc);
-    assert.equal(hub.communications.length, before);
+    const markers = hub.communications.map(
+      (c) => /\[(sparrow:[^\]]+)\]$/.exec(c.properties.hs_communication_body)?.[1],
+    );
+    assert.ok(markers.every((m) => m !== undefined));
+    assert.equal(new Set(markers).size, markers.length);
     const got = body(await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/integrations`, { auth: a.auth }))
       .data[0];
     assert.ok(got.counts.pushed >= 4, JSON.stringify(got.counts));
