@@ -6,8 +6,8 @@
  *    A has sent BIG texts (calls of 2,000 named mobiles, 4 at a time): the time until B's messages
  *    are handed to the carrier (every message of the job left the queue), and A's whole send.
  *    Also the CPU (this process + PostgreSQL's) per message of A's send.
- * 2. The split: A and B each send SPLIT texts at once; while both have work, the share of the
- *    messages sent that were A's (with A's weight 1, then 3).
+ * 2. The split: A and B each queue SPLIT texts (the dispatcher stopped meanwhile); from its start
+ *    until the first is all sent, the share of the messages sent that were A's (A's weight 1, then 3).
  * 3. Webhooks: the delay of account A's first attempts (10 events, a receiver that answers) alone,
  *    then beside account B's six subscriptions that never answer (60 events each).
  *
@@ -44,6 +44,7 @@ const db = createPool(database.url, 10, config.db);
 const ctx = createContext(config, db);
 let api: FastifyInstance | undefined;
 let workers: { stop: () => Promise<void> }[] = [];
+let dispatcher: { stop: () => Promise<void> } | undefined;
 let mobile = 0;
 
 interface Acc {
@@ -164,8 +165,11 @@ async function split(a: Acc, b: Acc, weightA: number) {
       )
     ).rows[0].n;
   const since = new Date(Date.now() - 1000);
+  // Both sends are queued whole before the dispatcher runs again, so both have work throughout.
+  await dispatcher?.stop();
   const [ja, jb] = await Promise.all([bigSend(a, SPLIT), bigSend(b, SPLIT)]);
-  // From the moment both sends are accepted until the first is all sent.
+  dispatcher = startWorkers(ctx, [dispatch], (m) => console.error(m));
+  // From the moment both sends are queued until the first is all sent.
   const [a0, b0] = [await sentOf(a, since), await sentOf(b, since)];
   let shareA = Number.NaN;
   for (;;) {
@@ -178,7 +182,7 @@ async function split(a: Acc, b: Acc, weightA: number) {
   }
   await Promise.all([jobsDone(a.id, ja), jobsDone(b.id, jb)]);
   console.log(
-    `the split, ${fmt(SPLIT)} texts each at once, A's weight ${weightA}: A had ${fmt(shareA * 100, 1)} % of what was sent from both accepted to the first finished`,
+    `the split, ${fmt(SPLIT)} texts each at once, A's weight ${weightA}: A had ${fmt(shareA * 100, 1)} % of what was sent from both queued to the first finished`,
   );
 }
 
@@ -237,7 +241,7 @@ async function webhookFigures() {
 
 try {
   api = await buildApiApp(ctx, { logger: process.env.LOG_LEVEL !== undefined });
-  workers.push(startWorkers(ctx, [dispatch], (m) => console.error(m)));
+  dispatcher = startWorkers(ctx, [dispatch], (m) => console.error(m));
   const { a, b } = await dispatchFigures();
   await split(a, b, 1);
   await split(a, b, 3);
@@ -246,7 +250,7 @@ try {
   );
   await webhookFigures();
 } finally {
-  for (const w of workers) await w.stop().catch(() => {});
+  for (const w of [...workers, ...(dispatcher ? [dispatcher] : [])]) await w.stop().catch(() => {});
   workers = [];
   await api?.close();
   await ctx.close();
