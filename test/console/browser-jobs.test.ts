@@ -54,6 +54,28 @@ describe('the web console’s jobs in a browser', { skip: skipWithoutChromium },
     assert.deepEqual(c.problems, []);
   });
 
+  it('names a campaign send by its campaign, in the list and on its page', async () => {
+    const contacts = body(await api('GET', '/contacts')).data;
+    const list = body(await api('POST', '/lists', { name: 'Autumn list' })).data;
+    const listId = (Array.isArray(list) ? list[0] : list).id;
+    await api('POST', `/lists/${listId}/contacts`, { contactIds: [contacts[0].id] });
+    const group = body(await api('GET', '/groups')).data[0];
+    const quick = await api('POST', '/quickcampaigns', {
+      name: 'Autumn <b>sale</b>',
+      listId,
+      groupId: group.id,
+      message: { message: 'Autumn is here' },
+    });
+    assert.ok(quick.statusCode < 300, quick.body);
+    await page.goto(`${c.base}/console/#/jobs?kind=send`);
+    const cell = page.locator('td', { hasText: 'Autumn <b>sale</b>' }).first();
+    await cell.waitFor();
+    assert.match((await cell.textContent()) ?? '', /^Campaign “\u2068Autumn <b>sale<\/b>\u2069”$/);
+    await page.locator('tr', { has: cell }).locator('a').first().click();
+    await page.locator('dd a', { hasText: 'Autumn <b>sale</b>' }).waitFor();
+    assert.deepEqual(c.problems, []);
+  });
+
   it('cancels a scheduled send from its job page', async () => {
     const contacts = body(await api('GET', '/contacts')).data;
     const sent = await api('POST', '/messages', {

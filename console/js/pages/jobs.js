@@ -1,7 +1,7 @@
 // Jobs: every send and bulk contact operation, with its counts or progress; one job in detail,
 // with a cancel button while it can still be stopped.
 import { api } from '../api.js';
-import { badge, choice, h, money, pager, refreshWhileMoving, table, when } from '../dom.js';
+import { badge, choice, h, isolate, money, pager, refreshWhileMoving, table, when } from '../dom.js';
 import { showError, showInfo } from '../flash.js';
 import { go } from '../router.js';
 import { reportLink } from './reports.js';
@@ -21,13 +21,31 @@ const ACTIONS = {
   untag: 'Untag',
 };
 
-/** What a job is, in a few words. */
-function what(j) {
+/**
+ * The account's campaigns and lists by id → name (the first 100 of each), so that jobs name them
+ * instead of showing ids; an id not among them stays unnamed.
+ * @returns {Promise<{campaigns: Map<string, string>, lists: Map<string, string>}>}
+ */
+async function names() {
+  const [campaigns, lists] = await Promise.all([
+    api('GET', '/campaigns', { query: { limit: 100 } }).catch(() => ({ data: [] })),
+    api('GET', '/lists', { query: { limit: 100 } }).catch(() => ({ data: [] })),
+  ]);
+  return {
+    campaigns: new Map(campaigns.data.map((c) => [c.id, c.name])),
+    lists: new Map(lists.data.map((l) => [l.id, l.name])),
+  };
+}
+
+/** What a job is, in a few words (its campaign named when known). */
+function what(j, known = { campaigns: new Map(), lists: new Map() }) {
   if (j.kind === 'contacts') {
     const extra = j.tags ? ` ${j.tags.join(', ')}` : '';
     return `Contacts: ${ACTIONS[j.action] ?? j.action}${extra}`;
   }
-  return j.campaignId ? 'Campaign send' : 'Send';
+  if (!j.campaignId) return j.status === 'scheduled' ? 'Scheduled send' : 'Send';
+  const name = known.campaigns.get(j.campaignId);
+  return name ? `Campaign “${isolate(name)}”` : 'Campaign send';
 }
 
 /** How far a job is, in a few words. */
@@ -72,13 +90,14 @@ export async function jobsPage(view, { query }) {
     ),
     list,
   );
+  const known = await names();
   async function load() {
     const res = await api('GET', '/jobs', { query: { ...filters, offset, limit: 25 } });
     list.replaceChildren(
       table(
         [
           ['When', (j) => h('a', { href: `#/jobs/${encodeURIComponent(j.id)}` }, when(j.created.at))],
-          ['What', (j) => what(j)],
+          ['What', (j) => what(j, known)],
           ['Status', (j) => badge(j.status)],
           ['Progress', (j) => howFar(j)],
           ['Price', (j) => (j.kind === 'send' ? money(j.price) : '')],
@@ -98,6 +117,7 @@ export async function jobPage(view, { params }) {
   const body = h('div', {});
   view.append(h('h2', {}, 'Job'), body);
   const path = `/jobs/${encodeURIComponent(params.id)}`;
+  const known = await names();
 
   function render(j) {
     const row = (label, value) => [h('dt', {}, label), h('dd', {}, value ?? '—')];
@@ -136,13 +156,32 @@ export async function jobPage(view, { params }) {
       h(
         'dl',
         { class: 'facts' },
-        row('What', what(j)),
+        row('What', what(j, known)),
+        j.campaignId && known.campaigns.has(j.campaignId)
+          ? row(
+              'Campaign',
+              h(
+                'a',
+                { href: `#/reports/campaigns/${encodeURIComponent(j.campaignId)}` },
+                h('bdi', {}, known.campaigns.get(j.campaignId)),
+              ),
+            )
+          : null,
         row('Status', badge(j.status)),
         row('Progress', [progress, ' ', howFar(j)]),
         j.progress ? row('Changed', String(j.progress.changed)) : null,
         j.kind === 'send' ? row('Recipients', String(j.submitted)) : null,
         j.kind === 'send' ? row('Price', money(j.price)) : null,
-        j.listId ? row('List', h('a', { href: `#/lists/${encodeURIComponent(j.listId)}` }, j.listId)) : null,
+        j.listId
+          ? row(
+              'List',
+              h(
+                'a',
+                { href: `#/lists/${encodeURIComponent(j.listId)}` },
+                h('bdi', {}, known.lists.get(j.listId) ?? 'a list'),
+              ),
+            )
+          : null,
         j.sendAt ? row('Sends at', when(j.sendAt)) : null,
         j.error ? row('Error', `${j.error.description} (${j.error.code})`) : null,
         j.invalid.length ? row('Not taken', `${j.invalid.length} (invalid numbers or unknown ids)`) : null,
