@@ -316,6 +316,16 @@ describe('integrations API and CRM → Sparrow sync', () => {
       await drainRounds(svc);
       assert.equal((await contactOf(b, '+12015552001')).firstName, 'Changed');
       assert.ok(pd.requests.some((r) => r.path.startsWith('/v1/recents?since_timestamp=')));
+      // A CRM account without the changed-since endpoint is read in full, with the same outcome.
+      pd.missingIf = (r) => r.path.startsWith('/v1/recents');
+      pd.upsert({ id: 2, first: 'Full', last: 'Read', phone: '+12015552002' });
+      await call(svc.api, 'POST', path(b, `/${body(res).data.id}/sync`), { auth: b.auth });
+      await drainRounds(svc);
+      pd.missingIf = undefined;
+      assert.equal((await contactOf(b, '+12015552002')).firstName, 'Full');
+      const after = body(await call(svc.api, 'GET', path(b, `/${body(res).data.id}`), { auth: b.auth })).data;
+      assert.equal(after.lastError, undefined);
+      assert.equal(after.counts.read, 120);
     });
 
     it('imports ActiveCampaign contacts (offset/meta.total as a string, string ids, dates with an offset)', async () => {

@@ -18,6 +18,8 @@ export interface CrmServer {
   tokens: Set<string>;
   /** While set, a write (note, communication) is recorded and then never answered (the caller dies waiting). */
   holdWrites: boolean;
+  /** While set, a request it matches is answered 404 (an endpoint this CRM account does not have). */
+  missingIf?: (r: { method: string; path: string }) => boolean;
   /** While set, a request it matches is never answered (nothing is done). */
   holdIf?: (r: { method: string; path: string }) => boolean;
   /** Resolves once a request has been held (a write recorded while holding, or one holdIf matched). */
@@ -73,6 +75,13 @@ async function serve(
       }
       if (!authorized({ url, headers: req.headers }, state.tokens)) return unauthorized(res);
       if (state.holdIf?.({ method: req.method ?? '', path: url.pathname + url.search })) return hold(state);
+      if (state.missingIf?.({ method: req.method ?? '', path: url.pathname + url.search }))
+        return replyJson(res, 404, {
+          success: false,
+          error: 'Not found',
+          errorCode: 404,
+          message: 'Not found',
+        });
       h({ method: req.method ?? '', url, headers: req.headers, body }, res);
     });
   });

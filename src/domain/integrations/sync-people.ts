@@ -14,7 +14,7 @@ import {
 import { parseMobile, readingCountry } from '../../messaging/phone.ts';
 import { newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
-import type { CrmClient, CrmPerson } from './crm/types.ts';
+import { type CrmClient, CrmError, type CrmPerson } from './crm/types.ts';
 import { DEFAULT_INTERVAL_MINUTES } from './present-integration.ts';
 
 /** How long a worker holds a connection between two saves of its progress. */
@@ -90,6 +90,23 @@ export async function importPeople(
 }
 
 /**
+ * The next page of people: changed ones in an incremental run, else everyone. A CRM that refuses the
+ * changed-since query (404 or 400: an endpoint or filter it does not have) is read in full for the
+ * rest of this run (`fullRun`), which is slower but the same in the end.
+ */
+async function peoplePage(client: CrmClient, state: SyncState) {
+  if (state.mode !== 'incremental' || !state.since || state.fullRun) return client.allPeople(state.cursor);
+  try {
+    return await client.changedPeople(state.since, state.cursor);
+  } catch (err) {
+    if (!(err instanceof CrmError) || (err.kind !== 'gone' && err.kind !== 'invalid')) throw err;
+    state.fullRun = true;
+    state.cursor = undefined;
+    return client.allPeople();
+  }
+}
+
+/**
  * Runs (or resumes) a connection's sync for up to PAGES_PER_ROUND pages: the people (all of them
  * the first time, then those changed since the previous run), then each CRM list into its Sparrow
  * list. The place reached is saved after every page, so a worker killed mid-run is resumed from
@@ -104,6 +121,7 @@ export async function syncPeople(db: Db, row: IntegrationRow, client: CrmClient)
     state.phase = settings.syncContacts === false ? 'lists' : 'people';
     state.listIndex = 0;
     state.cursor = undefined;
+    state.fullRun = undefined;
     state.run = {};
     if (state.mode === 'incremental' && state.since)
       state.since = new Date(Date.parse(state.since) - SINCE_OVERLAP_MS).toISOString();
@@ -113,10 +131,7 @@ export async function syncPeople(db: Db, row: IntegrationRow, client: CrmClient)
   const country = await accountHomeCountry(db, row.account_id);
   for (let pages = 0; pages < PAGES_PER_ROUND; pages++) {
     if (state.phase === 'people') {
-      const page =
-        state.mode === 'incremental' && state.since
-          ? await client.changedPeople(state.since, state.cursor)
-          : await client.allPeople(state.cursor);
+      const page = await peoplePage(client, state);
       await importPeople(db, row, page.people, run, country);
       state.cursor = page.next;
       if (!page.next) {
