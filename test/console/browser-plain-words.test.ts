@@ -88,6 +88,21 @@ describe('the console in plain words', { skip: skipWithoutChromium }, () => {
     assert.equal(got.timezone, 'America/Chicago');
   });
 
+  it('shows a static list without a stray "null", and a smart list’s filter in words', async () => {
+    const mk = async (json: object) => {
+      const res = body(await call(svc.api, 'POST', url('/lists'), { auth: a.auth, json })).data;
+      return (Array.isArray(res) ? res[0] : res).id as string;
+    };
+    const staticId = await mk({ name: 'Static one' });
+    const smartId = await mk({ name: 'Smart one', filter: { q: 'Kim' } });
+    await page.goto(`${c.base}/console/#/lists/${staticId}`);
+    await page.locator('h2', { hasText: 'Static one' }).waitFor();
+    assert.doesNotMatch((await page.locator('main').textContent()) ?? '', /null/);
+    await page.goto(`${c.base}/console/#/lists/${smartId}`);
+    await page.locator('h2', { hasText: 'Smart one' }).waitFor();
+    await page.getByText('Contacts matching “Kim”.').waitFor();
+  });
+
   it('tells a Viewer "You can view this but not change it", not a scope code', async () => {
     await ensureUser(
       svc.db,
@@ -110,6 +125,17 @@ describe('the console in plain words', { skip: skipWithoutChromium }, () => {
     const text = (await alert.textContent()) ?? '';
     assert.match(text, /^You can view this but not change it/);
     assert.doesNotMatch(text, /scope|AUTH-004/);
+  });
+
+  it('lets a Viewer read a conversation with unread texts (opening it cannot mark it read)', async () => {
+    const ours = body(await call(svc.api, 'GET', url('/phonenumbers'), { auth: a.auth })).data[0].number;
+    const res = await call(svc.externals, 'POST', '/v1/providers/simulator/messages', {
+      json: { from: '+14155550501', to: ours, text: 'Are you open today?' },
+    });
+    const conversationId = body(res).data.conversationId;
+    await page.goto(`${c.base}/console/#/inbox/${conversationId}`);
+    await page.locator('.bubble.in', { hasText: 'Are you open today?' }).waitFor();
+    assert.equal(await page.locator('.flash-error').count(), 0);
   });
 
   it('raised no script error and no Content-Security-Policy violation', () => {

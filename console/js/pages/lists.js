@@ -73,7 +73,8 @@ export async function listPage(view, { params, query }) {
       { class: 'muted' },
       `${l.filter ? 'Smart list' : 'Static list'} · ${l.size} member(s) · created ${when(l.created.at)}`,
     ),
-    l.filter ? h('p', {}, `Filter: ${JSON.stringify(l.filter)}`) : null,
+    // (append() would show a null as the text "null": a static list has no filter line at all.)
+    l.filter ? h('p', {}, describeFilter(l.filter)) : '',
     table(
       [
         ['Name', (c) => h('a', { href: `#/contacts/${encodeURIComponent(c.id)}` }, nameOf(c))],
@@ -186,4 +187,21 @@ function addMembers(listId, reload) {
     h('div', { class: 'inline' }, q, h('button', { type: 'submit' }, 'Find')),
     found,
   );
+}
+
+/**
+ * A smart list's filter in words: "Contacts matching “bakery”", tags and conditions named.
+ * @param {any} f
+ */
+function describeFilter(f) {
+  const parts = [];
+  if (f.q) parts.push(`matching “${f.q}”`);
+  if (f.tags?.length)
+    parts.push(`tagged ${f.tags.map((t) => (typeof t === 'string' ? t : t.tag)).join(' and ')}`);
+  if (f.attributes?.length)
+    parts.push(
+      `with ${f.attributes.map((a) => `${a.key ?? a.name ?? 'a field'} ${a.operator ?? '='} ${a.value ?? ''}`.trim()).join(' and ')}`,
+    );
+  if (f.all) parts.push('all of them');
+  return parts.length ? `Contacts ${parts.join(', ')}.` : 'Nobody: this smart list has no condition.';
 }
