@@ -248,6 +248,19 @@ describe('integrations API and CRM → Sparrow sync', () => {
         }),
       ).data;
       const listId = Array.isArray(list) ? list[0].id : list.id;
+      // Another account's list cannot be named.
+      const theirs = body(
+        await call(svc.api, 'POST', `/v1/accounts/${b.accountId}/lists`, {
+          auth: b.auth,
+          json: { name: 'Theirs' },
+        }),
+      ).data;
+      const refused = await call(svc.api, 'PUT', path(a, `/${integrationId}`), {
+        auth: a.auth,
+        json: { lists: [{ crmListId: '77', listId: Array.isArray(theirs) ? theirs[0].id : theirs.id }] },
+      });
+      assert.equal(refused.statusCode, 404, refused.body);
+      assert.equal(body(refused).error.code, 'LIST-001');
       const put = await call(svc.api, 'PUT', path(a, `/${integrationId}`), {
         auth: a.auth,
         json: { lists: [{ crmListId: '77', listId }] },
