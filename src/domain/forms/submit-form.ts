@@ -70,6 +70,14 @@ export async function submitForm(db: Db, formId: string, input: FormSubmission):
 
 const STANDARD = new Set(['mobile', 'firstName', 'lastName', 'email']);
 
+/**
+ * A consent as the contact's custom fields: `consentText` (the statement shown), `consentSource`
+ * (where it was given) and `consentAt` (when, ISO 8601). A later consent replaces them.
+ */
+export function consentRecord(text: string, source: string, at: Date = new Date()) {
+  return { consentText: text, consentSource: source, consentAt: at.toISOString() };
+}
+
 async function accept(
   db: Db,
   formId: string,
@@ -87,6 +95,13 @@ async function accept(
 
     const accountId = form.account_id;
     const by: Actor = { id: form.id, name: form.name, source: 'form' };
+    // Consent given on the form is kept with the contact (custom fields, shown on its page): the
+    // statement as it was shown, where it was given and when.
+    if (check.value.consent && form.consent_text?.trim())
+      Object.assign(
+        check.value.attributes,
+        consentRecord(form.consent_text.trim(), `Lead form “${form.name}”`),
+      );
     const { contact, created } = await saveFormContact(tx, accountId, check.value, by);
     if (form.list_id) {
       const list = await findList(tx, accountId, form.list_id);
