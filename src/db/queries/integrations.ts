@@ -46,6 +46,8 @@ export interface SyncState {
   runStartedAt?: string;
   /** The lower bound of the incremental run in progress. */
   since?: string;
+  /** Pages this run has read. */
+  pages?: number;
   /** This incremental run reads everyone (the CRM refused the changed-since query). */
   fullRun?: boolean;
   /** The next page of the current phase. */

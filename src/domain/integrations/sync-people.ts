@@ -21,6 +21,11 @@ import { DEFAULT_INTERVAL_MINUTES } from './present-integration.ts';
 export const SYNC_LEASE_SECONDS = 60;
 /** Pages one round reads at most (the rest in the next round, from the saved cursor). */
 export const PAGES_PER_ROUND = 20;
+/**
+ * Pages one run reads at most (500,000 records): a CRM address answering without end (an
+ * ActiveCampaign URL is the tenant's to choose) stops there, the run recorded as failed.
+ */
+export const MAX_PAGES_PER_RUN = 5000;
 /** An incremental run asks for changes from this long before the previous run started (clock skew). */
 const SINCE_OVERLAP_MS = 60_000;
 
@@ -122,6 +127,7 @@ export async function syncPeople(db: Db, row: IntegrationRow, client: CrmClient)
     state.listIndex = 0;
     state.cursor = undefined;
     state.fullRun = undefined;
+    state.pages = 0;
     state.run = {};
     if (state.mode === 'incremental' && state.since)
       state.since = new Date(Date.parse(state.since) - SINCE_OVERLAP_MS).toISOString();
@@ -130,6 +136,21 @@ export async function syncPeople(db: Db, row: IntegrationRow, client: CrmClient)
   const run = state.run;
   const country = await accountHomeCountry(db, row.account_id);
   for (let pages = 0; pages < PAGES_PER_ROUND; pages++) {
+    state.pages = (state.pages ?? 0) + 1;
+    if (state.pages > MAX_PAGES_PER_RUN) {
+      // Started afresh next time (after the failure's backoff).
+      await saveProgress(
+        db,
+        row.account_id,
+        row.id,
+        { mode: state.mode, since: state.since },
+        SYNC_LEASE_SECONDS,
+      );
+      throw new CrmError(
+        'invalid',
+        `the CRM answered more than ${MAX_PAGES_PER_RUN} pages in one sync: stopped`,
+      );
+    }
     if (state.phase === 'people') {
       const page = await peoplePage(client, state);
       await importPeople(db, row, page.people, run, country);
