@@ -277,6 +277,7 @@ export const ERRORS = {
   'INT-003': { status: 424, message: 'The CRM could not be reached or answered unexpectedly.' },
   'INT-004': { status: 409, message: 'An integration with this CRM already exists for the account.' },
   'INT-005': { status: 400, message: 'The CRM address is not allowed.' },
+  'INT-006': { status: 401, message: 'The CRM webhook signature does not verify.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 /** A registered error code. */

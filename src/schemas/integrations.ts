@@ -57,6 +57,12 @@ export const CreateIntegrationBody = Type.Object({
     }),
   ),
   apiKey: Type.Optional(Token('ActiveCampaign: the API key.')),
+  webhookSecret: Type.Optional(
+    Token(
+      "HubSpot: the app's client secret; with it, HubSpot webhooks (X-HubSpot-Signature-v3) sent to " +
+        'POST /v1/providers/hubspot/{integrationId}/webhook on the public listener start a sync at once.',
+    ),
+  ),
   ...settingsFields,
 });
 
@@ -65,6 +71,7 @@ export const UpdateIntegrationBody = Type.Object({
   apiToken: Type.Optional(Token('Pipedrive: a new API token (checked).')),
   apiUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
   apiKey: Type.Optional(Token('ActiveCampaign: a new API key (checked).')),
+  webhookSecret: Type.Optional(Token("HubSpot: the app's client secret that signs its webhooks.")),
   ...settingsFields,
 });
 

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { checkApiUrl } from '../../src/domain/integrations/check-credentials.ts';
+import { hubspotSignatureV3 } from '../../src/domain/integrations/receive-hubspot-webhook.ts';
 import { runIntegrationsRound } from '../../src/domain/integrations/run-integrations.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 import {
@@ -299,6 +300,61 @@ describe('integrations API and CRM → Sparrow sync', () => {
         body(await call(svc.api, 'GET', path(a, `/${integrationId}`), { auth: a.auth })).data.lastError,
         undefined,
       );
+    });
+  });
+
+  describe('HubSpot webhooks (X-HubSpot-Signature-v3)', () => {
+    it('a signed call makes the sync due now; a bad, stale or foreign one is 401 INT-006', async () => {
+      const id = body(await call(svc.api, 'GET', path(a), { auth: a.auth })).data[0].id;
+      const put = await call(svc.api, 'PUT', path(a, `/${id}`), {
+        auth: a.auth,
+        json: { webhookSecret: 'hs-client-secret' },
+      });
+      assert.equal(put.statusCode, 200, put.body);
+      const due = async () =>
+        (await svc.db.query('SELECT sync_due_at <= now() AS due FROM integrations WHERE id = $1', [id]))
+          .rows[0].due;
+      const later = () =>
+        svc.db.query(`UPDATE integrations SET sync_due_at = now() + interval '1 hour' WHERE id = $1`, [id]);
+      const hook = `/v1/providers/hubspot/${id}/webhook`;
+      const payload = JSON.stringify([
+        { objectId: 51000000003, subscriptionType: 'contact.propertyChange', portalId: 1 },
+      ]);
+      const send = (headers: Record<string, string>, url = hook) =>
+        svc.externals.inject({
+          method: 'POST',
+          url,
+          payload,
+          headers: { 'content-type': 'application/json', ...headers },
+        });
+      const signed = (secret: string, ts = String(Date.now()), url = hook) => ({
+        'x-hubspot-request-timestamp': ts,
+        'x-hubspot-signature-v3': hubspotSignatureV3(
+          secret,
+          'POST',
+          `${svc.config.externalsUrl}${url}`,
+          payload,
+          ts,
+        ),
+      });
+      await later();
+      for (const headers of [
+        signed('wrong-secret'),
+        signed('hs-client-secret', String(Date.now() - 10 * 60_000)),
+        { 'x-hubspot-request-timestamp': String(Date.now()) },
+      ]) {
+        const res = await send(headers);
+        assert.equal(res.statusCode, 401, res.body);
+        assert.equal(body(res).error.code, 'INT-006');
+      }
+      // Another connection's URL with this signature, and a connection without a secret.
+      const otherUrl = `/v1/providers/hubspot/${crypto.randomUUID()}/webhook`;
+      assert.equal((await send(signed('hs-client-secret', undefined, otherUrl), otherUrl)).statusCode, 401);
+      assert.equal(await due(), false);
+      const ok = await send(signed('hs-client-secret'));
+      assert.equal(ok.statusCode, 200, ok.body);
+      assert.equal(await due(), true);
+      await drainRounds(svc);
     });
   });
 

@@ -92,6 +92,15 @@ export async function findIntegration(db: Queryable, accountId: string, id: stri
   return rows[0];
 }
 
+/** A live connection by id alone (a CRM's webhook names it; the signature then proves who calls). */
+export async function findIntegrationAnyAccount(db: Queryable, id: string) {
+  const { rows } = await db.query<IntegrationRow>(
+    `SELECT * FROM integrations WHERE id = $1 AND status <> 'disconnected'`,
+    [id],
+  );
+  return rows[0];
+}
+
 export async function listIntegrations(db: Queryable, accountId: string, offset: number, limit: number) {
   const [items, count] = await Promise.all([
     db.query<IntegrationRow>(

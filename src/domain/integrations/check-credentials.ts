@@ -14,8 +14,16 @@ const NEEDS: Record<CrmType, (keyof CrmCredentials | 'apiUrl')[]> = {
 /** The credential of a request for `type`: every field it needs (else 400 VAL-001), none of another CRM's. */
 export function credentialsOf(
   type: CrmType,
-  input: { accessToken?: string; apiToken?: string; apiUrl?: string; apiKey?: string },
+  input: {
+    accessToken?: string;
+    apiToken?: string;
+    apiUrl?: string;
+    apiKey?: string;
+    webhookSecret?: string;
+  },
 ): { creds: CrmCredentials; apiUrl: string | null } {
+  if (input.webhookSecret !== undefined && type !== 'hubspot')
+    fail('VAL-001', 'body.webhookSecret is for HubSpot connections only.');
   const missing = NEEDS[type].filter((k) => !input[k]?.trim());
   if (missing.length > 0)
     fail('VAL-001', `A ${type} connection needs ${missing.map((m) => `body.${m}`).join(' and ')}.`);
@@ -28,6 +36,7 @@ export function credentialsOf(
   if (input.accessToken) creds.accessToken = input.accessToken.trim();
   if (input.apiToken) creds.apiToken = input.apiToken.trim();
   if (input.apiKey) creds.apiKey = input.apiKey.trim();
+  if (input.webhookSecret) creds.webhookSecret = input.webhookSecret.trim();
   return { creds, apiUrl: input.apiUrl?.trim() ?? null };
 }
 

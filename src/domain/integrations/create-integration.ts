@@ -18,6 +18,7 @@ export interface CreateIntegrationInput extends IntegrationSettings {
   apiToken?: string;
   apiUrl?: string;
   apiKey?: string;
+  webhookSecret?: string;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
 import { fail } from '../../errors.ts';
 import type { Actor } from '../actor.ts';
 import { checkApiUrl, credentialsOf, verifyCredentials } from './check-credentials.ts';
+import type { CrmCredentials } from './crm/index.ts';
 import type { CrmAccess } from './crm-access.ts';
 import { checkListMappings } from './list-mappings.ts';
 
@@ -20,7 +21,13 @@ export async function updateIntegration(
   access: CrmAccess,
   accountId: string,
   id: string,
-  input: IntegrationSettings & { accessToken?: string; apiToken?: string; apiUrl?: string; apiKey?: string },
+  input: IntegrationSettings & {
+    accessToken?: string;
+    apiToken?: string;
+    apiUrl?: string;
+    apiKey?: string;
+    webhookSecret?: string;
+  },
   by: Actor,
 ): Promise<IntegrationRow> {
   const row = (await findIntegration(db, accountId, id)) ?? fail('INT-001');
@@ -28,6 +35,7 @@ export async function updateIntegration(
   let apiUrl: string | null | undefined;
   if (input.accessToken || input.apiToken || input.apiKey || input.apiUrl) {
     const given = {
+      webhookSecret: input.webhookSecret,
       accessToken: input.accessToken,
       apiToken: input.apiToken,
       apiKey: input.apiKey,
@@ -39,7 +47,15 @@ export async function updateIntegration(
     if (row.type === 'activecampaign' && !input.apiKey)
       fail('VAL-001', 'A new body.apiUrl needs its body.apiKey.');
     await verifyCredentials(access, row.type, c.creds, apiUrl);
+    // A new token keeps the webhook secret unless another is given.
+    const held = JSON.parse(access.secrets.open(row.credentials)) as CrmCredentials;
+    if (!c.creds.webhookSecret && held.webhookSecret) c.creds.webhookSecret = held.webhookSecret;
     credentials = access.secrets.seal(JSON.stringify(c.creds));
+  } else if (input.webhookSecret !== undefined) {
+    // Only the webhook secret changes.
+    if (row.type !== 'hubspot') fail('VAL-001', 'body.webhookSecret is for HubSpot connections only.');
+    const held = JSON.parse(access.secrets.open(row.credentials)) as CrmCredentials;
+    credentials = access.secrets.seal(JSON.stringify({ ...held, webhookSecret: input.webhookSecret.trim() }));
   }
   await checkListMappings(db, accountId, input.lists);
   const settings: IntegrationSettings = { ...row.settings };

@@ -15,7 +15,7 @@ import { dripRoutes } from './drips.ts';
 import { formRoutes } from './forms.ts';
 import { groupRoutes } from './groups.ts';
 import { hostedFormRoutes } from './hosted-forms.ts';
-import { integrationRoutes } from './integrations.ts';
+import { hubspotWebhookRoutes, integrationRoutes } from './integrations.ts';
 import { jobRoutes } from './jobs.ts';
 import { linkRoutes } from './links.ts';
 import { listRoutes } from './lists.ts';
@@ -80,6 +80,7 @@ export const externalRoutes: RoutePlugin[] = [
   providerRoutes,
   voiceCallbackRoutes,
   stripeWebhookRoutes,
+  hubspotWebhookRoutes,
   meetingBookingRoutes,
   hostedFormRoutes,
   shortLinkRoutes,

@@ -3,6 +3,7 @@ import { createIntegration } from '../../domain/integrations/create-integration.
 import { crmAccess } from '../../domain/integrations/crm-access.ts';
 import { deleteIntegration } from '../../domain/integrations/delete-integration.ts';
 import { getIntegration, listIntegrations } from '../../domain/integrations/get-integration.ts';
+import { receiveHubspotWebhook } from '../../domain/integrations/receive-hubspot-webhook.ts';
 import { requestSync } from '../../domain/integrations/request-sync.ts';
 import { updateIntegration } from '../../domain/integrations/update-integration.ts';
 import { Collection, Envelope, errorResponses, IdParam, PageQuery } from '../../schemas/common.ts';
@@ -13,6 +14,7 @@ import {
   IntegrationParams,
   UpdateIntegrationBody,
 } from '../../schemas/integrations.ts';
+import { JSON_BODY_LIMIT } from '../plugins/content-types.ts';
 import { noContent, ok } from '../respond.ts';
 import type { App } from '../types.ts';
 
@@ -160,4 +162,50 @@ export async function integrationRoutes(app: App) {
       return ok(await getIntegration(app.ctx.db, req.params.accountId, req.params.integrationId));
     },
   );
+}
+
+/**
+ * HubSpot's webhook on the public listener, per connection: a call signed with
+ * X-HubSpot-Signature-v3 under the connection's `webhookSecret` starts its sync at once.
+ */
+export async function hubspotWebhookRoutes(app: App) {
+  // The signature covers the exact bytes: this route keeps the JSON body as text.
+  await app.register(async (raw) => {
+    raw.removeContentTypeParser('application/json');
+    raw.addContentTypeParser(
+      'application/json',
+      { parseAs: 'string', bodyLimit: JSON_BODY_LIMIT },
+      (_req, body, done) => done(null, body),
+    );
+    raw.post<{ Body: string; Params: { integrationId: string } }>(
+      '/v1/providers/hubspot/:integrationId/webhook',
+      {
+        schema: {
+          tags,
+          summary: 'HubSpot webhook (contact changes)',
+          description:
+            'HubSpot calls signed with `X-HubSpot-Signature-v3` (HMAC-SHA256 under the app client secret given as ' +
+            "the connection's `webhookSecret`, over method, URI, body and `X-HubSpot-Request-Timestamp`, 5 minutes " +
+            'tolerance) make the connection sync now. Anything else → 401 INT-006.',
+          params: Type.Object({ integrationId: Type.String({ minLength: 1, maxLength: 64 }) }),
+          response: { 200: Envelope(Type.Object({ outcome: Type.String() })), ...errorResponses() },
+        },
+      },
+      async (req) => {
+        const header = (name: string) => {
+          const v = req.headers[name];
+          return typeof v === 'string' ? v : undefined;
+        };
+        await receiveHubspotWebhook(app.ctx, {
+          integrationId: req.params.integrationId,
+          method: req.method,
+          uri: `${app.ctx.config.externalsUrl}${req.url}`,
+          body: typeof req.body === 'string' ? req.body : '',
+          signature: header('x-hubspot-signature-v3'),
+          timestamp: header('x-hubspot-request-timestamp'),
+        });
+        return ok({ outcome: 'sync-due' });
+      },
+    );
+  });
 }

@@ -9,6 +9,8 @@ export interface CrmCredentials {
   accessToken?: string;
   apiToken?: string;
   apiKey?: string;
+  /** HubSpot: the app's client secret, which signs its webhooks (X-HubSpot-Signature-v3). */
+  webhookSecret?: string;
 }
 
 /** The client of one connection: HubSpot and Pipedrive at their configured bases, ActiveCampaign at its own URL. */
