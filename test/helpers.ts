@@ -113,6 +113,9 @@ export async function startTestService(
     // the tests of quiet hours turn them on.
     quietHoursEnabled: false,
     publicRateLimits: UNLIMITED_PUBLIC,
+    // Test traffic stays on this machine: the CRMs' default API bases are hosts on the internet
+    // (the integrations tests point these at their local servers).
+    crm: { hubspotBase: 'http://127.0.0.1:9', pipedriveBase: 'http://127.0.0.1:9' },
     ...overrides,
   };
   const db = createPool(database.url, 10);

@@ -78,7 +78,9 @@ function shape(s: Schema | undefined): Schema | undefined {
 const HINTS: [RegExp, string][] = [
   [/mobile|phone|^number$|^from$|^to$/i, '+12025550123'],
   [/email/i, 'ada@example.com'],
-  [/url/i, 'https://example.com/'],
+  // A loopback port that refuses: a URL the sweep gives (a webhook, a CRM's address) is never a
+  // host off this machine.
+  [/url/i, 'http://127.0.0.1:9/'],
   [/timezone/i, 'UTC'],
   [/template|text|message|body/i, 'Hi {{{firstName}}}'],
   [/cron/i, '0 9 * * *'],
@@ -100,7 +102,7 @@ function example(s: Schema | undefined, depth = 0, full = false, name = ''): unk
     case 'string':
       if (s.format === 'date-time') return new Date(Date.now() + 86_400_000).toISOString();
       if (s.format === 'date') return new Date().toISOString().slice(0, 10);
-      if (s.format === 'uri' || s.format === 'url') return 'https://example.com/';
+      if (s.format === 'uri' || s.format === 'url') return 'http://127.0.0.1:9/';
       if (s.format === 'uuid') return '00000000-0000-0000-0000-000000000000';
       if (full) {
         const hint = HINTS.find(([re]) => re.test(name))?.[1];
