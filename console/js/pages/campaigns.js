@@ -124,7 +124,6 @@ export async function campaignsPage(view, { query }) {
   else view.append(editor);
 }
 
-
 /**
  * One form for a campaign, new or a draft being edited: name, list, group, a template to start
  * from, the text with merge fields by name and a preview for a member of the list; "Save draft",

@@ -45,7 +45,7 @@ export async function receiveHubspotWebhook(
     fail('INT-006');
   if (!isId(req.integrationId)) fail('INT-006');
   const row = await findIntegrationAnyAccount(ctx.db, req.integrationId);
-  if (!row || row.type !== 'hubspot') fail('INT-006');
+  if (row?.type !== 'hubspot') fail('INT-006');
   const creds = JSON.parse(ctx.secrets.open(row.credentials)) as CrmCredentials;
   if (!creds.webhookSecret) fail('INT-006');
   const expected = Buffer.from(
