@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import { CONSOLE_ROOT, SHARED_MODULES } from '../../src/http/routes/console.ts';
 import { body, call, startTestService, type TestService } from '../helpers.ts';
 
@@ -33,11 +34,77 @@ describe('GET /console/', () => {
     const res = await call(svc.api, 'GET', '/console/');
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['content-type'], 'text/html; charset=utf-8');
+    assert.equal(res.headers['cache-control'], 'no-cache');
     assertSecurityHeaders(res.headers, 'shell');
-    assert.match(res.body, /<script type="module" src="\/console\/js\/app\.js"><\/script>/);
+    // One script: the bundle, named by its content's hash.
+    assert.match(res.body, /<script type="module" src="\/console\/js\/app-[\w-]{16}\.js"><\/script>/);
+    assert.equal(res.body.match(/<script/g)?.length, 1);
     // No inline script: every <script> has a src (the CSP would block an inline one anyway).
     for (const tag of res.body.match(/<script[^>]*>/g) ?? []) assert.match(tag, /src="\/console\//);
     assert.doesNotMatch(res.body, /style="/);
+  });
+
+  it('serves the console as one bundled script and a stylesheet, named by their hashes and cached for a year', async () => {
+    const shell = (await call(svc.api, 'GET', '/console/')).body;
+    const script = /src="(\/console\/js\/app-[\w-]{16}\.js)"/.exec(shell)?.[1];
+    const style = /href="(\/console\/style-[\w-]{16}\.css)"/.exec(shell)?.[1];
+    assert.ok(script && style, shell);
+    const js = await call(svc.api, 'GET', script);
+    assert.equal(js.statusCode, 200);
+    assert.equal(js.headers['content-type'], 'text/javascript; charset=utf-8');
+    assert.equal(js.headers['cache-control'], 'public, max-age=31536000, immutable');
+    assertSecurityHeaders(js.headers, 'bundle');
+    // Every page and the server's rules are in it: it imports nothing, and nothing of the modules'
+    // own import lines is left.
+    assert.doesNotMatch(js.body, /\bimport\s*[{*"'(]|from\s*"\.\.?\//);
+    for (const text of ['Messages per day', 'Drip campaigns', 'Sign in'])
+      assert.ok(js.body.toLowerCase().includes(text.toLowerCase()), text);
+    assert.match(js.body, /sourceMappingURL=app-[\w-]{16}\.js\.map\s*$/);
+    // What the browser asks for: gzip, the same bytes once unpacked.
+    const zipped = await svc.api.inject({
+      method: 'GET',
+      url: script,
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
+    assert.equal(zipped.headers['content-encoding'], 'gzip');
+    assert.equal(zipped.headers.vary, 'accept-encoding');
+    assert.equal(gunzipSync(zipped.rawPayload).toString('utf8'), js.body);
+    assert.ok(zipped.rawPayload.length < js.rawPayload.length / 2);
+    const refused = await svc.api.inject({
+      method: 'GET',
+      url: script,
+      headers: { 'accept-encoding': 'gzip;q=0' },
+    });
+    assert.equal(refused.headers['content-encoding'], undefined);
+    assert.equal(refused.body, js.body);
+    const again = await call(svc.api, 'GET', script, {
+      headers: { 'if-none-match': String(js.headers.etag) },
+    });
+    assert.equal(again.statusCode, 304);
+    const css = await call(svc.api, 'GET', style);
+    assert.equal(css.statusCode, 200);
+    assert.equal(css.headers['content-type'], 'text/css; charset=utf-8');
+    assert.equal(css.headers['cache-control'], 'public, max-age=31536000, immutable');
+    assert.equal(css.body, readFileSync(path.join(CONSOLE_ROOT, 'style.css'), 'utf8'));
+    const map = await call(svc.api, 'GET', `${script}.map`);
+    assert.equal(map.statusCode, 200);
+    assert.ok(body(map).sources.some((s: string) => s.endsWith('pages/compose.js')));
+    // A name of the bundle's shape with another hash is a 404, never a 500 or another file.
+    for (const url of [
+      '/console/js/app-AAAAAAAAAAAAAAAA.js',
+      '/console/style-AAAAAAAAAAAAAAAA.css',
+      '/console/js/app-AAAAAAAAAAAAAAAA.js.map',
+      `${script}%00`,
+      `${script}/..%2f..%2fpackage.json`,
+      `${script}.map/..%2f..%2f..%2fpackage.json`,
+    ]) {
+      const res = await call(svc.api, 'GET', url);
+      assert.ok([400, 404].includes(res.statusCode), `${url} answered ${res.statusCode}`);
+      assertSecurityHeaders(res.headers, url);
+    }
+    // Outside the folder once normalised: not a console file at all.
+    const outside = await call(svc.api, 'GET', script.replace('/js/', '/js/../../'));
+    assert.equal(outside.statusCode, 404);
   });
 
   it('redirects /console to /console/', async () => {
@@ -60,7 +127,8 @@ describe('GET /console/', () => {
       assert.equal(res.headers['content-type'], type, url);
       assertSecurityHeaders(res.headers, url);
       const file = path.join(CONSOLE_ROOT, url.slice('/console/'.length));
-      assert.equal(res.body, readFileSync(file, 'utf8'), url);
+      // The shell is served pointing at the bundle (above); every other file as written.
+      if (!url.endsWith('.html')) assert.equal(res.body, readFileSync(file, 'utf8'), url);
     }
   });
 

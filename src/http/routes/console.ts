@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PACKAGE_ROOT } from '../../util/package-root.ts';
+import { buildConsoleBundle, bundledShell, type ConsoleBundle } from '../console-bundle.ts';
 import { sendError } from '../plugins/errors.ts';
 
 /** Where the console's static files live (served as written; no build step for them). */
@@ -120,9 +121,59 @@ function securityHeaders(reply: FastifyReply) {
   });
 }
 
-/** The web console at /console/: static HTML, CSS and ES modules that talk to the public API. */
+/** Served names of the bundle's files: `js/app-<hash>.js`, its `.map`, `style-<hash>.css`. */
+const BUNDLED = /^(js\/app-[\w-]{16}\.js(\.map)?|style-[\w-]{16}\.css)$/;
+
+/** A year: the bundle's files are named by their content, so a name never changes its bytes. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+// One build per process (the console's sources are read once, as the assets are): every app of
+// the process serves the same bundle. A failed build is tried again at the next request.
+let bundling: Promise<ConsoleBundle> | undefined;
+function consoleBundle(style: Buffer): Promise<ConsoleBundle> {
+  if (!bundling) {
+    bundling = buildConsoleBundle(CONSOLE_ROOT, SHARED_MODULES, style);
+    bundling.catch(() => {
+      bundling = undefined;
+    });
+  }
+  return bundling;
+}
+
+/** Whether the client takes gzip (`Accept-Encoding`, not refused with q=0). */
+function takesGzip(req: FastifyRequest): boolean {
+  const header = String(req.headers['accept-encoding'] ?? '');
+  return header.split(',').some((part) => {
+    const [coding, ...params] = part.trim().split(';');
+    if (coding.trim().toLowerCase() !== 'gzip') return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return !q || Number(q.slice(2)) > 0;
+  });
+}
+
+/**
+ * The web console at /console/: the HTML shell, the stylesheet and the ES modules that talk to the
+ * public API. The shell loads them as one bundle (../console-bundle.ts) named by its hash and cached
+ * for a year; the modules as written stay served too (the bundle's source map points at them).
+ */
 export async function consoleRoutes(app: FastifyInstance) {
   const assets = loadAssets(CONSOLE_ROOT);
+  const html = assets.get('index.html');
+  const style = assets.get('style.css');
+  // The shell pointing at the bundle, made once the bundle is built; until then, or if it cannot be
+  // built (logged), the shell as written (its module script loads the modules one by one).
+  let shell: Asset | undefined;
+  const bundled = async (req: FastifyRequest) => {
+    if (!html || !style) return undefined;
+    try {
+      const bundle = await consoleBundle(style.body);
+      shell ??= asset(Buffer.from(bundledShell(html.body.toString('utf8'), bundle)), html.type);
+      return bundle;
+    } catch (err) {
+      req.log.error({ err }, 'console bundle: not built, serving the modules as written');
+      return undefined;
+    }
+  };
   // Every console answer, an asset or an error, carries the security headers.
   app.addHook('onSend', async (_req, reply, payload) => {
     securityHeaders(reply);
@@ -145,7 +196,22 @@ export async function consoleRoutes(app: FastifyInstance) {
   };
 
   const serve = async (key: string, req: FastifyRequest, reply: FastifyReply) => {
-    const found = Object.hasOwn(SHARED_MODULES, key) ? await shared(key) : assets.get(key);
+    if (BUNDLED.test(key)) {
+      const file = (await bundled(req))?.files.get(key);
+      if (!file) return sendError(reply, 'HTTP-404', 'No such console file.');
+      // The name is the content's hash: its ETag for a conditional GET.
+      const etag = `"${key.replace(/^.*-([\w-]{16})\..*$/, '$1')}${key.endsWith('.map') ? '-map' : ''}"`;
+      reply.header('etag', etag).header('cache-control', IMMUTABLE).header('vary', 'accept-encoding');
+      if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+      if (file.gzip && takesGzip(req)) reply.header('content-encoding', 'gzip');
+      return reply.type(file.type).send(reply.getHeader('content-encoding') ? file.gzip : file.body);
+    }
+    if (key === 'index.html') await bundled(req);
+    const found = Object.hasOwn(SHARED_MODULES, key)
+      ? await shared(key)
+      : key === 'index.html'
+        ? (shell ?? assets.get(key))
+        : assets.get(key);
     if (!found) return sendError(reply, 'HTTP-404', 'No such console file.');
     reply.header('etag', found.etag).header('cache-control', 'no-cache');
     if (req.headers['if-none-match'] === found.etag) return reply.code(304).send();
