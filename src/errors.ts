@@ -36,6 +36,7 @@ export const ERRORS = {
   'USER-008': { status: 400, message: 'The password must be 12 to 128 characters.' },
   'USER-009': { status: 403, message: 'This user is not a member of that account.' },
   'USER-010': { status: 403, message: 'The request came from another site.' },
+  'USER-011': { status: 404, message: 'No open invitation with this id in this account.' },
   'CLIENT-001': { status: 404, message: 'No such API client in this account.' },
 
   // Request shape
@@ -114,6 +115,16 @@ export const ERRORS = {
   },
   'CONV-001': { status: 400, message: 'Invalid conversation id.' },
   'CONV-002': { status: 404, message: 'Conversation not found.' },
+  'CONV-003': { status: 409, message: 'The conversation has no text from the contact to mark unread.' },
+  'CONV-004': {
+    status: 400,
+    message: 'No such person in this account: assign the conversation to one of its users (…/users).',
+  },
+  'CONV-005': { status: 404, message: 'Saved reply not found.' },
+  'CONV-006': {
+    status: 409,
+    message: 'The account has as many saved replies as it may keep (200): delete one first.',
+  },
 
   // Webhooks
   'HOOK-001': { status: 404, message: 'Webhook not found.' },

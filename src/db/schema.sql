@@ -392,8 +392,11 @@ CREATE TABLE conversations (
   created_by jsonb NOT NULL DEFAULT '{}'::jsonb,
   updated_at timestamp with time zone NOT NULL DEFAULT now(),
   updated_by jsonb NOT NULL DEFAULT '{}'::jsonb,
+  assigned_user_id uuid,
+  CONSTRAINT conversations_assignee_fkey FOREIGN KEY (account_id, assigned_user_id) REFERENCES account_users(account_id, user_id) ON DELETE SET NULL (assigned_user_id),
   CONSTRAINT conversations_pkey PRIMARY KEY (account_id, id)
 );
+CREATE INDEX conversations_assignee ON conversations USING btree (account_id, assigned_user_id, updated_at DESC, id DESC) WHERE (assigned_user_id IS NOT NULL);
 CREATE UNIQUE INDEX conversations_pair ON conversations USING btree (account_id, contact_id, phone_number_id);
 CREATE INDEX conversations_updated ON conversations USING btree (account_id, updated_at DESC, id DESC);
 
@@ -952,6 +955,20 @@ CREATE TABLE routes (
 );
 CREATE INDEX routes_account ON routes USING btree (account_id, created_at, id);
 CREATE UNIQUE INDEX routes_match ON routes USING btree (COALESCE(account_id, '00000000-0000-0000-0000-000000000000'::uuid), COALESCE(prefix, ''::text), COALESCE(country, ''::text));
+
+CREATE TABLE saved_replies (
+  account_id uuid NOT NULL,
+  id uuid NOT NULL,
+  name text NOT NULL,
+  text text NOT NULL,
+  created_at timestamp with time zone NOT NULL DEFAULT now(),
+  created_by jsonb NOT NULL DEFAULT '{}'::jsonb,
+  updated_at timestamp with time zone NOT NULL DEFAULT now(),
+  updated_by jsonb NOT NULL DEFAULT '{}'::jsonb,
+  CONSTRAINT saved_replies_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
+  CONSTRAINT saved_replies_pkey PRIMARY KEY (account_id, id)
+);
+CREATE INDEX saved_replies_name ON saved_replies USING btree (account_id, lower(name), id);
 
 CREATE TABLE schema_migrations (
   name text NOT NULL,

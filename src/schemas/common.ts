@@ -144,6 +144,7 @@ export const PATH_ID_NOT_FOUND = {
   listId: 'LIST-001',
   deliveryId: 'HOOK-003',
   conversationId: 'CONV-002',
+  savedReplyId: 'CONV-005',
   messageId: 'MSG-001',
   templateId: 'TMPL-001',
   campaignId: 'CAMP-001',

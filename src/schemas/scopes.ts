@@ -58,8 +58,9 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'numbers:write': 'taking, changing and releasing phone numbers; creating, changing and deleting groups',
   'messages:read': 'messages',
   'messages:send': "sending messages (the interface's declared scope); hosting files for MMS",
-  'conversations:read': 'conversations',
-  'conversations:write': 'closing conversations and marking them read',
+  'conversations:read': 'conversations and saved replies',
+  'conversations:write':
+    'closing conversations, marking them read or unread, assigning them; creating, changing and deleting saved replies',
   'webhooks:read': 'webhook subscriptions and their deliveries',
   'webhooks:write': 'subscribing, changing and removing webhooks; rotating secrets; replaying deliveries',
   'campaigns:read': 'campaigns, drip campaigns and drip executions',

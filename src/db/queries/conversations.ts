@@ -9,6 +9,8 @@ export interface ConversationRow {
   phone_number_id: string;
   closed_at: Date | null;
   last_message_id: string | null;
+  /** The person of the account the conversation is assigned to (migration 0380). */
+  assigned_user_id: string | null;
   created_at: Date;
   created_by: Record<string, unknown>;
   updated_at: Date;
@@ -21,6 +23,8 @@ export interface ConversationView extends ConversationRow {
   /** Our number as the published phone-number object (sparrow_phone_number_ref, migration 0210). */
   phone_number_ref: Record<string, unknown> | null;
   unread_ids: string[];
+  /** The assigned person's name and e-mail (null when unassigned). */
+  assignee: { id: string; email: string; first_name: string; last_name: string } | null;
 }
 
 /** Filters of the conversation list; undefined means "any". */
@@ -32,13 +36,19 @@ export interface ConversationFilter {
   replied?: boolean;
   /** Part of the contact's name, mobile number or e-mail (case-insensitive). */
   q?: string;
+  /** Only conversations assigned to this person. */
+  assigneeId?: string;
+  /** true: only unassigned conversations; false: only assigned ones. */
+  unassigned?: boolean;
 }
 
 const VIEW = `
   SELECT c.*, n.number AS phone_number, sparrow_phone_number_ref(c.account_id, c.phone_number_id) AS phone_number_ref,
          ARRAY(SELECT m.id FROM messages m
                WHERE m.account_id = c.account_id AND m.conversation_id = c.id AND NOT m.outgoing AND NOT m.read
-               ORDER BY m.created_at, m.id) AS unread_ids
+               ORDER BY m.created_at, m.id) AS unread_ids,
+         (SELECT jsonb_build_object('id', u.id, 'email', u.email, 'first_name', u.first_name, 'last_name', u.last_name)
+            FROM users u WHERE u.id = c.assigned_user_id) AS assignee
   FROM conversations c
   LEFT JOIN phone_numbers n ON n.account_id = c.account_id AND n.id = c.phone_number_id`;
 
@@ -47,7 +57,7 @@ const INBOUND_EXISTS = `EXISTS (SELECT 1 FROM messages m
 
 const CONTACT_MATCHES = `EXISTS (SELECT 1 FROM contacts k
   WHERE k.account_id = c.account_id AND k.id = c.contact_id
-    AND (coalesce(k.first_name, '') || ' ' || coalesce(k.last_name, '') || ' ' || coalesce(k.mobile_number, '') || ' ' || coalesce(k.email, '')) ILIKE $8 ESCAPE '\\')`;
+    AND (coalesce(k.first_name, '') || ' ' || coalesce(k.last_name, '') || ' ' || coalesce(k.mobile_number, '') || ' ' || coalesce(k.email, '')) ILIKE $6 ESCAPE '\\')`;
 
 const UNREAD_EXISTS = `EXISTS (SELECT 1 FROM messages m
   WHERE m.account_id = c.account_id AND m.conversation_id = c.id AND NOT m.outgoing AND NOT m.read)`;
@@ -137,6 +147,46 @@ export async function markInboundRead(
   return rowCount ?? 0;
 }
 
+/**
+ * Assigns a conversation to a person of the account (null: unassigns it); answers undefined when
+ * the account has no such conversation. The caller has checked, and locked, the membership.
+ */
+export async function setConversationAssignee(
+  db: Queryable,
+  accountId: string,
+  conversationId: string,
+  userId: string | null,
+  by: object,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE conversations SET assigned_user_id = $3, updated_at = now(), updated_by = $4
+     WHERE account_id = $1 AND id = $2`,
+    [accountId, conversationId, userId, by],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/**
+ * Marks the newest inbound message of a conversation unread again; answers false when the
+ * conversation has no inbound message (or the account has no such conversation).
+ */
+export async function markNewestInboundUnread(
+  db: Queryable,
+  accountId: string,
+  conversationId: string,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE messages SET read = false, updated_at = now()
+     WHERE account_id = $1 AND id = (
+       SELECT m.id FROM conversations c
+       JOIN messages m ON m.account_id = c.account_id AND m.contact_id = c.contact_id
+       WHERE c.account_id = $1 AND c.id = $2 AND m.conversation_id = c.id AND NOT m.outgoing
+       ORDER BY m.id DESC LIMIT 1)`,
+    [accountId, conversationId],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
 export async function findConversationView(
   db: Queryable,
   accountId: string,
@@ -162,18 +212,26 @@ export async function listConversationViews(
     AND ($3::boolean IS NULL OR (c.closed_at IS NOT NULL) = $3)
     AND ($4::boolean IS NULL OR ${UNREAD_EXISTS} = $4)
     AND ($5::boolean IS NULL OR ${INBOUND_EXISTS} = $5)
-    AND ($8::text IS NULL OR ${CONTACT_MATCHES})`;
+    AND ($6::text IS NULL OR ${CONTACT_MATCHES})
+    AND ($7::uuid IS NULL OR c.assigned_user_id = $7)
+    AND ($8::boolean IS NULL OR (c.assigned_user_id IS NULL) = $8)`;
   const pattern = f.q ? `%${f.q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` : null;
-  const args = [accountId, f.contactId ?? null, f.closed ?? null, f.unread ?? null, f.replied ?? null];
+  const args = [
+    accountId,
+    f.contactId ?? null,
+    f.closed ?? null,
+    f.unread ?? null,
+    f.replied ?? null,
+    pattern,
+    f.assigneeId ?? null,
+    f.unassigned ?? null,
+  ];
   const [list, count] = await Promise.all([
     db.query<ConversationView>(
-      `${VIEW} WHERE ${where} ORDER BY c.updated_at DESC, c.id DESC OFFSET $6 LIMIT $7`,
-      [...args, offset, limit, pattern],
+      `${VIEW} WHERE ${where} ORDER BY c.updated_at DESC, c.id DESC OFFSET $9 LIMIT $10`,
+      [...args, offset, limit],
     ),
-    db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM conversations c WHERE ${where.replaceAll('$8', '$6')}`,
-      [...args, pattern],
-    ),
+    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM conversations c WHERE ${where}`, args),
   ]);
   return { rows: list.rows, totalCount: count.rows[0].n };
 }

@@ -137,6 +137,15 @@ export async function findMember(
   return rows[0];
 }
 
+/** Whether a person is a member of the account, locking the membership (FOR KEY SHARE) until the transaction ends. */
+export async function lockMember(db: Queryable, accountId: string, userId: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'SELECT 1 FROM account_users WHERE account_id = $1 AND user_id = $2 FOR KEY SHARE',
+    [accountId, userId],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
 export async function listMembers(
   db: Queryable,
   accountId: string,

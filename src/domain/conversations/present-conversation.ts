@@ -37,12 +37,22 @@ function presentConversation(
           lastName: c.lastName,
           email: c.email,
           mobile: c.mobile,
+          optOut: c.optOut,
+          blocked: c.blocked,
         })
       : { id: v.contact_id },
     phoneNumber: v.phone_number_ref as Static<typeof ConversationPhoneNumber> | null,
     lastMessage: last ? presentMessage(last) : null,
     unread: v.unread_ids,
     closed: v.closed_at !== null,
+    assignee: v.assignee
+      ? omitNulls({
+          id: v.assignee.id,
+          email: v.assignee.email,
+          firstName: v.assignee.first_name || null,
+          lastName: v.assignee.last_name || null,
+        })
+      : null,
     created: stamp(v.created_at, v.created_by),
     updated: stamp(v.updated_at, v.updated_by),
   });
