@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Id } from './common.ts';
+import { Id, PageQuery } from './common.ts';
 
 const Period = {
   from: Type.Optional(
@@ -60,4 +60,29 @@ export const Report = Type.Object({
   currency: Type.String(),
   queued: Type.Integer({ description: 'Messages waiting to be dispatched now (queue depth).' }),
   days: Type.Array(Type.Object({ day: Type.String({ format: 'date' }), ...Figures })),
+});
+
+/** GET …/reports/campaigns: the period and a page of the campaigns. */
+export const CampaignComparisonQuery = Type.Object(
+  { ...Period, ...PageQuery },
+  { additionalProperties: false },
+);
+
+/** One campaign beside the others: its campaign report's totals for the period. */
+export const CampaignComparisonRow = Type.Object({
+  campaignId: Type.String(),
+  name: Type.Union([Type.String(), Type.Null()], {
+    description: 'The campaign’s name; null when it was deleted since (its messages remain).',
+  }),
+  firstSentAt: Type.String({ format: 'date-time', description: 'Its first message in the period.' }),
+  sent: Figures.sent,
+  delivered: Figures.delivered,
+  deliveryRate: Type.Number({ description: 'delivered ÷ sent (0 when nothing was sent).' }),
+  failed: Figures.failed,
+  optedOut: Figures.optedOut,
+  replies: Type.Integer({ description: 'Inbound texts of its recipients after their first message of it.' }),
+  optOuts: Type.Integer({ description: 'Opt-outs of its recipients after their first message of it.' }),
+  clicks: Type.Integer({ description: 'Clicks on the links shortened in its texts.' }),
+  spend: Type.Number({ description: 'Price of its outgoing messages, in `currency`.' }),
+  currency: Type.String({ description: 'The account’s currency.' }),
 });

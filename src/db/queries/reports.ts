@@ -48,7 +48,7 @@ export interface DayFigures {
 
 // Ids are UUIDv7: their first 48 bits are the creation time in ms, so a time range is an id range
 // on the primary key (account_id, id) — no index on created_at needed for the account's messages.
-const ID_FLOOR = (param: string) =>
+export const ID_FLOOR = (param: string) =>
   `(lpad(to_hex((extract(epoch FROM ${param}::timestamptz) * 1000)::bigint), 12, '0') || '00000000000000000000')::uuid`;
 
 /**

@@ -34,6 +34,21 @@ function total(days: DayFigures[]): Totals {
 }
 
 /**
+ * A report's period from the query: `to` (default now) and `from` (default 30 days before `to`).
+ * Not timestamps, `from` not before `to`, or longer than REPORT_MAX_DAYS → 400 VAL-001.
+ */
+export function reportPeriod(input: { from?: string; to?: string }): { from: Date; to: Date } {
+  const to = input.to ? new Date(input.to) : new Date();
+  const from = input.from ? new Date(input.from) : new Date(to.getTime() - 30 * DAY_MS);
+  if (Number.isNaN(to.getTime()) || Number.isNaN(from.getTime()))
+    fail('VAL-001', '`from` and `to` must be timestamps.');
+  if (from >= to) fail('VAL-001', '`from` must be before `to`.');
+  if (to.getTime() - from.getTime() > REPORT_MAX_DAYS * DAY_MS)
+    fail('VAL-001', `A report covers at most ${REPORT_MAX_DAYS} days.`);
+  return { from, to };
+}
+
+/**
  * The figures of a period (default: the last 30 days up to now), in total and per day in the
  * account's time zone, with what is true now (balance, messages waiting). `campaignId`, `jobId`,
  * `dripId` or `workflowId` narrow it to one campaign's, send's, drip's or workflow's messages (and
@@ -44,13 +59,7 @@ export async function reportSummary(
   accountId: string,
   input: { from?: string; to?: string } & ReportScope,
 ) {
-  const to = input.to ? new Date(input.to) : new Date();
-  const from = input.from ? new Date(input.from) : new Date(to.getTime() - 30 * DAY_MS);
-  if (Number.isNaN(to.getTime()) || Number.isNaN(from.getTime()))
-    fail('VAL-001', '`from` and `to` must be timestamps.');
-  if (from >= to) fail('VAL-001', '`from` must be before `to`.');
-  if (to.getTime() - from.getTime() > REPORT_MAX_DAYS * DAY_MS)
-    fail('VAL-001', `A report covers at most ${REPORT_MAX_DAYS} days.`);
+  const { from, to } = reportPeriod(input);
   const now = await accountNow(db, accountId, input);
   if (!now) fail('AUTH-003');
   const days = await dailyFigures(db, accountId, from, to, now.timezone, input);

@@ -12,6 +12,7 @@ import { contactImportRoutes } from './contact-imports.ts';
 import { contactRoutes } from './contacts.ts';
 import { conversationRoutes } from './conversations.ts';
 import { dripRoutes } from './drips.ts';
+import { exportRoutes } from './exports.ts';
 import { formRoutes } from './forms.ts';
 import { groupRoutes } from './groups.ts';
 import { hostedFormRoutes } from './hosted-forms.ts';
@@ -62,6 +63,7 @@ export const apiRoutes: RoutePlugin[] = [
   consoleSessionRoutes,
   userRoutes,
   reportRoutes,
+  exportRoutes,
   meetingRoutes,
   workflowRoutes,
   workflowTemplateRoutes,

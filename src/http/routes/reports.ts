@@ -1,8 +1,15 @@
+import { compareCampaigns } from '../../domain/reports/compare-campaigns.ts';
 import { type ReportKind, recordReport } from '../../domain/reports/record-report.ts';
 import { reportSummary } from '../../domain/reports/summary.ts';
-import { Envelope, errorResponses, IdParam } from '../../schemas/common.ts';
-import { Report, ReportPeriodQuery, ReportQuery } from '../../schemas/reports.ts';
-import { ok } from '../respond.ts';
+import { Collection, Envelope, errorResponses, IdParam } from '../../schemas/common.ts';
+import {
+  CampaignComparisonQuery,
+  CampaignComparisonRow,
+  Report,
+  ReportPeriodQuery,
+  ReportQuery,
+} from '../../schemas/reports.ts';
+import { ok, page } from '../respond.ts';
 import type { App } from '../types.ts';
 
 /** The reports about one record: path segment, path parameter, what it is, its 404. */
@@ -44,6 +51,28 @@ export async function reportRoutes(app: App) {
       },
     },
     async (req) => ok(await reportSummary(app.ctx.db, req.params.accountId, req.query)),
+  );
+
+  app.get(
+    '/v1/accounts/:accountId/reports/campaigns',
+    {
+      config: { scope: 'messages:read' },
+      schema: {
+        tags: ['reports'],
+        summary:
+          'Campaigns side by side: sent, delivered, failed, opted out, replies, opt-outs, clicks, cost',
+        description:
+          'The campaigns with messages created in the period (default: the last 30 days up to now; at most 366 ' +
+          'days), latest first by their first message of it, each with the totals its campaign report ' +
+          '(`GET …/reports/campaigns/{campaignId}`) gives for the same period: replies and opt-outs only of its ' +
+          'recipients and only after their first message of it, clicks on the links shortened in it, the price of ' +
+          'its messages in the account’s currency. Paged.',
+        params: IdParam('accountId'),
+        querystring: CampaignComparisonQuery,
+        response: { 200: Collection(CampaignComparisonRow), ...errorResponses() },
+      },
+    },
+    async (req) => page(await compareCampaigns(app.ctx.db, req.params.accountId, req.query), (r) => r),
   );
 
   for (const [kind, segment, param, what, notFound] of RECORDS) {
