@@ -1,8 +1,22 @@
-// Inbox: conversations (one per contact and our number) with unread counts; a thread with its
-// messages, a reply box and a close button. Opening a thread marks it read.
-import { api } from '../api.js';
-import { badge, field, filterForm, h, nameOf, pager, table, when, whileShown } from '../dom.js';
-import { showError, showInfo } from '../flash.js';
+// Inbox: conversations (one per contact and our number) with unread counts, who each is assigned
+// to and whether the contact opted out; the account's saved replies; a thread with its messages, a
+// reply box (saved replies inserted), assignment, mark unread and close. Opening a thread marks it
+// read.
+import { api, session } from '../api.js';
+import {
+  badge,
+  choice,
+  field,
+  filterForm,
+  h,
+  isolate,
+  nameOf,
+  pager,
+  table,
+  when,
+  whileShown,
+} from '../dom.js';
+import { showAfterNavigation, showError, showInfo } from '../flash.js';
 import { go } from '../router.js';
 import { messageBox } from './compose.js';
 
@@ -17,11 +31,49 @@ const VIEWS = [
   ['all', 'All', {}],
 ];
 
-/** #/inbox?show=open|unread|sent|closed|all&q=&offset= */
+/** A Viewer reads the inbox and changes nothing in it. */
+const canChange = () => session()?.role !== 'Viewer';
+
+/**
+ * A person's name in words: first and last name, else the e-mail.
+ * @param {{ firstName?: string, lastName?: string, email: string }} u
+ */
+const personName = (u) => [u.firstName, u.lastName].filter(Boolean).join(' ') || u.email;
+
+/**
+ * The account's people to assign conversations to ([] when the token may not list them).
+ * @returns {Promise<{ id: string, email: string, firstName?: string, lastName?: string }[]>}
+ */
+async function people() {
+  try {
+    return (await api('GET', '/users', { query: { limit: 100 } })).data;
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The "opted out" marker of a contact who opted out (or is blocked); null otherwise.
+ * @param {any} contact
+ */
+function optedOutMarker(contact) {
+  if (contact?.optOut)
+    return h(
+      'span',
+      { class: 'badge badge-failed', title: `Opted out ${when(contact.optOut)}` },
+      'opted out',
+    );
+  if (contact?.blocked) return h('span', { class: 'badge badge-failed' }, 'blocked');
+  return null;
+}
+
+/** #/inbox?show=open|unread|sent|closed|all&assignee=me|none|<user id>&q=&offset= */
 export async function inboxPage(view, { query }) {
   const show = VIEWS.find(([key]) => key === query.get('show')) ?? VIEWS[0];
   const offset = Number(query.get('offset') ?? 0);
   const q = query.get('q') ?? '';
+  const assignee = query.get('assignee') ?? '';
+  const users = await people();
   const list = h('div', {});
   const search = h('input', {
     type: 'search',
@@ -36,17 +88,48 @@ export async function inboxPage(view, { query }) {
       'div',
       { class: 'tabs' },
       VIEWS.map(([key, label]) =>
-        h('a', { href: `#/inbox?show=${key}`, class: key === show[0] ? 'active' : '' }, label),
+        h(
+          'a',
+          {
+            href: `#/inbox?show=${key}${assignee ? `&assignee=${encodeURIComponent(assignee)}` : ''}`,
+            class: key === show[0] ? 'active' : '',
+          },
+          label,
+        ),
       ),
       h('button', { type: 'button', class: 'secondary', onclick: () => load().catch(showError) }, 'Refresh'),
     ),
-    filterForm(search, () => go('/inbox', { show: show[0], q: search.value.trim() }), 'Search', {
-      role: 'search',
-    }),
+    filterForm(
+      [
+        search,
+        h(
+          'label',
+          { class: 'inline-label' },
+          'Assigned to ',
+          choice(
+            'assignee',
+            'Anyone',
+            [
+              ['me', 'Me'],
+              ['none', 'Nobody (unassigned)'],
+              ...users.map((u) => /** @type {[string, string]} */ ([u.id, personName(u)])),
+            ],
+            assignee,
+            (value) => go('/inbox', { show: show[0], q: search.value.trim(), assignee: value }),
+          ),
+        ),
+      ],
+      () => go('/inbox', { show: show[0], q: search.value.trim(), assignee }),
+      'Search',
+      { role: 'search' },
+    ),
     list,
+    savedRepliesPanel(),
   );
   async function load() {
-    const res = await api('GET', '/conversations', { query: { ...show[2], q, offset, limit: 25 } });
+    const res = await api('GET', '/conversations', {
+      query: { ...show[2], q, assignee: assignee || undefined, offset, limit: 25 },
+    });
     list.replaceChildren(
       table(
         [
@@ -62,6 +145,7 @@ export async function inboxPage(view, { query }) {
                   : null,
               ),
           ],
+          ['Opt-out', (c) => optedOutMarker(c.contact) ?? ''],
           [
             'Last message',
             (c) =>
@@ -73,17 +157,137 @@ export async function inboxPage(view, { query }) {
           ],
           ['Our number', (c) => c.phoneNumber?.number ?? '—'],
           ['State', (c) => (c.closed ? 'closed' : 'open')],
+          ['Assigned to', (c) => (c.assignee ? h('bdi', {}, personName(c.assignee)) : '—')],
           ['Updated', (c) => when(c.updated.at)],
         ],
         res.data,
         'No conversations here.',
       ),
-      pager(res.pagination, (o) => go('/inbox', { show: show[0], q, offset: o })),
+      pager(res.pagination, (o) => go('/inbox', { show: show[0], q, assignee, offset: o })),
     );
   }
   await load();
   // New texts arrive without anyone asking: look again every 5 s while the inbox is shown.
   whileShown(list, 5000, () => load().catch(() => {}));
+}
+
+/**
+ * The account's saved replies: a list with Edit and Delete, and a form that creates one or saves
+ * the one being edited (a Viewer sees the list only).
+ */
+function savedRepliesPanel() {
+  const rows = h('div', {});
+  const count = h('span', {});
+  const name = h('input', { name: 'replyName', required: true, maxlength: 100 });
+  const text = h('textarea', { name: 'replyText', rows: 3, required: true, maxlength: 1600 });
+  const save = h('button', { type: 'submit' }, 'Save reply');
+  const cancel = h('button', { type: 'button', class: 'secondary', onclick: () => edit(null) }, 'Cancel');
+  const formActions = h('div', { class: 'actions' }, save);
+  /** @type {string | null} */
+  let editing = null;
+  const edit = (/** @type {any} */ r) => {
+    editing = r?.id ?? null;
+    name.value = r?.name ?? '';
+    text.value = r?.text ?? '';
+    save.textContent = r ? 'Save changes' : 'Save reply';
+    formActions.replaceChildren(save, ...(r ? [cancel] : []));
+    if (r) name.focus();
+  };
+  async function load() {
+    const res = await api('GET', '/savedreplies', { query: { limit: 100 } });
+    count.textContent = ` (${res.pagination?.totalCount ?? res.data.length})`;
+    rows.replaceChildren(
+      table(
+        [
+          ['Name', (r) => h('bdi', {}, r.name)],
+          ['Text', (r) => h('span', { class: 'excerpt' }, r.text)],
+          [
+            '',
+            (r) =>
+              canChange()
+                ? h(
+                    'span',
+                    { class: 'row-buttons' },
+                    h(
+                      'button',
+                      {
+                        type: 'button',
+                        class: 'link',
+                        onclick: () => edit(r),
+                        'aria-label': `Edit ${r.name}`,
+                      },
+                      'Edit',
+                    ),
+                    h(
+                      'button',
+                      {
+                        type: 'button',
+                        class: 'link danger',
+                        onclick: () => remove(r),
+                        'aria-label': `Delete ${r.name}`,
+                      },
+                      'Delete',
+                    ),
+                  )
+                : '',
+          ],
+        ],
+        res.data,
+        'No saved replies yet.',
+      ),
+    );
+  }
+  async function remove(r) {
+    if (!confirm(`Delete the saved reply ${isolate(r.name)}?`)) return;
+    try {
+      await api('DELETE', `/savedreplies/${encodeURIComponent(r.id)}`);
+      if (editing === r.id) edit(null);
+      showInfo('Saved reply deleted.');
+      await load();
+    } catch (err) {
+      showError(err);
+    }
+  }
+  const form = h(
+    'form',
+    {
+      class: 'saved-reply-form',
+      onsubmit: async (e) => {
+        e.preventDefault();
+        save.disabled = true;
+        try {
+          const json = { name: name.value.trim(), text: text.value };
+          if (editing) await api('PUT', `/savedreplies/${encodeURIComponent(editing)}`, { json });
+          else await api('POST', '/savedreplies', { json });
+          showInfo(editing ? 'Saved reply changed.' : 'Saved reply added.');
+          edit(null);
+          await load();
+        } catch (err) {
+          showError(err);
+        } finally {
+          save.disabled = false;
+        }
+      },
+    },
+    h('h4', {}, 'Add or change a saved reply'),
+    field('Name', name, 'What you pick it by, e.g. “Opening hours”.'),
+    field(
+      'Text',
+      text,
+      'Inserted into the reply box; merge fields such as {{{firstName}}} are filled in when sent.',
+    ),
+    formActions,
+  );
+  const panel = h(
+    'details',
+    { class: 'panel saved-replies' },
+    h('summary', {}, h('h3', { class: 'inline-heading' }, 'Saved replies', count)),
+    h('p', { class: 'muted' }, 'Texts you send often, inserted into a reply with one choice.'),
+    rows,
+    canChange() ? form : null,
+  );
+  load().catch(showError);
+  return panel;
 }
 
 /** #/inbox/:id */
@@ -97,6 +301,13 @@ export async function conversationPage(view, { params }) {
     } catch (err) {
       if (/** @type {any} */ (err)?.code !== 'AUTH-004') throw err;
     }
+  const writer = canChange();
+  const [users, saved] = await Promise.all([
+    writer ? people() : Promise.resolve([]),
+    api('GET', '/savedreplies', { query: { limit: 100 } })
+      .then((r) => r.data)
+      .catch(() => []),
+  ]);
   const thread = h('div', { class: 'thread' });
   const state = h('span', {});
   const box = messageBox('reply', () => null);
@@ -106,11 +317,75 @@ export async function conversationPage(view, { params }) {
     { type: 'button', class: 'secondary', onclick: () => close() },
     'Close conversation',
   );
+  const unreadButton = h(
+    'button',
+    { type: 'button', class: 'secondary', onclick: () => markUnread() },
+    'Mark unread',
+  );
+  const assigned = h('span', {});
+  const assign = writer
+    ? choice(
+        'assignee',
+        'Nobody (unassigned)',
+        users.map((u) => /** @type {[string, string]} */ ([u.id, personName(u)])),
+        conv.assignee?.id ?? '',
+        (value) => reassign(value || null),
+      )
+    : null;
+  assign?.setAttribute('aria-label', 'Assigned to');
+  // A saved reply goes in at the cursor; the menu goes back to its prompt.
+  const insertSaved = saved.length
+    ? h(
+        'select',
+        {
+          name: 'savedReply',
+          'aria-label': 'Insert a saved reply',
+          onchange: () => {
+            const r = saved.find((x) => x.id === insertSaved?.value);
+            if (r && insertSaved) {
+              const t = box.textarea;
+              const at = t.selectionStart ?? t.value.length;
+              t.value = `${t.value.slice(0, at)}${r.text}${t.value.slice(t.selectionEnd ?? at)}`;
+              t.focus();
+              t.selectionStart = t.selectionEnd = at + r.text.length;
+              box.update();
+              insertSaved.value = '';
+            }
+          },
+        },
+        h('option', { value: '' }, 'Insert a saved reply…'),
+        saved.map((r) => h('option', { value: r.id }, r.name)),
+      )
+    : null;
 
   const drawState = () => {
-    state.replaceChildren(conv.closed ? badge('closed') : badge('open'));
+    state.replaceChildren(
+      conv.closed ? badge('closed') : badge('open'),
+      ' ',
+      optedOutMarker(conv.contact) ?? '',
+    );
     closeButton.disabled = conv.closed;
+    assigned.replaceChildren(conv.assignee ? h('bdi', {}, personName(conv.assignee)) : 'Nobody');
   };
+  async function reassign(/** @type {string | null} */ userId) {
+    try {
+      conv = (await api('PUT', `/conversations/${id}/assignee`, { json: { userId } })).data;
+      drawState();
+      showInfo(conv.assignee ? `Assigned to ${isolate(personName(conv.assignee))}.` : 'Unassigned.');
+    } catch (err) {
+      if (assign) assign.value = conv.assignee?.id ?? '';
+      showError(err);
+    }
+  }
+  async function markUnread() {
+    try {
+      await api('PUT', `/conversations/${id}/unread`);
+      showAfterNavigation(`The conversation with ${nameOf(conv.contact)} is unread again.`);
+      go('/inbox');
+    } catch (err) {
+      showError(err);
+    }
+  }
   async function load() {
     const res = await api('GET', '/messages', { query: { conversationId: conv.id, limit: 100 } });
     thread.replaceChildren(
@@ -138,13 +413,34 @@ export async function conversationPage(view, { params }) {
     }
   }
   view.append(
-    h('div', { class: 'titlebar' }, h('h2', {}, nameOf(conv.contact), ' ', state), closeButton),
+    h(
+      'div',
+      { class: 'titlebar' },
+      h('h2', {}, nameOf(conv.contact), ' ', state),
+      writer ? h('div', { class: 'actions' }, unreadButton, closeButton) : null,
+    ),
     h('p', { class: 'muted' }, `${conv.contact.mobile?.number ?? ''} ↔ ${conv.phoneNumber?.number ?? ''}`),
+    conv.contact.optOut
+      ? h(
+          'p',
+          { class: 'warn', 'data-test': 'opted-out-note' },
+          `${nameOf(conv.contact)} opted out ${when(conv.contact.optOut)}: texts to them are not sent until they text START.`,
+        )
+      : '',
+    h(
+      'p',
+      { class: 'assignee' },
+      assign ? h('label', { class: 'inline-label' }, 'Assigned to ', assign) : ['Assigned to: ', assigned],
+    ),
     thread,
+    writer
+      ? ''
+      : h('p', { class: 'muted' }, 'You can read this conversation; your role in this account cannot reply.'),
     h(
       'form',
       {
         class: 'panel reply',
+        hidden: !writer,
         onsubmit: async (e) => {
           e.preventDefault();
           send.disabled = true;
@@ -170,6 +466,7 @@ export async function conversationPage(view, { params }) {
           }
         },
       },
+      insertSaved,
       field('Reply', box.textarea),
       box.counter,
       h('div', { class: 'actions' }, send),
