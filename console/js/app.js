@@ -402,14 +402,30 @@ function menuButton(panel) {
     button.setAttribute('aria-expanded', String(open));
   };
   button.addEventListener('click', () => set(!panel.classList.contains('open')));
-  panel.addEventListener('keydown', (e) => {
+  // Escape closes it wherever the focus is: on the button right after opening it, too.
+  const onKey = (/** @type {KeyboardEvent} */ e) => {
+    if (!button.isConnected) return document.removeEventListener('keydown', onKey);
     if (e.key === 'Escape' && panel.classList.contains('open')) {
       set(false);
       button.focus();
     }
-  });
+  };
+  document.addEventListener('keydown', onKey);
+  // Any navigation closes it: a link followed, Back or Forward.
+  const onNavigate = () => {
+    if (!button.isConnected) return window.removeEventListener('hashchange', onNavigate);
+    set(false);
+  };
+  window.addEventListener('hashchange', onNavigate);
   panel.addEventListener('click', (e) => {
-    if (e.target instanceof HTMLAnchorElement) set(false);
+    const link = e.target instanceof Element ? e.target.closest('a') : null;
+    if (!link) return;
+    set(false);
+    // The page in view's own link: no hashchange follows, so show the page afresh here.
+    if (link.getAttribute('href') === location.hash) {
+      e.preventDefault();
+      route();
+    }
   });
   return button;
 }

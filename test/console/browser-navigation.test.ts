@@ -98,4 +98,41 @@ describe('the console’s navigation', { skip: skipWithoutChromium }, () => {
     assert.equal(await button.getAttribute('aria-expanded'), 'false');
     assert.deepEqual(c.problems, []);
   });
+
+  it('on a 360 px screen closes the menu on Escape right after opening it, and on Back', async () => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto(`${c.base}/console/#/overview`);
+    await page.locator('h2', { hasText: 'Overview' }).waitFor();
+    const button = page.locator('.menu-toggle');
+    const nav = page.locator('nav.nav');
+    // Opened with a click: the focus is on the button, not in the menu.
+    await button.click();
+    await nav.waitFor({ state: 'visible' });
+    await page.keyboard.press('Escape');
+    await nav.waitFor({ state: 'hidden' });
+    assert.equal(await button.getAttribute('aria-expanded'), 'false');
+
+    await page.goto(`${c.base}/console/#/contacts`);
+    await page.locator('h2', { hasText: 'Contacts' }).waitFor();
+    await button.click();
+    await nav.waitFor({ state: 'visible' });
+    await page.goBack();
+    await page.locator('h2', { hasText: 'Overview' }).waitFor();
+    await nav.waitFor({ state: 'hidden' });
+    assert.equal(await button.getAttribute('aria-expanded'), 'false');
+    assert.deepEqual(c.problems, []);
+  });
+
+  it('shows the page in view afresh when its own link is followed', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${c.base}/console/#/contacts`);
+    await page.locator('h2', { hasText: 'Contacts' }).waitFor();
+    // Mark the page's element: a fresh render replaces it.
+    await page.evaluate(() => document.querySelector('.view')?.setAttribute('data-old', ''));
+    await page.click('nav a[href="#/contacts"]');
+    await page.locator('.view:not([data-old]) h2', { hasText: 'Contacts' }).waitFor();
+    assert.equal(await page.locator('.view[data-old]').count(), 0);
+    assert.equal(await page.getAttribute('nav a[href="#/contacts"]', 'aria-current'), 'page');
+    assert.deepEqual(c.problems, []);
+  });
 });
