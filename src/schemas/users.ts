@@ -45,6 +45,23 @@ export const Invitation = Type.Object({
   emailError: Type.Optional(Type.String({ description: 'Why the e-mail was not sent (`failed`).' })),
 });
 
+/** An invitation not yet accepted (its link is never shown again: resending makes a new one). */
+export const OpenInvitation = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  role: Type.String(),
+  expires: Type.String({ format: 'date-time' }),
+  emailStatus: LiteralUnion(['none', 'sending', 'sent', 'failed'] as const, {
+    description: 'What became of its e-mail (`none`: no SMTP server, the link was passed on by hand).',
+  }),
+  created: AuditStamp,
+});
+
+export const InvitationParams = Type.Object({
+  accountId: IdParam('accountId').properties.accountId,
+  invitationId: Type.String({ minLength: 1, maxLength: 100 }),
+});
+
 export const ChangeRoleBody = Type.Object({ role: Role }, { additionalProperties: false });
 
 const PASSWORD = Type.String({ minLength: 1, maxLength: 1024 });

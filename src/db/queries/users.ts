@@ -273,6 +273,39 @@ export async function markInvitationAccepted(db: Queryable, id: string): Promise
   await db.query('UPDATE user_invitations SET accepted_at = now() WHERE id = $1', [id]);
 }
 
+/** A page of the account's open invitations (not accepted, not expired; password resets left out), newest first. */
+export async function listOpenInvitations(
+  db: Queryable,
+  accountId: string,
+  offset: number,
+  limit: number,
+): Promise<{ rows: InvitationRow[]; total: number }> {
+  const where = `account_id = $1 AND kind = 'invite' AND accepted_at IS NULL AND expires_at > now()`;
+  const [items, count] = await Promise.all([
+    db.query<InvitationRow>(
+      `SELECT * FROM user_invitations WHERE ${where} ORDER BY created_at DESC, id OFFSET $2 LIMIT $3`,
+      [accountId, offset, limit],
+    ),
+    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM user_invitations WHERE ${where}`, [accountId]),
+  ]);
+  return { rows: items.rows, total: count.rows[0].n };
+}
+
+/** Deletes an open invitation of the account (its link stops working); answers it, or undefined. */
+export async function deleteOpenInvitation(
+  db: Queryable,
+  accountId: string,
+  id: string,
+): Promise<InvitationRow | undefined> {
+  const { rows } = await db.query<InvitationRow>(
+    `DELETE FROM user_invitations
+      WHERE account_id = $1 AND id = $2 AND kind = 'invite' AND accepted_at IS NULL AND expires_at > now()
+      RETURNING *`,
+    [accountId, id],
+  );
+  return rows[0];
+}
+
 /** Devices kept per person (the most recently used): an older one is forgotten. */
 const DEVICES_PER_USER = 20;
 

@@ -5,7 +5,8 @@ import {
   revokeAccountClient,
 } from '../../domain/auth/account-clients.ts';
 import { changeRole, getUser, inviteUser, listUsers, removeUser } from '../../domain/users/members.ts';
-import { Collection, Envelope, errorResponses, IdParam, PageQuery } from '../../schemas/common.ts';
+import { listInvitations, resendInvitation, revokeInvitation } from '../../domain/users/open-invitations.ts';
+import { Collection, Envelope, errorResponses, IdParam, PageQuery, Success } from '../../schemas/common.ts';
 import {
   ApiClient,
   ApiClientWithSecret,
@@ -13,7 +14,9 @@ import {
   ClientParams,
   CreateClientBody,
   Invitation,
+  InvitationParams,
   InviteUserBody,
+  OpenInvitation,
   Removal,
   User,
   UserParams,
@@ -22,6 +25,18 @@ import { ok, page } from '../respond.ts';
 import type { App } from '../types.ts';
 
 const PageQ = Type.Object(PageQuery);
+
+/** An invitation as POST …/users answers it. */
+function invitationAnswer(inv: Awaited<ReturnType<typeof inviteUser>>) {
+  return {
+    email: inv.email,
+    role: inv.role,
+    link: inv.link,
+    expires: inv.expires,
+    emailStatus: inv.emailOutcome.status,
+    ...(inv.emailOutcome.error ? { emailError: inv.emailOutcome.error } : {}),
+  };
+}
 
 /** The account's console users (invite, change role, remove) and its API clients (create, revoke). */
 export async function userRoutes(app: App) {
@@ -65,16 +80,79 @@ export async function userRoutes(app: App) {
     },
     async (req, reply) => {
       const inv = await inviteUser(app.ctx.db, app.ctx, req.params.accountId, req.body, req.actor);
-      return reply.code(201).send(
-        ok({
-          email: inv.email,
-          role: inv.role,
-          link: inv.link,
-          expires: inv.expires,
-          emailStatus: inv.emailOutcome.status,
-          ...(inv.emailOutcome.error ? { emailError: inv.emailOutcome.error } : {}),
+      return reply.code(201).send(ok(invitationAnswer(inv)));
+    },
+  );
+
+  const invitations = '/v1/accounts/:accountId/invitations';
+
+  app.get(
+    invitations,
+    {
+      config: { scope: 'users:read' },
+      schema: {
+        tags: ['users'],
+        summary: "List the account's open invitations",
+        description:
+          'Invitations not yet accepted and not expired, newest first. Their links are not shown again (only a hash ' +
+          'is kept): resend one to make a new link.',
+        params: IdParam('accountId'),
+        querystring: PageQ,
+        response: { 200: Collection(OpenInvitation), ...errorResponses() },
+      },
+    },
+    async (req) =>
+      page(
+        await listInvitations(app.ctx.db, req.params.accountId, {
+          offset: req.query.offset,
+          limit: req.query.limit,
         }),
+        (i) => i,
+      ),
+  );
+
+  app.delete(
+    `${invitations}/:invitationId`,
+    {
+      config: { scope: 'users:write' },
+      schema: {
+        tags: ['users'],
+        summary: 'Revoke an open invitation',
+        description: 'Its link stops working. An accepted, expired or unknown one is 404 USER-011.',
+        params: InvitationParams,
+        response: { 200: Success, ...errorResponses() },
+      },
+    },
+    async (req) => {
+      await revokeInvitation(app.ctx.db, req.params.accountId, req.params.invitationId);
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    `${invitations}/:invitationId/resend`,
+    {
+      config: { scope: 'users:write' },
+      schema: {
+        tags: ['users'],
+        summary: 'Send an open invitation again',
+        description:
+          'The old link stops working; a new invitation for the same e-mail and role is made and answered as ' +
+          '`POST …/users` answers one (the link shown once, e-mailed when an SMTP server is configured). An ' +
+          'accepted, expired or unknown one is 404 USER-011.',
+        params: InvitationParams,
+        response: { 201: Envelope(Invitation), ...errorResponses() },
+      },
+    },
+    async (req, reply) => {
+      const inv = await resendInvitation(
+        app.ctx.db,
+        app.ctx,
+        req.params.accountId,
+        req.params.invitationId,
+        req.actor,
       );
+      return reply.code(201).send(ok(invitationAnswer(inv)));
     },
   );
 
