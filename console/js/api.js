@@ -158,6 +158,7 @@ async function renew(s) {
  * @property {FormData} [form] a multipart/form-data body (the browser writes its boundary)
  * @property {boolean} [root] call `/v1{path}` instead of the account's path
  * @property {Record<string, string>} [headers] more request headers (`Idempotency-Key`)
+ * @property {boolean} [raw] answer the successful Response itself (a CSV file), not its JSON
  */
 
 /**
@@ -170,7 +171,11 @@ async function renew(s) {
  * @param {ApiOptions} [options]
  * @returns {Promise<any>} the envelope (`data`, `pagination`, …) as the API documents it
  */
-export async function api(method, path, { query, json, csv, file, form, root = false, headers: extra } = {}) {
+export async function api(
+  method,
+  path,
+  { query, json, csv, file, form, root = false, headers: extra, raw = false } = {},
+) {
   let s = session();
   if (!s) throw new ApiError(401, 'AUTH-001', 'Sign in first.');
   if (s.expiresAt - Date.now() < RENEW_MARGIN_MS) s = await renew(s);
@@ -208,6 +213,7 @@ export async function api(method, path, { query, json, csv, file, form, root = f
     res = await send(s.token);
   }
   if (res.status === 204) return { success: true };
+  if (raw && res.ok) return res;
   const body = await readBody(res);
   if (!res.ok || !body || body.success === false) throw errorFrom(res, body);
   return body;

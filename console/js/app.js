@@ -32,7 +32,7 @@ import { meetingEventPage, meetingsPage } from './pages/meetings.js';
 import { messagePage, messagesPage } from './pages/messages.js';
 import { numbersPage } from './pages/numbers.js';
 import { overviewPage } from './pages/overview.js';
-import { reportPage } from './pages/reports.js';
+import { reportPage, reportsPage } from './pages/reports.js';
 import { routesPage } from './pages/routes.js';
 import { templatesPage } from './pages/templates.js';
 import { usersPage } from './pages/users.js';
@@ -56,6 +56,7 @@ const NAV = [
       ['/inbox', 'Inbox'],
       ['/messages', 'Messages'],
       ['/campaigns', 'Campaigns'],
+      ['/reports', 'Reports'],
       ['/templates', 'Templates'],
       ['/jobs', 'Jobs'],
       ['/files', 'Files'],
@@ -140,6 +141,7 @@ const ROUTES = [
   { path: '/calls/:id', page: callPage },
   { path: '/compliance', page: compliancePage },
   // console-pages: reports, meetings.
+  { path: '/reports', page: reportsPage },
   { path: '/reports/:kind/:id', page: reportPage },
   { path: '/meetings', page: meetingsPage },
   { path: '/meetings/:id', page: meetingEventPage },

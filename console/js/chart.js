@@ -13,19 +13,25 @@ function svg(tag, attrs = {}, ...children) {
 /**
  * barChart(days, [['sent', 'Sent'], ['delivered', 'Delivered']], 'Messages per day') → a figure
  * with an SVG chart (hidden from assistive technology) and a caption; `days` are {day, …figures}.
+ * `format` writes a value (e.g. an amount in the account's currency).
+ * @param {any[]} days
+ * @param {[string, string][]} series
+ * @param {string} title
+ * @param {(v: number) => string} [format]
  */
-export function barChart(days, series, title) {
+export function barChart(days, series, title, format = String) {
   const width = 720;
   const height = 160;
   const pad = 24;
-  const max = Math.max(1, ...days.flatMap((d) => series.map(([key]) => Number(d[key]) || 0)));
+  // The tallest bar is the highest value (amounts below 1 too); all zero: an empty chart.
+  const max = Math.max(0, ...days.flatMap((d) => series.map(([key]) => Number(d[key]) || 0))) || 1;
   const slot = (width - pad) / Math.max(1, days.length);
   const bar = Math.max(1, (slot - 2) / series.length);
   const chart = svg('svg', {
     viewBox: `0 0 ${width} ${height + 4}`,
     class: 'chart',
     role: 'img',
-    'aria-label': `${title}: ${series.map(([key, label]) => `${label} ${days.reduce((n, d) => n + (Number(d[key]) || 0), 0)}`).join(', ')}`,
+    'aria-label': `${title}: ${series.map(([key, label]) => `${label} ${format(days.reduce((n, d) => n + (Number(d[key]) || 0), 0))}`).join(', ')}`,
   });
   chart.append(svg('line', { x1: pad, y1: height, x2: width, y2: height, class: 'axis' }));
 
@@ -40,7 +46,7 @@ export function barChart(days, series, title) {
         height: h,
         class: `bar bar-${j}`,
       });
-      rect.append(svg('title', {}, `${d.day} · ${label}: ${v}`));
+      rect.append(svg('title', {}, `${d.day} · ${label}: ${format(v)}`));
       chart.append(rect);
     });
   });
@@ -50,7 +56,7 @@ export function barChart(days, series, title) {
   axis.className = 'chart-axis';
   for (const text of [
     days[0]?.day ?? '',
-    `Highest: ${max}`,
+    `Highest: ${format(max)}`,
     days.length > 1 ? days[days.length - 1].day : '',
   ]) {
     const span = document.createElement('span');

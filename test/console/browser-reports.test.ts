@@ -75,7 +75,8 @@ describe('the web console’s report pages in a browser', { skip: skipWithoutChr
     assert.equal(shownCards.Sent, String(shown.length));
     assert.equal(shownCards.Delivered, String(fromApi.totals.delivered));
     assert.equal(shownCards.Failed, '0');
-    assert.equal(await page.locator('figure svg.chart').count(), 2);
+    // Messages, replies and spend per day.
+    assert.equal(await page.locator('figure svg.chart').count(), 3);
     await page.locator('td', { hasText: fromApi.days.at(-1).day }).waitFor();
     await screenshot(page, 'report-campaign');
 

@@ -1,6 +1,7 @@
 // Contacts: search and page through them, create, edit, delete, and import a CSV file (contacts-import.js).
 import { api } from '../api.js';
 import { field, filterForm, h, nameOf, pager, table, when } from '../dom.js';
+import { exportButton } from '../download.js';
 import { showAfterNavigation, showError, showInfo } from '../flash.js';
 import { go, link } from '../router.js';
 import { bulkPanel, selectCell } from './contacts-bulk.js';
@@ -16,7 +17,13 @@ export async function contactsPage(view, { query }) {
       'div',
       { class: 'titlebar' },
       h('h2', {}, 'Contacts'),
-      h('a', { class: 'button', href: '#/contacts/new' }, 'New contact'),
+      h(
+        'div',
+        { class: 'actions' },
+        // The export holds what the list shows: the contacts the search matches.
+        exportButton(q ? 'Export matches (CSV)' : 'Export CSV', '/contacts/export', () => ({ q })),
+        h('a', { class: 'button', href: '#/contacts/new' }, 'New contact'),
+      ),
     ),
     filterForm(search, () => go('/contacts', { q: search.value.trim() }), 'Search', { role: 'search' }),
   );

@@ -2,6 +2,7 @@
 // reached from a send or a contact), and one message in detail.
 import { api } from '../api.js';
 import { badge, choice, h, money, nameOf, pager, refreshWhileMoving, table, when } from '../dom.js';
+import { messagesExport } from '../download.js';
 import { showError } from '../flash.js';
 import { go } from '../router.js';
 
@@ -43,6 +44,7 @@ export async function messagesPage(view, { query }) {
         : null,
       h('button', { type: 'button', class: 'secondary', onclick: () => load().catch(showError) }, 'Refresh'),
     ),
+    messagesExport(STATUSES),
     list,
   );
   async function load() {

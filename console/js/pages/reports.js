@@ -3,7 +3,8 @@
 // the days as a table, from GET …/reports/{kind}/{id}.
 import { api } from '../api.js';
 import { barChart } from '../chart.js';
-import { field, h, money, table, when } from '../dom.js';
+import { field, h, money, pager, table, when } from '../dom.js';
+import { exportButton, isoDay, periodOf, periodProblem } from '../download.js';
 import { go, link } from '../router.js';
 import { figureCards } from './overview.js';
 
@@ -79,28 +80,19 @@ export async function reportPage(view, { params, query }) {
     view.append(h('h2', {}, 'Not found'), h('p', {}, 'There is no such report.'));
     return;
   }
-  const days = PERIODS.includes(Number(query.get('days'))) ? Number(query.get('days')) : 30;
-  const to = new Date();
-  const from = new Date(to.getTime() - days * 86_400_000);
   view.append(h('h2', {}, kind.title));
-  const [record, answer] = await Promise.all([
-    api('GET', kind.record(params.id)),
-    api('GET', `/reports/${kind.report}/${encodeURIComponent(params.id)}`, {
-      query: { from: from.toISOString(), to: to.toISOString() },
-    }),
-  ]);
+  const { period, form, days } = periodControls(query, (q) => go(`/reports/${params.kind}/${params.id}`, q));
+  const record = await api('GET', kind.record(params.id));
+  if ('error' in period) {
+    view.append(h('p', { class: 'report-of' }, h('bdi', { dir: 'auto' }, kind.name(record.data))), form);
+    return;
+  }
+  const path = `/reports/${kind.report}/${encodeURIComponent(params.id)}`;
+  const answer = await api('GET', path, { query: period });
   /** @type {Report} */
   const r = answer.data;
   const figures = figureCards(r, r.currency, 'report');
-  figures.dataset.days = String(days);
-  const period = h(
-    'select',
-    {
-      name: 'days',
-      onchange: () => go(`/reports/${params.kind}/${params.id}`, { days: period.value }),
-    },
-    PERIODS.map((d) => h('option', { value: String(d), selected: d === days }, `Last ${d} days`)),
-  );
+  if (days) figures.dataset.days = String(days);
   view.append(
     h(
       'p',
@@ -112,8 +104,9 @@ export async function reportPage(view, { params, query }) {
       { class: 'actions' },
       h('a', { href: kind.back(params.id) }, `‹ ${kind.backLabel}`),
       kind.messages ? h('a', { href: kind.messages(params.id) }, 'Its messages') : null,
+      exportButton('Export CSV', `${path}/export`, () => period),
     ),
-    h('form', { class: 'inline', onsubmit: (e) => e.preventDefault() }, field('Period', period)),
+    form,
     figures,
     h(
       'p',
@@ -141,6 +134,7 @@ export async function reportPage(view, { params, query }) {
       ],
       'Replies, opt-outs and clicks per day',
     ),
+    spendChart(r),
     h('h3', {}, 'Per day'),
     table(
       [
@@ -157,5 +151,142 @@ export async function reportPage(view, { params, query }) {
       r.days.filter((d) => d.sent || d.failed || d.replies || d.optOuts || d.clicks).reverse(),
       'Nothing in this period.',
     ),
+  );
+}
+
+/** A spend-per-day chart, amounts in the account's currency. @param {Report} r */
+function spendChart(r) {
+  return barChart(r.days, [['spend', 'Spend']], `Spend per day (${r.currency})`, (v) => money(v, r.currency));
+}
+
+/**
+ * The period of a report page from its query: `days` (7, 30, 90; 30 by default) or a custom
+ * `from` / `to` (days, both included, in the browser's time zone), with the form that changes it
+ * (`navigate` gets the new query). An invalid custom period answers `{error}` and the form shows it.
+ * @param {URLSearchParams} query
+ * @param {(q: Record<string, string>) => void} navigate
+ */
+export function periodControls(query, navigate) {
+  const custom = query.has('from') || query.has('to');
+  const days = custom ? 0 : PERIODS.includes(Number(query.get('days'))) ? Number(query.get('days')) : 30;
+  const now = new Date();
+  /** @type {{from: string, to: string} | {error: string}} */
+  const period = custom
+    ? periodOf(query.get('from') ?? '', query.get('to') ?? '')
+    : { from: new Date(now.getTime() - days * 86_400_000).toISOString(), to: now.toISOString() };
+  const start = new Date(now.getTime() - (days || 30) * 86_400_000);
+  const from = h('input', {
+    type: 'date',
+    name: 'from',
+    value: query.get('from') ?? isoDay(start),
+    max: isoDay(now),
+  });
+  const to = h('input', { type: 'date', name: 'to', value: query.get('to') ?? isoDay(now) });
+  const choice = h(
+    'select',
+    { name: 'days' },
+    PERIODS.map((d) => h('option', { value: String(d), selected: d === days }, `Last ${d} days`)),
+    h('option', { value: 'custom', selected: custom }, 'Custom dates'),
+  );
+  const problem = h('div', {}, ...periodProblem(period));
+  // A preset shows at once; the days (filled with the period shown) are applied with Show.
+  choice.addEventListener('change', () => {
+    if (choice.value !== 'custom') navigate({ days: choice.value });
+  });
+  const form = h(
+    'form',
+    {
+      class: 'inline',
+      onsubmit: (e) => {
+        e.preventDefault();
+        const p = periodOf(from.value, to.value);
+        problem.replaceChildren(...periodProblem(p));
+        if (!('error' in p)) navigate({ from: from.value, to: to.value });
+      },
+    },
+    field('Period', choice),
+    field('From', from),
+    field('To', to),
+    h('button', { type: 'submit', class: 'secondary' }, 'Show'),
+    problem,
+  );
+  return { period, form, days };
+}
+
+/**
+ * #/reports[?days=|from=&to=&offset=]: the account's figures for a period, spend per day in its
+ * currency, messages per day, and its campaigns side by side (GET …/reports/campaigns), with CSV
+ * exports of the report and of the comparison.
+ * @param {HTMLElement} view
+ * @param {{query: URLSearchParams}} ctx
+ */
+export async function reportsPage(view, { query }) {
+  view.append(h('h2', {}, 'Reports'));
+  const keep = () => Object.fromEntries([...query].filter(([k]) => k !== 'offset'));
+  const { period, form } = periodControls(query, (q) => go('/reports', q));
+  view.append(form);
+  if ('error' in period) return;
+  const offset = Number(query.get('offset') ?? 0);
+  const [summary, compared] = await Promise.all([
+    api('GET', '/reports/summary', { query: period }),
+    api('GET', '/reports/campaigns', { query: { ...period, offset, limit: 20 } }),
+  ]);
+  /** @type {Report} */
+  const r = summary.data;
+  const reportQuery = Object.entries(keep())
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+    .join('&');
+  view.append(
+    h(
+      'div',
+      { class: 'actions' },
+      exportButton('Export report (CSV)', '/reports/summary/export', () => period),
+      exportButton('Export campaigns (CSV)', '/reports/campaigns/export', () => period),
+    ),
+    figureCards(r, r.currency, 'reports'),
+    h('p', { class: 'muted' }, `Days in ${r.timezone}.`),
+    spendChart(r),
+    barChart(
+      r.days,
+      [
+        ['sent', 'Sent'],
+        ['delivered', 'Delivered'],
+        ['failed', 'Failed'],
+      ],
+      'Messages per day',
+    ),
+    h('h3', { id: 'compare' }, 'Campaigns compared'),
+    h(
+      'p',
+      { class: 'muted' },
+      'The campaigns that sent in this period, latest first. Replies and opt-outs count only what each recipient did after the campaign’s text reached them.',
+    ),
+    table(
+      [
+        [
+          'Campaign',
+          (c) =>
+            h(
+              'a',
+              {
+                href: `#/reports/campaigns/${encodeURIComponent(c.campaignId)}${reportQuery ? `?${reportQuery}` : ''}`,
+              },
+              h('bdi', { dir: 'auto' }, c.name ?? 'Deleted campaign'),
+            ),
+        ],
+        ['First sent', (c) => when(c.firstSentAt)],
+        ['Sent', (c) => String(c.sent)],
+        ['Delivered', (c) => `${c.delivered}${c.sent ? ` (${Math.round(c.deliveryRate * 100)} %)` : ''}`],
+        ['Failed', (c) => String(c.failed)],
+        ['Opted out', (c) => String(c.optedOut)],
+        ['Replies', (c) => String(c.replies)],
+        ['Opt-outs', (c) => String(c.optOuts)],
+        ['Clicks', (c) => String(c.clicks)],
+        ['Cost', (c) => money(c.spend, c.currency)],
+      ],
+      compared.data,
+      'No campaign sent in this period.',
+    ),
+    pager(compared.pagination, (o) => go('/reports', { ...keep(), offset: String(o) })),
   );
 }

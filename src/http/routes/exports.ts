@@ -47,7 +47,8 @@ export async function exportRoutes(app: App) {
           'The contacts the list’s filters match (`q`, `firstName`, `lastName`, `mobile`, `email`, `tags`, as ' +
           '`GET …/contacts`), oldest first: `id`, `firstName`, `lastName`, `mobile`, `country`, `email`, `tags` ' +
           '(joined with `;`), `optIn`, `optOut`, `blocked`, `created`, then one column per custom field. The ' +
-          `import (\`POST …/contacts/imports\`) reads the same column names. ${CSV_CELLS} ${STREAMED}`,
+          'import (`POST …/contacts/imports`) reads the names, mobile, country, e-mail, tags, `optIn`, `blocked` and ' +
+          `the custom fields back (it would keep \`id\`, \`optOut\` and \`created\` as custom fields). ${CSV_CELLS} ${STREAMED}`,
         params: IdParam('accountId'),
         querystring: ContactExportQuery,
         response: { 200: CsvFile('The contacts as CSV.'), ...errorResponses() },
