@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
 import { body, call, eventually, type TestAccount, type TestService } from '../helpers.ts';
+import { axeViolations, describeViolations } from './axe.ts';
 import { type ConsoleSession, skipWithoutChromium, startConsole } from './browser.ts';
 import { screenshot } from './screenshot.ts';
 
@@ -210,6 +211,8 @@ describe('the web console’s exports and reports in a browser', { skip: skipWit
       await page.locator('input[name=exportFrom]').waitFor();
       const msgWidths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
       assert.ok(msgWidths[0] <= msgWidths[1], `messages: ${msgWidths[0]} px in ${msgWidths[1]}`);
+      const violations = await axeViolations(page);
+      assert.deepEqual(violations.length ? [describeViolations('the messages export', violations)] : [], []);
       await screenshot(page, 'exports-messages-390');
     } finally {
       await page.setViewportSize({ width: 1280, height: 800 });
