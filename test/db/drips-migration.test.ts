@@ -119,7 +119,8 @@ describe('migration 0270: drips and their in-flight executions move onto the wor
     const drip = await getDrip(db, accountId, dripId);
     assert.equal(drip.active, true);
     assert.equal(drip.maxDuration, 30);
-    assert.deepEqual(drip.stats, { entered: 4, active: 2, errored: 1, noAction: 0, optOut: 0, engaged: 1 });
+    // The one in its reply window has sent its last message: completed, not active (issue 27).
+    assert.deepEqual(drip.stats, { entered: 4, active: 1, errored: 1, noAction: 1, optOut: 0, engaged: 1 });
     assert.equal(drip.messages[0].stats.entered, 4);
     assert.equal(drip.messages[0].stats.engaged, 1);
     assert.equal(drip.messages[0].stats.errored, 1);
@@ -169,7 +170,8 @@ describe('migration 0270: drips and their in-flight executions move onto the wor
     await runDueWorkflows(db, 100, fail, { prices: DEFAULT_PRICE_TABLE });
     assert.deepEqual(await texts(contacts[0]), ['Step two']);
     const m = await execution(contacts[0]);
-    assert.equal(m.status, 'active', 'in its reply window');
+    assert.equal(m.status, 'completed', 'in its reply window, with its last message sent');
+    assert.equal(m.due, undefined, 'nothing more is due');
     assert.equal(m.stepsSent, 2);
     await makeDue(midway);
     await runDueWorkflows(db, 100, fail, { prices: DEFAULT_PRICE_TABLE });

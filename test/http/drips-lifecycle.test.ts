@@ -70,6 +70,35 @@ describe('drip campaign executions, deactivation and migration', () => {
       assert.equal(stats.active, 2);
     });
 
+    it('shows an execution that sent its last message as completed, with no step due (a reply still makes it engaged)', async () => {
+      const listId = await newList(a);
+      const d = await create(a, dripBody(listId, { activate: true }));
+      const c1 = await newContact(a);
+      await join(a, listId, [c1]);
+      await eventually(async () => (await execution(a, d.id)).statusCode === 200);
+      // Every wait made due at once, the runner run until the run is past its last message.
+      await eventually(async () => {
+        await svc.db.query(
+          `UPDATE workflow_runs SET due_at = now() - interval '1 minute'
+            WHERE account_id = $1 AND workflow_id = $2 AND node_id <> 'end'`,
+          [a.accountId, d.id],
+        );
+        await runDueWorkflows(svc.db, 100, svc.ctx.log, { prices: svc.ctx.config.priceTable });
+        const { rows } = await svc.db.query(
+          `SELECT node_id, status FROM workflow_runs WHERE account_id = $1 AND workflow_id = $2`,
+          [a.accountId, d.id],
+        );
+        return rows[0].node_id === 'end' && rows[0].status === 'waiting';
+      });
+      const done = body(await execution(a, d.id)).data;
+      assert.equal(done.status, 'completed', 'not active after its last message');
+      assert.equal(done.due, undefined, 'no next step due');
+      assert.ok(Date.parse(done.ended) >= Date.parse(done.entered));
+      assert.equal(done.stepsSent, d.messages.length);
+      assert.equal((await get(a, d.id)).stats.active, 0);
+      assert.equal(body(await execution(a, d.id, '?status=completed')).data.id, done.id);
+    });
+
     it('refuses a bad offset or status with 400', async () => {
       const d = await create(a, dripBody(await newList(a)));
       for (const qs of ['?offset=-1', '?offset=x', '?status=sleeping']) {

@@ -134,12 +134,14 @@ describe('the drip engine, end to end with the workers', () => {
 
     await makeDue(a, d.id);
     assert.deepEqual(await textsReach(a, c.id, 2), ['Hi Ann', 'Step two']);
+    // After its last message it is completed, nothing more due (issue 27: it said active, with a
+    // step due); a reply within the reply window would still make it engaged.
     const waiting = await eventually(async () => {
       const e = await execution(a, d.id);
-      return e.stepsSent === 2 && e.due ? e : undefined;
+      return e.stepsSent === 2 && e.status === 'completed' ? e : undefined;
     });
-    assert.equal(waiting.status, 'active', 'still open for a reply after the last message');
-    assert.ok(Date.parse(waiting.due) > Date.now() + 23 * 3600_000);
+    assert.equal(waiting.due, undefined);
+    assert.ok(Date.parse(waiting.ended) >= Date.parse(waiting.entered));
 
     await makeDue(a, d.id);
     await executionIn(a, d.id, c.id, 'completed');

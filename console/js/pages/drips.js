@@ -223,11 +223,13 @@ export async function dripPage(view, { params, query }) {
   const d = (await api('GET', path)).data;
   /** @type {any} */
   let execution = null;
-  try {
-    execution = await api('GET', `${path}/executions`, { query: { offset: x } });
-  } catch (err) {
-    if (/** @type {any} */ (err).code !== 'DRIP-002') throw err;
-  }
+  // A drip nobody entered has no execution to show: asking would be a 404 on every view.
+  if (d.stats?.entered)
+    try {
+      execution = await api('GET', `${path}/executions`, { query: { offset: x } });
+    } catch (err) {
+      if (/** @type {any} */ (err).code !== 'DRIP-002') throw err;
+    }
   const act = async (activate) => {
     try {
       if (activate) await api('PUT', path, { json: { activate: true } });

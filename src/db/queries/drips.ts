@@ -196,8 +196,18 @@ export async function replaceSteps(
 const DRIP_RUNS = `workflow_runs r JOIN drip_campaigns d ON d.account_id = r.account_id AND d.id = r.workflow_id
   AND (d.migrated_at IS NULL OR r.entered_at <= d.migrated_at)`;
 
-/** A run's status as a drip execution shows it. */
-const EXECUTION_STATUS = `(CASE WHEN r.status IN ('active', 'waiting') THEN 'active'
+/**
+ * Whether a drip's run has sent its last message: it is at the drip's end node, where it only
+ * waits out the reply window (a reply there makes it `engaged`).
+ */
+const AFTER_LAST_MESSAGE = `(r.status IN ('active', 'waiting') AND r.node_id = 'end')`;
+
+/**
+ * A run's status as a drip execution shows it: one that sent its last message is `completed` (not
+ * `active` with a step due), unless a reply within the reply window makes it `engaged`.
+ */
+const EXECUTION_STATUS = `(CASE WHEN ${AFTER_LAST_MESSAGE} THEN 'completed'
+  WHEN r.status IN ('active', 'waiting') THEN 'active'
   ELSE coalesce(r.end_reason, r.status) END)`;
 
 const OUTCOMES = `count(*) FILTER (WHERE s = 'active')::int AS active,
@@ -314,8 +324,10 @@ export async function executionAt(
   const { rows } = await db.query<ExecutionRow & { total: number }>(
     `SELECT t.total, e.* FROM (SELECT count(*)::int AS total FROM ${DRIP_RUNS} WHERE ${cond}) t
      LEFT JOIN LATERAL (
-       SELECT r.id, r.contact_id, r.version_id, ${EXECUTION_STATUS} AS status, r.entered_at, r.ended_at,
-              CASE WHEN r.status IN ('active', 'waiting') THEN r.due_at END AS due_at,
+       SELECT r.id, r.contact_id, r.version_id, ${EXECUTION_STATUS} AS status, r.entered_at,
+              coalesce(r.ended_at, CASE WHEN ${AFTER_LAST_MESSAGE} THEN coalesce(r.waiting_since, r.updated_at) END)
+                AS ended_at,
+              CASE WHEN r.status IN ('active', 'waiting') AND NOT ${AFTER_LAST_MESSAGE} THEN r.due_at END AS due_at,
               CASE WHEN r.status = 'errored' THEN r.error END AS error,
               (SELECT count(*)::int FROM workflow_steps ws
                  JOIN workflow_versions v ON v.account_id = r.account_id AND v.id = r.version_id
