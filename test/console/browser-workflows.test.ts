@@ -43,7 +43,7 @@ describe('the web console’s workflows page in a browser', { skip: skipWithoutC
     await page.locator('h2', { hasText: 'JOIN <b>list</b>' }).waitFor();
     assert.equal(await page.locator('h2 b').count(), 0);
     assert.ok((await page.locator('td', { hasText: 'ask-confirmation' }).count()) > 0);
-    assert.ok((await page.locator('td', { hasText: 'false (time-out)' }).count()) > 0);
+    assert.ok((await page.locator('td', { hasText: 'no (time ran out)' }).count()) > 0);
 
     const id = decodeURIComponent(new URL(page.url()).hash.split('/')[2]);
     const wf = body(

@@ -77,6 +77,9 @@ function workflowTemplateCard(t) {
   );
 }
 
+/** A condition's outcomes in words (a step after a condition runs when…). */
+const WHEN = { true: 'yes', false: 'no' };
+
 /** A node's settings in a few words. */
 function configSummary(n) {
   const c = n.config ?? {};
@@ -151,25 +154,29 @@ export async function workflowPage(view, { params }) {
             v.readonly ? [' ', h('span', { class: 'tag' }, 'read-only')] : null,
           ),
         ),
-        h('h4', {}, 'Nodes'),
+        h('h4', {}, 'Steps'),
         table(
           [
-            ['Node', (n) => n.id],
-            ['Type', (n) => n.type.label],
+            ['Step', (n) => n.id],
+            ['What it does', (n) => n.type.label],
             ['Settings', (n) => h('span', { class: 'excerpt' }, configSummary(n))],
           ],
           v.definition.nodes,
-          'No nodes.',
+          'No steps.',
         ),
-        h('h4', {}, 'Edges'),
+        h('h4', {}, 'What comes next'),
         table(
           [
-            ['From', (e) => e.source],
-            ['To', (e) => e.target],
-            ['When', (e) => (e.value ? `${e.value}${e.type === 'timeout' ? ' (time-out)' : ''}` : '—')],
+            ['After', (e) => e.source],
+            ['Next', (e) => e.target],
+            [
+              'When',
+              (e) =>
+                `${WHEN[e.value] ?? (e.value ? String(e.value) : 'always')}${e.type === 'timeout' ? ' (time ran out)' : ''}`,
+            ],
           ],
           v.definition.edges,
-          'No edges.',
+          'Nothing follows any step.',
         ),
         h(
           'div',

@@ -62,8 +62,8 @@ export const WORKFLOW_TEMPLATES: readonly WorkflowTemplate[] = [
     name: 'Appointment reminder',
     category: 'scheduling',
     description:
-      'Reminds a contact of an appointment (attributes appointmentDate, appointmentTime) and asks for a ' +
-      'confirmation; a reply sets appointmentConfirmed to "yes", no reply within a day sends a second reminder.',
+      'Reminds a contact of an appointment (the date and time from their custom fields appointmentDate and ' +
+      'appointmentTime) and asks them to confirm; a reply marks it confirmed, no reply within a day sends a second reminder.',
     definition: {
       nodes: [
         manual(),
@@ -154,8 +154,8 @@ export const WORKFLOW_TEMPLATES: readonly WorkflowTemplate[] = [
     name: 'Birthday greeting',
     category: 'marketing',
     description:
-      'Enroll a contact on their birthday (POST …/workflows/{id}/enrollments): a greeting with a treat, and a ' +
-      'reminder five days later unless birthdayTreatRedeemed is "yes".',
+      'Start it for a contact on their birthday (Enroll on the workflow’s page, or from your own system): a ' +
+      'greeting with a treat, and a reminder five days later unless they have used the treat.',
     definition: {
       nodes: [
         manual(),
@@ -209,8 +209,8 @@ export const WORKFLOW_TEMPLATES: readonly WorkflowTemplate[] = [
     name: 'Abandoned-cart nudge',
     category: 'ecommerce',
     description:
-      'An hour after a cart is left (enroll the contact; attributes cartUrl, cartCoupon), a nudge; a day later a ' +
-      'discount if cartStatus is still "open".',
+      'An hour after a shopper leaves a cart (your shop starts it for them, with the cart’s link and a coupon as ' +
+      'custom fields), a nudge; a day later a discount if the cart is still open.',
     definition: {
       nodes: [
         manual(),
@@ -263,8 +263,8 @@ export const WORKFLOW_TEMPLATES: readonly WorkflowTemplate[] = [
     name: 'Payment reminder',
     category: 'billing',
     description:
-      'Tells a contact an invoice is due (attributes invoiceNumber, amountDue, dueDate, paymentLink); three days ' +
-      'later thanks them if paymentStatus is "paid", else sends an overdue notice.',
+      'Tells a contact an invoice is due (its number, amount, due date and payment link from their custom ' +
+      'fields); three days later thanks them if it is paid, else sends an overdue notice.',
     definition: {
       nodes: [
         manual(),
