@@ -1,5 +1,5 @@
 /** Child processes for the CLI tests: `sparrow start` on a temp DATA_DIR and one-off CLI commands. */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,10 +13,19 @@ export { ready, requestToken } from '../support/child-service.ts';
 const run = promisify(execFile);
 export const BIN = path.resolve('bin/sparrow.js');
 
-/** A temp DATA_DIR the embedded server's `postgres` user can enter (as root). */
-export function tempDataDir(): string {
+/**
+ * A temp DATA_DIR the embedded server's `postgres` user can enter (as root). `initialised`: its pg/
+ * is a copy of the test run's initialised PostgreSQL cluster (SPARROW_TEST_PG_CLUSTER, made once by
+ * scripts/run-tests.ts), so the service starts it without running initdb (1.1–1.5 s of CPU); a
+ * cluster of its own all the same. Without that variable (the file run alone through node --test)
+ * the service runs initdb as on a first start.
+ */
+export function tempDataDir(opts: { initialised?: boolean } = {}): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-cli-'));
   fs.chmodSync(dir, 0o755);
+  const cluster = process.env.SPARROW_TEST_PG_CLUSTER;
+  // cp -a keeps the owner (as root, the `postgres` user) and the modes PostgreSQL requires.
+  if (opts.initialised && cluster) execFileSync('cp', ['-a', cluster, path.join(dir, 'pg')]);
   return dir;
 }
 
@@ -89,8 +98,8 @@ export async function stopService(svc: Service): Promise<number | null> {
 }
 
 /**
- * Inside a `describe`: temp DATA_DIRs and services made through the answer, stopped (those still
- * running) and removed after the tests.
+ * Inside a `describe`: temp DATA_DIRs (with an initialised cluster, tempDataDir) and services made
+ * through the answer, stopped (those still running) and removed after the tests.
  */
 export function suiteServices(): {
   dataDir: () => string;
@@ -104,7 +113,7 @@ export function suiteServices(): {
   });
   return {
     dataDir() {
-      const dir = tempDataDir();
+      const dir = tempDataDir({ initialised: true });
       dirs.push(dir);
       return dir;
     },
@@ -122,6 +131,31 @@ export const pidFile = (dataDir: string) => path.join(dataDir, 'pg', 'postmaster
 /** The pid of the embedded PostgreSQL of a DATA_DIR, from its postmaster.pid. */
 export const postmasterPid = (dataDir: string) =>
   Number(fs.readFileSync(pidFile(dataDir), 'utf8').split('\n')[0]);
+
+/**
+ * The pids of the PostgreSQL servers (postmasters: `postgres -D DIR …`; their backends rename
+ * themselves) running on the embedded data directory of a DATA_DIR, from /proc; null where there is
+ * no /proc to read.
+ */
+export function postmastersOn(dataDir: string): number[] | null {
+  if (!fs.existsSync('/proc/self/cmdline')) return null;
+  const pgdir = fs.realpathSync(path.join(dataDir, 'pg'));
+  const found: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let argv: string[];
+    try {
+      argv = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue; // exited meanwhile
+    }
+    const d = argv.indexOf('-D');
+    if (path.basename(argv[0] ?? '') !== 'postgres' || d < 0) continue;
+    const dir = argv[d + 1] ?? '';
+    if ((fs.existsSync(dir) ? fs.realpathSync(dir) : dir) === pgdir) found.push(Number(entry));
+  }
+  return found.sort((a, b) => a - b);
+}
 
 export interface CliResult {
   code: number;
