@@ -1,6 +1,7 @@
 // Import contacts from a CSV file on the contacts page (POST …/contacts/imports): the file is
 // staged at once, a worker imports it chunk by chunk, and a progress bar follows it (polled) up
-// to the result: counts and the rows that failed, with their lines.
+// to the result: counts and the rows that failed, with their lines; then the page's list is drawn
+// again (`imported`), so the new contacts show without a reload.
 import { api } from '../api.js';
 import { field, h, table } from '../dom.js';
 import { showError, showInfo } from '../flash.js';
@@ -9,10 +10,12 @@ import { showError, showInfo } from '../flash.js';
 const POLL_MS = 500;
 
 /**
- * The import form; its result area shows the import's progress, then its counts and row errors.
+ * The import form; its result area shows the import's progress, then its counts and row errors,
+ * and `imported` is called once an import has ended (to show the contacts it made).
+ * @param {() => Promise<void>} [imported]
  * @returns {HTMLFormElement}
  */
-export function importForm() {
+export function importForm(imported) {
   const file = h('input', { type: 'file', name: 'csv', accept: '.csv,text/csv', required: true });
   const strategy = h(
     'select',
@@ -40,7 +43,7 @@ export function importForm() {
           const started = (
             await api('POST', '/contacts/imports', { form: body, query: { mergeStrategy: strategy.value } })
           ).data;
-          await follow(started, result);
+          if ((await follow(started, result)) && imported) await imported();
         } catch (err) {
           showError(err);
         } finally {
@@ -65,9 +68,10 @@ export function importForm() {
 
 /**
  * Shows an import's progress in `area`, asking for it every POLL_MS until it ends (or the area
- * leaves the page), then its result.
+ * leaves the page), then its result; answers whether it showed one.
  * @param {any} imp the import as POST answered it
  * @param {HTMLElement} area
+ * @returns {Promise<boolean>}
  */
 async function follow(imp, area) {
   const label = h('label', { for: `import-${imp.id}` }, '');
@@ -86,8 +90,9 @@ async function follow(imp, area) {
     await new Promise((r) => setTimeout(r, POLL_MS));
     imp = (await api('GET', `/contacts/imports/${encodeURIComponent(imp.id)}`)).data;
   }
-  if (!area.isConnected) return;
+  if (!area.isConnected) return false;
   showResult(imp, area, label);
+  return true;
 }
 
 /**

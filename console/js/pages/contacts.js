@@ -27,32 +27,35 @@ export async function contactsPage(view, { query }) {
     ),
     filterForm(search, () => go('/contacts', { q: search.value.trim() }), 'Search', { role: 'search' }),
   );
-  const res = await api('GET', '/contacts', { query: { q, offset, limit: 20 } });
   const rows = h('div', {});
-  view.append(rows);
-  rows.append(
-    table(
-      [
-        ['', selectCell],
-        ['Name', (c) => h('a', { href: `#/contacts/${encodeURIComponent(c.id)}` }, nameOf(c))],
-        ['Mobile', (c) => c.mobile?.number ?? '—'],
-        ['Email', (c) => c.email ?? ''],
-        ['Tags', (c) => c.tags.map((t) => h('span', { class: 'tag' }, t.tag))],
+  // The list alone is drawn again when an import ends (the form and its result stay in view).
+  const load = async () => {
+    const res = await api('GET', '/contacts', { query: { q, offset, limit: 20 } });
+    rows.replaceChildren(
+      table(
         [
-          'State',
-          (c) =>
-            [c.optOut ? 'opted out' : null, c.blocked ? 'blocked' : null, c.valid ? null : 'invalid']
-              .filter(Boolean)
-              .join(', ') || 'ok',
+          ['', selectCell],
+          ['Name', (c) => h('a', { href: `#/contacts/${encodeURIComponent(c.id)}` }, nameOf(c))],
+          ['Mobile', (c) => c.mobile?.number ?? '—'],
+          ['Email', (c) => c.email ?? ''],
+          ['Tags', (c) => c.tags.map((t) => h('span', { class: 'tag' }, t.tag))],
+          [
+            'State',
+            (c) =>
+              [c.optOut ? 'opted out' : null, c.blocked ? 'blocked' : null, c.valid ? null : 'invalid']
+                .filter(Boolean)
+                .join(', ') || 'ok',
+          ],
+          ['Created', (c) => when(c.created.at)],
         ],
-        ['Created', (c) => when(c.created.at)],
-      ],
-      res.data,
-      q ? 'No contact matches.' : 'No contacts yet.',
-    ),
-    pager(res.pagination, (o) => go('/contacts', { q, offset: o })),
-  );
-  view.append(bulkPanel(rows, q), importForm());
+        res.data,
+        q ? 'No contact matches.' : 'No contacts yet.',
+      ),
+      pager(res.pagination, (o) => go('/contacts', { q, offset: o })),
+    );
+  };
+  await load();
+  view.append(rows, bulkPanel(rows, q), importForm(load));
 }
 
 /** #/contacts/new and #/contacts/:id */
