@@ -534,6 +534,28 @@ export async function workflowEditorPage(view, { params, query }) {
     /** @type {HTMLButtonElement | null} */ (
       nodeList.querySelector(`button[data-node="${CSS.escape(id)}"]`)
     )?.focus();
+    showInGraph(id);
+  }
+
+  /** Scrolls the graph's box (not the page) so that the node is in view, e.g. chosen in the list on a phone. */
+  function showInGraph(/** @type {string} */ id) {
+    const wrap = graphBox.parentElement;
+    const node = graphBox.querySelector(`g[data-node="${CSS.escape(id)}"]`);
+    if (!wrap || !node) return;
+    const box = wrap.getBoundingClientRect();
+    const at = node.getBoundingClientRect();
+    // Where the node is in the scrolled graph; then the least scroll that shows it whole, its start first.
+    const left = at.left - box.left - wrap.clientLeft + wrap.scrollLeft;
+    const top = at.top - box.top - wrap.clientTop + wrap.scrollTop;
+    const margin = 8;
+    wrap.scrollLeft = Math.min(
+      Math.max(wrap.scrollLeft, left + at.width + margin - wrap.clientWidth),
+      left - margin,
+    );
+    wrap.scrollTop = Math.min(
+      Math.max(wrap.scrollTop, top + at.height + margin - wrap.clientHeight),
+      top - margin,
+    );
   }
 
   // Add a node from the catalog.
