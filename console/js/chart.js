@@ -23,8 +23,10 @@ export function barChart(days, series, title, format = String) {
   const width = 720;
   const height = 160;
   const pad = 24;
-  // The tallest bar is the highest value (amounts below 1 too); all zero: an empty chart.
-  const max = Math.max(0, ...days.flatMap((d) => series.map(([key]) => Number(d[key]) || 0))) || 1;
+  // The tallest bar is the highest value (amounts below 1 too); all zero: an empty chart, its
+  // scale said as 0 (the bars are drawn against 1, not 0).
+  const highest = Math.max(0, ...days.flatMap((d) => series.map(([key]) => Number(d[key]) || 0)));
+  const max = highest || 1;
   const slot = (width - pad) / Math.max(1, days.length);
   const bar = Math.max(1, (slot - 2) / series.length);
   const chart = svg('svg', {
@@ -56,7 +58,7 @@ export function barChart(days, series, title, format = String) {
   axis.className = 'chart-axis';
   for (const text of [
     days[0]?.day ?? '',
-    `Highest: ${format(max)}`,
+    `Highest: ${format(highest)}`,
     days.length > 1 ? days[days.length - 1].day : '',
   ]) {
     const span = document.createElement('span');
