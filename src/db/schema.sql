@@ -1440,6 +1440,20 @@ AS $function$
   SELECT CASE WHEN sparrow_is_gsm7(t) THEN 'GSM-7' ELSE 'UCS-2' END
 $function$;
 
+CREATE OR REPLACE FUNCTION sparrow_event_heard(p_account uuid, p_type text)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+AS $function$
+  SELECT p_type NOT IN ('contact-created', 'conversation-started', 'message-sent', 'message-status')
+      OR EXISTS (SELECT 1 FROM webhooks w
+                  WHERE w.account_id = p_account AND w.status = 'active' AND p_type = ANY (w.event_types))
+      OR (p_type = 'message-status' AND EXISTS (SELECT 1 FROM smpp_credentials c WHERE c.account_id = p_account))
+      OR (p_type = 'message-sent' AND EXISTS (SELECT 1 FROM integrations i
+                                                WHERE i.account_id = p_account AND i.status <> 'disconnected'))
+      OR (p_type = 'contact-created' AND workflow_trigger_active(p_account, 'trigger.contact-created'))
+$function$;
+
 CREATE OR REPLACE FUNCTION sparrow_event_payload(e events)
  RETURNS jsonb
  LANGUAGE sql

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { contactJsonSql } from '../../src/db/queries/contacts-merge.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { listenToEvents } from '../support/listen.ts';
 
 describe('the Contact shape built in SQL (contactJsonSql)', () => {
   let svc: TestService;
@@ -11,6 +12,8 @@ describe('the Contact shape built in SQL (contactJsonSql)', () => {
   before(async () => {
     svc = await startTestService();
     a = await svc.newAccount();
+    // A send writes contact-created only where heard.
+    await listenToEvents(svc.db, a.accountId, ['contact-created']);
   });
   after(() => svc.close());
 

@@ -5,6 +5,7 @@ import { numberZonesLateral } from '../../src/db/queries/phone-zones.ts';
 import { SCOPES } from '../../src/schemas/scopes.ts';
 import { dispatch } from '../../src/workers/dispatch.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { listenToEvents } from '../support/listen.ts';
 
 const NOT_THERE = '01937c1e-0000-7000-8000-00000000abcd';
 
@@ -413,6 +414,8 @@ describe('autoresponders', () => {
 
     it('answers a text containing a keyword as a whole word, in any case, through the normal send path', async () => {
       const acc = await svc.newAccount();
+      // The test reads the reply's message-sent and message-status events, written only where heard.
+      await listenToEvents(svc.db, acc.accountId, ['message-sent', 'message-status']);
       const to = await ourNumber(acc);
       const r = await create(acc, { trigger: { type: 'keywords', keywords: ['hours'] } });
       const before = body(

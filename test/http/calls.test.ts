@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { listenToEvents } from '../support/listen.ts';
 
 describe('calls', () => {
   let svc: TestService;
@@ -29,6 +30,8 @@ describe('calls', () => {
     svc = await startTestService({ rateLimitPerMinute: 1_000_000 });
     a = await svc.newAccount();
     b = await svc.newAccount();
+    // A test reads the caller's contact-created event, written only where heard.
+    await listenToEvents(svc.db, a.accountId, ['contact-created']);
   });
   after(() => svc.close());
 

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { CONTACT_IMPORTS } from '../../src/domain/contacts/run-contact-imports.ts';
 import { runChunks } from '../../src/domain/jobs/run-chunks.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { listenToEvents } from '../support/listen.ts';
 import { workerProcesses } from '../support/worker-processes.ts';
 
 let seq = 0;
@@ -42,6 +43,8 @@ describe('POST/GET /v1/accounts/:accountId/contacts/imports', () => {
   before(async () => {
     svc = await startTestService();
     acc = await svc.newAccount();
+    // The tests count acc's contact-created events, written only where heard.
+    await listenToEvents(svc.db, acc.accountId, ['contact-created']);
   });
   after(() => svc.close());
 
@@ -298,6 +301,8 @@ describe('a worker process killed in the middle of an import', () => {
   before(async () => {
     svc = await startTestService();
     acc = await svc.newAccount();
+    // The tests count acc's contact-created events, written only where heard.
+    await listenToEvents(svc.db, acc.accountId, ['contact-created']);
   });
   after(() => svc.close());
 

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { withTx } from '../../src/db/client.ts';
 import { findOrCreateContactByMobile } from '../../src/domain/contacts/find-or-create-by-mobile.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { listenToEvents } from '../support/listen.ts';
 
 const csvHeaders = (auth: Record<string, string>) => ({ ...auth, 'content-type': 'text/csv' });
 
@@ -28,6 +29,8 @@ describe('contacts', () => {
     svc = await startTestService({ rateLimitPerMinute: 1_000_000 });
     a = await svc.newAccount();
     b = await svc.newAccount();
+    // The tests read a's contact-created events, written only where heard.
+    await listenToEvents(svc.db, a.accountId, ['contact-created']);
   });
   after(() => svc.close());
 
@@ -419,6 +422,7 @@ describe('contacts', () => {
 
     it('accepts 100,000 rows in one upload, answering the first 100 contacts', async () => {
       const bulk = await svc.newAccount();
+      await listenToEvents(svc.db, bulk.accountId, ['contact-created']);
       const lines = ['country,firstName,lastName,email,mobile,tags,tier'];
       for (let i = 0; i < 100_000; i++) {
         lines.push(
@@ -674,6 +678,7 @@ describe('contacts', () => {
   describe('findOrCreateContactByMobile', () => {
     it('creates once under concurrent calls, emitting one contact-created, and finds it afterwards', async () => {
       const acc = await svc.newAccount();
+      await listenToEvents(svc.db, acc.accountId, ['contact-created']);
       const input = { number: '+12015557000', country: 'US', lineType: 'fixedOrMobile', firstName: 'Race' };
       const by = { id: 'test', source: 'test' };
       const results = await Promise.all(

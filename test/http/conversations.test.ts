@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { listenToEvents } from '../support/listen.ts';
 
 describe('conversations', () => {
   let svc: TestService;
@@ -40,6 +41,8 @@ describe('conversations', () => {
     svc = await startTestService();
     a = await svc.newAccount();
     b = await svc.newAccount();
+    // The tests read a's conversation-started events, written only where heard.
+    await listenToEvents(svc.db, a.accountId, ['conversation-started']);
     ourA = await ourNumber(a.accountId);
     ourB = await ourNumber(b.accountId);
     foreign = (await say(sender(), 'for b', ourB)).conversationId;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { listenToEvents } from '../support/listen.ts';
 
 describe('hosted lead forms (public listener)', () => {
   let svc: TestService;
@@ -48,6 +49,8 @@ describe('hosted lead forms (public listener)', () => {
   before(async () => {
     svc = await startTestService({ rateLimitPerMinute: 1_000_000 });
     a = await svc.newAccount({ balance: 100 });
+    // The tests read a's contact-created events, written only where heard.
+    await listenToEvents(svc.db, a.accountId, ['contact-created']);
   });
   after(() => svc.close());
 

@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/config.ts';
 import { twilioSignature } from '../../src/providers/twilio/webhooks.ts';
 import { newId } from '../../src/util/ids.ts';
 import { addProviderNumber, body, call } from '../helpers.ts';
+import { listenToEvents } from '../support/listen.ts';
 import { serviceWithAccount } from '../support/suite.ts';
 
 const TWILIO_TOKEN = 'test-twilio-auth-token';
@@ -17,6 +18,9 @@ describe('inbound messages', () => {
 
   before(async () => {
     ours = await ourNumber(s.a.accountId);
+    // The tests read the contact-created and conversation-started events of inbound texts, written
+    // only where heard.
+    await listenToEvents(s.svc.db, s.a.accountId, ['contact-created', 'conversation-started']);
   });
 
   async function ourNumber(accountId: string): Promise<string> {

@@ -18,6 +18,7 @@ import {
   type PipedriveServer,
   pipedriveServer,
 } from '../support/crm-servers.ts';
+import { listenToEvents } from '../support/listen.ts';
 
 const HOUR_AGO = Date.now() - 3_600_000;
 
@@ -60,6 +61,8 @@ describe('integrations API and CRM → Sparrow sync', () => {
     a = await svc.newAccount();
     b = await svc.newAccount();
     hub.tokens.add('pat-na1-good');
+    // A test reads the contact-created events of a sync, written only where heard.
+    await listenToEvents(svc.db, a.accountId, ['contact-created']);
     pd.tokens.add('pd-good');
     ac.tokens.add('ac-good');
   });

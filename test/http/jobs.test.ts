@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { claimRangeBatch } from '../../src/domain/send/dispatch/ranges.ts';
 import { dispatch } from '../../src/workers/dispatch.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { listenToEvents } from '../support/listen.ts';
 
 describe('jobs: GET /v1/accounts/:accountId/jobs, GET …/jobs/:jobId, PUT …/jobs/:jobId/cancel', () => {
   let svc: TestService;
@@ -245,6 +246,8 @@ describe('jobs: cancelling a running send (with a dispatcher)', () => {
 
   it('cancel fails and refunds exactly the messages no dispatcher holds; those it holds are still sent', async () => {
     const acc = await setup(5, 100);
+    // The test counts the cancel's message-status events, written only where heard.
+    await listenToEvents(svc.db, acc.accountId, ['message-status']);
     const before = await balance(acc);
     const sent = body(await send(acc, { filters: { all: true }, template: 'Cancel me' })).data;
     assert.equal(sent.queued, 5);

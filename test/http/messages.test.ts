@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { listenToEvents } from '../support/listen.ts';
 
 const US_RATE = 0.0079;
 const GB_RATE = 0.04;
@@ -41,6 +42,8 @@ describe('messages', () => {
     svc = await startTestService();
     a = await svc.newAccount({ balance: 100 });
     b = await svc.newAccount();
+    // The tests read a's contact-created and conversation-started events, written only where heard.
+    await listenToEvents(svc.db, a.accountId, ['contact-created', 'conversation-started']);
   });
   after(() => svc.close());
 

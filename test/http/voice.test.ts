@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/config.ts';
 import { twilioSignature } from '../../src/providers/twilio/webhooks.ts';
 import { newId } from '../../src/util/ids.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { listenToEvents } from '../support/listen.ts';
 
 const TWILIO_TOKEN = 'test-twilio-voice-token';
 
@@ -70,6 +71,8 @@ describe('Twilio voice webhooks', () => {
     a = await svc.newAccount();
     ours = body(await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/phonenumbers`, { auth: a.auth }))
       .data[0];
+    // A test reads the caller's contact-created event, written only where heard.
+    await listenToEvents(svc.db, a.accountId, ['contact-created']);
     // Twilio's callbacks are accepted only for a number Twilio serves.
     await svc.db.query(`UPDATE phone_numbers SET provider = 'twilio' WHERE id = $1`, [ours.id]);
   });

@@ -5,6 +5,7 @@ import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 import { closeServer, listenLoopback, readBody, twilioBasic } from '../support/fake-twilio.ts';
+import { listenToEvents } from '../support/listen.ts';
 import { countMessages, workerProcesses } from '../support/worker-processes.ts';
 
 const N = 3000;
@@ -165,6 +166,8 @@ describe('exactly once at the carrier: a worker killed with SIGKILL in the middl
     baseUrl = await carrier.listen();
     svc = await startTestService({ twilio: { baseUrl, accountSid: SID, authToken: tokens[0] } });
     a = await svc.newAccount({ balance: 1000 });
+    // The test counts message-sent events (one per message), written only where heard.
+    await listenToEvents(svc.db, a.accountId, ['message-sent']);
   });
   after(async () => {
     await svc.close();

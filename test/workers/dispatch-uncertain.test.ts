@@ -7,6 +7,7 @@ import { dispatchBatch } from '../../src/domain/send/dispatch/dispatch-batch.ts'
 import type { OutboundMessage, Provider, SendResult } from '../../src/providers/types.ts';
 import { dispatch } from '../../src/workers/dispatch.ts';
 import { body, call, eventually, startTestService, type TestService } from '../helpers.ts';
+import { listenToEvents } from '../support/listen.ts';
 
 const N = 150;
 const ACKED = 40;
@@ -52,6 +53,8 @@ async function workerDiesMidSend(policy: Config['deliveryGuarantee']) {
   });
   services.push(svc);
   const a = await svc.newAccount({ balance: 100 });
+  // The test counts the failed messages' message-status events, written only where heard.
+  await listenToEvents(svc.db, a.accountId, ['message-status']);
   const rows = Array.from({ length: N }, (_, i) => `US,P${i},+1202${String(5_000_000 + i)}`).join('\n');
   await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/contacts`, {
     headers: { ...a.auth, 'content-type': 'text/csv' },

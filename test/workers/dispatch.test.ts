@@ -6,6 +6,7 @@ import { SimulatorProvider } from '../../src/providers/simulator/provider.ts';
 import type { Provider, ProviderName, SendResult } from '../../src/providers/types.ts';
 import { dispatch } from '../../src/workers/dispatch.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { listenToEvents } from '../support/listen.ts';
 
 const US_RATE = 0.0079;
 const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
@@ -61,6 +62,8 @@ describe('dispatch', () => {
     let a: TestAccount;
     before(async () => {
       a = await svc.newAccount({ balance: 50 });
+      // The tests read a's message-sent and message-status events, written only where heard.
+      await listenToEvents(svc.db, a.accountId, ['message-sent', 'message-status']);
     });
 
     it('takes over a range whose claim expired (a killed worker) and never submits an attempt twice', async () => {
@@ -262,6 +265,8 @@ describe('dispatch', () => {
     let a: TestAccount;
     before(async () => {
       a = await svc.newAccount({ balance: 50 });
+      // The tests read a's message-sent and message-status events, written only where heard.
+      await listenToEvents(svc.db, a.accountId, ['message-sent', 'message-status']);
       svc.startWorkers([dispatch]);
     });
 

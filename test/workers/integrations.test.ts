@@ -14,6 +14,7 @@ import {
   type PipedriveServer,
   pipedriveServer,
 } from '../support/crm-servers.ts';
+import { listenToEvents } from '../support/listen.ts';
 import { workerProcesses } from '../support/worker-processes.ts';
 
 const HOUR_AGO = Date.now() - 3_600_000;
@@ -184,6 +185,8 @@ describe('a sparrow worker process killed with SIGKILL', () => {
     pd.tokens.add('pd-good');
     svc = await startTestService({ crm: { hubspotBase: hub.url, pipedriveBase: pd.url } });
     a = await svc.newAccount();
+    // The test counts the sync's contact-created events, written only where heard.
+    await listenToEvents(svc.db, a.accountId, ['contact-created']);
     ours = await ourNumber(svc, a.accountId);
   });
   after(async () => {

@@ -4,6 +4,7 @@ import type { OutboundMessage } from '../../src/providers/types.ts';
 import { dispatch } from '../../src/workers/dispatch.ts';
 import { task } from '../../src/workers/index.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { listenToEvents } from '../support/listen.ts';
 
 const messageExpiry = task('message-expiry');
 
@@ -67,6 +68,8 @@ describe('message expiry', () => {
 
   it('the sweep fails expired bulk messages with MSG-012, refunds them once and never submits them', async () => {
     const a = await svc.newAccount({ balance: 10 });
+    // The test reads the expired messages' message-status events, written only where heard.
+    await listenToEvents(svc.db, a.accountId, ['message-status']);
     const start = await balance(a);
     const data = await send(a, {
       contacts: [nextMobile(), nextMobile(), nextMobile()].map((number) => ({ mobile: { number } })),
@@ -103,6 +106,8 @@ describe('message expiry', () => {
 
   it('the dispatcher checks expiry before submitting: an expired message fails and is refunded, not sent', async () => {
     const a = await svc.newAccount({ balance: 10 });
+    // The test reads the expired messages' message-status events, written only where heard.
+    await listenToEvents(svc.db, a.accountId, ['message-status']);
     const start = await balance(a);
     const data = await send(a, {
       contacts: [{ mobile: { number: nextMobile() } }, { mobile: { number: nextMobile() } }],
@@ -147,6 +152,8 @@ describe('message expiry', () => {
 
   it('the sweep expires a message waiting in the per-message queue (a retry) with one refund', async () => {
     const a = await svc.newAccount({ balance: 10 });
+    // The test reads the expired messages' message-status events, written only where heard.
+    await listenToEvents(svc.db, a.accountId, ['message-status']);
     const start = await balance(a);
     const data = await send(a, {
       contacts: [{ mobile: { number: nextMobile() } }],

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { assignNumber } from '../../src/domain/numbers/number-assignments.ts';
 import { dispatch } from '../../src/workers/dispatch.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { listenToEvents } from '../support/listen.ts';
 import { RecordingSmsc } from '../support/recording-smsc.ts';
 
 const N = 300;
@@ -54,6 +55,8 @@ describe('failover between two SMPP carriers (named instances), the first stoppe
       },
     );
     acc = await svc.newAccount({ balance: 1000 });
+    // The test counts acc's message-sent and message-status events, written only where heard.
+    await listenToEvents(svc.db, acc.accountId, ['message-sent', 'message-status']);
     svc.startWorkers([dispatch]);
   });
   after(async () => {

@@ -9,6 +9,7 @@ import { createRoute } from '../../src/domain/routes/routes.ts';
 import { dispatch } from '../../src/workers/dispatch.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 import { listenLoopback, readBody, twilioBasic } from '../support/fake-twilio.ts';
+import { listenToEvents } from '../support/listen.ts';
 
 const N = 300;
 /** Submissions carrier A takes before it is stopped. */
@@ -128,6 +129,8 @@ describe('failover between two carriers: the first is stopped in the middle of a
       smpp: { url: smppUrl, systemId: 'sparrow', password: 'secret1', windowSize: 10, maxPerSecond: 0 },
     });
     acc = await svc.newAccount({ balance: 1000 });
+    // The test counts acc's message-sent events (one per message), written only where heard.
+    await listenToEvents(svc.db, acc.accountId, ['message-sent']);
     svc.startWorkers([dispatch]);
   });
   after(async () => {

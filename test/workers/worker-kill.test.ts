@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { listenToEvents } from '../support/listen.ts';
 import { countMessages, workerProcesses } from '../support/worker-processes.ts';
 
 const N = 3000;
@@ -15,6 +16,8 @@ describe('a worker process killed in the middle of a bulk send', () => {
   before(async () => {
     svc = await startTestService();
     a = await svc.newAccount({ balance: 1000 });
+    // The test counts message-sent events (one per message), written only where heard.
+    await listenToEvents(svc.db, a.accountId, ['message-sent']);
   });
   after(() => svc.close());
 

@@ -6,6 +6,7 @@ import { MAX_ATTRIBUTE_BYTES, MAX_ATTRIBUTES } from '../../schemas/limits.ts';
  */
 import type { Queryable } from '../client.ts';
 import type { ContactFields, ContactTag, MergeMode } from './contacts.ts';
+import { eventHeard } from './events.ts';
 
 /** A contact as a JSON record for the set-based statements (keys match mergeCte's recordset). */
 export interface ContactRecord {
@@ -188,7 +189,8 @@ export async function upsertContactsSet(
        RETURNING c.*),
      ev AS (
        INSERT INTO events (id, account_id, type, data)
-       SELECT i.event_id, $1, 'contact-created', ${contactJsonSql('ins', { fresh: true })} FROM ins JOIN input i ON i.id = ins.id)
+       SELECT i.event_id, $1, 'contact-created', ${contactJsonSql('ins', { fresh: true })} FROM ins JOIN input i ON i.id = ins.id
+       WHERE ${eventHeard('$1::uuid', "'contact-created'")})
      SELECT ins.id, i."row" FROM ins JOIN input i ON i.id = ins.id`,
     values: [accountId, JSON.stringify(records), mode ?? 'append', by],
   });

@@ -4,6 +4,7 @@
  */
 import type { Queryable } from '../client.ts';
 import { contactJsonSql } from './contacts-merge.ts';
+import { eventHeard } from './events.ts';
 
 export interface IntegrationRow {
   account_id: string;
@@ -311,7 +312,8 @@ export async function upsertCrmContacts(
        RETURNING c.*),
      ev AS (
        INSERT INTO events (id, account_id, type, data)
-       SELECT i.event_id, $1, 'contact-created', ${contactJsonSql('ins')} FROM ins JOIN input i ON i.contact_id = ins.id)
+       SELECT i.event_id, $1, 'contact-created', ${contactJsonSql('ins')} FROM ins JOIN input i ON i.contact_id = ins.id
+       WHERE ${eventHeard('$1::uuid', "'contact-created'")})
      SELECT ins.id, (ins.integrations->$3::text->>'id') AS crm_id FROM ins`,
     [accountId, json, type, by],
   );

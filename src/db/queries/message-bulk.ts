@@ -8,6 +8,7 @@ import { suitableSenders } from '../../messaging/senders.ts';
 import { textErrorSql } from '../../messaging/text-rules.ts';
 import type { Queryable } from '../client.ts';
 import { contactFilterSql } from './contacts.ts';
+import { eventHeard } from './events.ts';
 import { type AttributeCondition, type ListRow, listMemberCondition } from './lists.ts';
 import { MESSAGE_EVENT_DATA, OPTED_OUT_ERROR } from './messages.ts';
 import { numberZonesLateral } from './phone-zones.ts';
@@ -62,6 +63,11 @@ export interface JobMessagesSpec {
    * its template (the job's is only the first one's).
    */
   rows?: { ids: string[]; contactIds: string[]; bodies: string[] };
+  /**
+   * False: no conversation is opened or touched (an SMPP client's submissions: a relay's recipient
+   * gets a conversation when it replies, as any inbound text opens one); the messages have none.
+   */
+  openConversations?: boolean;
   /**
    * Quiet hours (a marketing send): each message is held until 8:00 in its recipient's time zone
    * when it is sent between 21:00 and 8:00 there (sparrow_quiet_until, migration 0152); `fallbackZone`
@@ -124,7 +130,7 @@ export function recipientsSql(r: RecipientSpec, params: unknown[]): string {
  * Inserts a bulk send's messages in ONE statement (INSERT … SELECT over the recipients; nothing
  * per recipient crosses to Node): renders the template per contact, counts segments, prices by
  * country, picks each contact's sender (sticky: its existing conversation with a pool number,
- * else a stable hash of its id over the pool), upserts the (contact, number) conversations with
+ * else a stable hash of its id over the pool), upserts the (contact, number) conversations (unless `openConversations` is false) with
  * `conversation-started` for new ones, and records contacts with no valid mobile (CONT-001) or that
  * opted out or are blocked (CONT-010), and texts that render empty without media (MSG-004) or over
  * the cap (MSG-005), as failed, unpriced messages with a `message-status` event.
@@ -156,7 +162,6 @@ export async function insertJobMessages(
   const poolIds = add(spec.pool.map((p) => p.id));
   const poolNumbers = add(spec.pool.map((p) => p.number));
   const prices = add(JSON.stringify(spec.prices));
-  const by = add(JSON.stringify(spec.by));
   const job = add(spec.jobId);
   const campaign = add(spec.campaignId);
   const media = add(JSON.stringify(spec.media));
@@ -227,6 +232,34 @@ export async function insertJobMessages(
       }
     : { zones: '', lookup: '', holds: '', hold: 'NULL::timestamptz', join: '' };
 
+  // Conversations: upserted per (contact, sender) with `conversation-started` for new ones, or none.
+  const conversations =
+    spec.openConversations === false
+      ? { cte: '', join: '', id: 'NULL::uuid' }
+      : (() => {
+          const by = add(JSON.stringify(spec.by));
+          return {
+            cte: `conv AS (
+       INSERT INTO conversations AS cv (account_id, id, contact_id, phone_number_id, last_message_id, created_by, updated_by)
+       SELECT ${perRow ? 'DISTINCT ON (y.contact_id, y.number_id)' : ''} $1, sparrow_uuidv7(), y.contact_id, y.number_id, y.id,
+              ${by}::jsonb, ${by}::jsonb
+       FROM y WHERE y.error IS NULL ${perRow ? 'ORDER BY y.contact_id, y.number_id, y.id DESC' : ''}
+       ON CONFLICT (account_id, contact_id, phone_number_id)
+         DO UPDATE SET last_message_id = EXCLUDED.last_message_id, updated_at = now()
+       RETURNING cv.id, cv.contact_id, cv.phone_number_id, (cv.xmax = 0) AS created
+     ),
+     started AS (
+       INSERT INTO events (id, account_id, type, data)
+       -- A reference that sparrow_event_payload() turns into the published payload (migration 0150).
+       SELECT sparrow_uuidv7(), $1, 'conversation-started',
+              jsonb_build_object('hydrate', 'conversation', 'conversation', jsonb_build_object('id', conv.id))
+       FROM conv WHERE conv.created AND ${eventHeard('$1::uuid', "'conversation-started'")}
+     ),`,
+            join: 'LEFT JOIN conv ON conv.contact_id = y.contact_id AND conv.phone_number_id = y.number_id',
+            id: 'conv.id',
+          };
+        })();
+
   // The statement holds every recipient in a few CTEs: kept in memory rather than spilled to disk.
   // A batch of rows (an SMPP window) fits the default and saves the round trip.
   if (!perRow || perRow.ids.length > SMALL_BATCH)
@@ -254,20 +287,12 @@ export async function insertJobMessages(
        ${units}
      ),
      ${quiet.holds}
-     conv AS (
-       INSERT INTO conversations AS cv (account_id, id, contact_id, phone_number_id, last_message_id, created_by, updated_by)
-       SELECT ${perRow ? 'DISTINCT ON (y.contact_id, y.number_id)' : ''} $1, sparrow_uuidv7(), y.contact_id, y.number_id, y.id,
-              ${by}::jsonb, ${by}::jsonb
-       FROM y WHERE y.error IS NULL ${perRow ? 'ORDER BY y.contact_id, y.number_id, y.id DESC' : ''}
-       ON CONFLICT (account_id, contact_id, phone_number_id)
-         DO UPDATE SET last_message_id = EXCLUDED.last_message_id, updated_at = now()
-       RETURNING cv.id, cv.contact_id, cv.phone_number_id, (cv.xmax = 0) AS created
-     ),
+     ${conversations.cte}
      ins AS (
        INSERT INTO messages (account_id, id, job_id, campaign_id, contact_id, conversation_id, phone_number_id,
                              from_number, to_number, outgoing, body, template, media, encoding, segments, price,
                              status, error, created_by, provider, bulk, not_before, expires_at)
-       SELECT $1, y.id, ${job}::uuid, ${campaign}::uuid, y.contact_id, conv.id, y.number_id, y.from_number,
+       SELECT $1, y.id, ${job}::uuid, ${campaign}::uuid, y.contact_id, ${conversations.id}, y.number_id, y.from_number,
               -- The source text and the author are the job's (send_jobs.template, created_by).
               y.mobile_number, true, y.body, ${perRow ? 'y.body' : 'NULL'}, ${media}::jsonb, y.encoding, y.segments,
               CASE WHEN y.error IS NULL
@@ -282,16 +307,9 @@ export async function insertJobMessages(
               ${quiet.hold},
               -- The validity period ends (a failed message has none left to wait out).
               CASE WHEN y.error IS NULL THEN ${expiresAt} END
-       FROM y LEFT JOIN conv ON conv.contact_id = y.contact_id AND conv.phone_number_id = y.number_id
+       FROM y ${conversations.join}
        ${quiet.join}
        RETURNING status, price, not_before
-     ),
-     started AS (
-       INSERT INTO events (id, account_id, type, data)
-       -- A reference that sparrow_event_payload() turns into the published payload (migration 0150).
-       SELECT sparrow_uuidv7(), $1, 'conversation-started',
-              jsonb_build_object('hydrate', 'conversation', 'conversation', jsonb_build_object('id', conv.id))
-       FROM conv WHERE conv.created
      ),
      failed AS (
        INSERT INTO events (id, account_id, type, data)
@@ -301,6 +319,7 @@ export async function insertJobMessages(
                     false AS system, y.encoding, y.segments, 0::numeric AS price, 'failed' AS status, y.error,
                     NULL::text AS provider_message_id, NULL::text AS provider_ref, NULL::text AS provider, y.contact_id
              FROM y WHERE y.error IS NOT NULL) m
+       WHERE ${eventHeard('$1::uuid', "'message-status'")}
      )
      SELECT count(*) FILTER (WHERE status = 'queued')::int AS queued,
             count(*) FILTER (WHERE status = 'failed')::int AS failed,
@@ -336,7 +355,8 @@ export async function insertInvalidNumberMessages(
   },
 ): Promise<number> {
   if (m.numbers.length === 0) return 0;
-  const { rowCount } = await db.query(
+  // The messages are counted, not the events (those are written only where heard).
+  const { rows } = await db.query<{ n: number }>(
     `WITH ins AS (
        INSERT INTO messages (account_id, id, job_id, campaign_id, from_number, to_number, outgoing, body, template,
                              encoding, segments, status, error, created_by)
@@ -344,10 +364,13 @@ export async function insertInvalidNumberMessages(
               $9::jsonb, $7
        FROM unnest($8::text[]) AS t(n)
        RETURNING *
+     ), ev AS (
+       INSERT INTO events (id, account_id, type, data)
+       SELECT sparrow_uuidv7(), m.account_id, 'message-status', ${MESSAGE_EVENT_DATA} FROM ins m
+       WHERE ${eventHeard('$1::uuid', "'message-status'")}
      )
-     INSERT INTO events (id, account_id, type, data)
-     SELECT sparrow_uuidv7(), m.account_id, 'message-status', ${MESSAGE_EVENT_DATA} FROM ins m`,
+     SELECT count(*)::int AS n FROM ins`,
     [accountId, m.jobId, m.campaignId, m.from, m.body, m.template, m.by, m.numbers, INVALID_NUMBER_ERROR],
   );
-  return rowCount ?? 0;
+  return rows[0].n;
 }

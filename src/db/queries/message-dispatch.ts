@@ -2,6 +2,7 @@
 
 import { plainArray, textArray } from '../arrays.ts';
 import type { Queryable } from '../client.ts';
+import { eventHeard } from './events.ts';
 import { MESSAGE_EVENT_DATA, MESSAGE_EVENT_REF } from './messages.ts';
 
 /**
@@ -231,7 +232,9 @@ export async function recordSubmissions(
        INSERT INTO events (id, account_id, type, data)
        SELECT sparrow_uuidv7(), m.account_id, CASE WHEN m.status = 'sent' THEN 'message-sent' ELSE 'message-status' END,
               ${MESSAGE_EVENT_REF}
-       FROM upd m WHERE m.status IN ('sent', 'failed') ORDER BY m.id
+       FROM upd m WHERE m.status IN ('sent', 'failed')
+         AND ${eventHeard('m.account_id', "CASE WHEN m.status = 'sent' THEN 'message-sent' ELSE 'message-status' END")}
+       ORDER BY m.id
      )
      SELECT count(*) FILTER (WHERE status = 'sent')::int AS sent,
             count(*) FILTER (WHERE status = 'queued')::int AS retried,
@@ -294,7 +297,8 @@ export async function failCandidates(
        ${JOB_SETTLE}
      )
      INSERT INTO events (id, account_id, type, data)
-     SELECT sparrow_uuidv7(), m.account_id, 'message-status', ${MESSAGE_EVENT_DATA} FROM upd m ORDER BY m.id`,
+     SELECT sparrow_uuidv7(), m.account_id, 'message-status', ${MESSAGE_EVENT_DATA} FROM upd m
+     WHERE ${eventHeard('m.account_id', "'message-status'")} ORDER BY m.id`,
     [
       failures.map((f) => f.accountId),
       failures.map((f) => f.id),

@@ -1,4 +1,5 @@
 import type { Queryable } from '../client.ts';
+import { eventHeard } from './events.ts';
 import { numberZonesLateral } from './phone-zones.ts';
 
 /** A message row as stored (inbound and outbound). */
@@ -195,7 +196,7 @@ export async function emitMessageEvents(
   await db.query(
     `INSERT INTO events (id, account_id, type, data)
      SELECT sparrow_uuidv7(), m.account_id, $2, ${MESSAGE_EVENT_DATA}
-     FROM messages m WHERE m.account_id = $1 AND m.id = ANY($3::uuid[])
+     FROM messages m WHERE m.account_id = $1 AND m.id = ANY($3::uuid[]) AND ${eventHeard('$1::uuid', '$2::text')}
      ORDER BY m.id`,
     [accountId, type, messageIds],
   );
