@@ -20,7 +20,8 @@
  * BATCH (2000), CONCURRENCY (4), WINDOW (100: Kannel's max-pending-submits, Sparrow's
  * SMPP_WINDOW_SIZE, and the SMPP clients' window), IN_FLIGHT (Sparrow's DISPATCH_IN_FLIGHT; unset:
  * its default), RACES, TICK (set: each round also prints, every second, the messages the sink got
- * and each process's CPU seconds in that second, which shows where the round is CPU-bound).
+ * and each process's CPU seconds in that second, which shows where the round is CPU-bound), PROFILE
+ * (a directory: the Sparrow process writes a V8 CPU profile there when it stops).
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -47,6 +48,7 @@ const WINDOW = Number(process.env.WINDOW ?? 100);
 const RACES = (process.env.RACES ?? 'http,smpp').split(',').map((r) => r.trim());
 const IN_FLIGHT = process.env.IN_FLIGHT;
 const TICK = Boolean(process.env.TICK);
+const PROFILE = process.env.PROFILE;
 const TEXT = 'Your appointment is confirmed for Tuesday 10:30. Reply STOP to opt out.';
 const ROUND_TIMEOUT_MS = Number(process.env.ROUND_TIMEOUT_MS ?? 900_000);
 const BIN = path.resolve('bin/sparrow.js');
@@ -96,7 +98,7 @@ async function startSparrow(sinkPort: number): Promise<Sparrow> {
   const [apiPort, externalsPort, smppPort] = [await freePort(), await freePort(), await freePort()];
   const proc = spawnLogged(
     process.execPath,
-    ['--max-old-space-size=256', BIN, 'start'],
+    ['--max-old-space-size=256', ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : []), BIN, 'start'],
     {
       ...process.env,
       DATABASE_URL: database.url,

@@ -305,4 +305,47 @@ describe('SMPP server: submissions that arrive together', () => {
     assert.equal(out.error?.code, 'CONT-010');
     assert.notEqual(ok.status, 'failed');
   });
+
+  it('opens no conversation for a submission (a relay); the recipient’s reply opens it, with the contact the submission made', async () => {
+    const { a, e, source } = await setUp(10);
+    const answers = await Promise.all(
+      ['12015554001', '12015554002'].map((destination_addr) =>
+        e.submit({
+          source_addr: source,
+          source_addr_ton: 1,
+          destination_addr,
+          dest_addr_ton: 1,
+          data_coding: 0,
+          short_message: Buffer.from('Your code is 1234'),
+        }),
+      ),
+    );
+    assert.deepEqual(
+      answers.map((r) => r.command_status),
+      [0, 0],
+    );
+    const sent = await get(a, String(answers[0].message_id));
+    assert.equal(sent.conversation, undefined, 'the message has no conversation');
+    const conversations = async () =>
+      body(await call(smppd.svc.api, 'GET', `/v1/accounts/${a.accountId}/conversations`, { auth: a.auth }))
+        .data as { id: string; contact: { id: string } }[];
+    assert.deepEqual(await conversations(), []);
+    const contacts = await smppd.svc.db.query<{ id: string; mobile_number: string }>(
+      'SELECT id, mobile_number FROM contacts WHERE account_id = $1 ORDER BY mobile_number',
+      [a.accountId],
+    );
+    assert.deepEqual(
+      contacts.rows.map((c) => c.mobile_number),
+      ['+12015554001', '+12015554002'],
+      'each new recipient became a contact',
+    );
+    const reply = await call(smppd.svc.externals, 'POST', '/v1/providers/simulator/messages', {
+      json: { from: '+12015554001', to: `+${source}`, text: 'Thanks' },
+    });
+    assert.equal(reply.statusCode, 200, reply.body);
+    const opened = await conversations();
+    assert.equal(opened.length, 1);
+    assert.equal(opened[0].id, body(reply).data.conversationId);
+    assert.equal(opened[0].contact.id, contacts.rows[0].id);
+  });
 });

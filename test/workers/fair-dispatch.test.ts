@@ -6,8 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { lockOpenJob, type OpenJob } from '../../src/db/queries/dispatch-ranges.ts';
 import { claimRangeBatch } from '../../src/domain/send/dispatch/ranges.ts';
-import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 
 describe('fair dispatch: which job a claim takes', () => {
   let svc: TestService;
@@ -115,5 +116,39 @@ describe('fair dispatch: which job a claim takes', () => {
     assert.equal(first.jobId, code);
     assert.equal((await claim(20)).jobId, bulk);
     await drain();
+  });
+
+  it("passes over a job another claim is taking for the account's next open one, and waits for the first when every one is taken", async () => {
+    await drain();
+    const a = await account();
+    const jobs = [await send(a, 3), await send(a, 3)];
+    const [c1, c2, c3] = [await svc.db.connect(), await svc.db.connect(), await svc.db.connect()];
+    try {
+      for (const c of [c1, c2, c3]) await c.query('BEGIN');
+      // Two lanes claiming at once each get a job of their own (an SMPP client's windows are many small jobs).
+      assert.equal((await lockOpenJob(c1))?.id, jobs[0]);
+      assert.equal((await lockOpenJob(c2))?.id, jobs[1]);
+      // A third finds both taken: it waits for the first (lanes on one big send take turns), not nothing.
+      const third: { job?: OpenJob } = {};
+      const waiting = lockOpenJob(c3).then((j) => {
+        third.job = j;
+      });
+      await eventually(async () => {
+        const { rows } = await svc.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'`,
+          [(c3 as unknown as { processID: number }).processID],
+        );
+        return rows[0].n === 1;
+      });
+      assert.equal(third.job === undefined, true, 'still waiting');
+      await c1.query('COMMIT');
+      await waiting;
+      assert.equal(third.job?.id, jobs[0]);
+    } finally {
+      for (const c of [c1, c2, c3]) {
+        await c.query('ROLLBACK').catch(() => {});
+        c.release();
+      }
+    }
   });
 });

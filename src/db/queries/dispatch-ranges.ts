@@ -82,14 +82,19 @@ export interface RangeNumber {
  * hours) has passed (a job has one cursor per hold). Accounts take turns (issue 25): the account
  * that was handed out the fewest messages per unit of its weight (`dispatch_shares.served`, see
  * claimRange) goes next, an account with no share yet first (a tie: the newer job's); within it,
- * its transactional jobs (one or a few recipients, SMPP submissions) before bulk ones, then the oldest. Waits for a
- * concurrent claim of the same job (that transaction is a few milliseconds long) instead of
- * skipping it, so that two lanes on one big send take turns rather than one of them going idle.
- * Call inside a transaction.
+ * its transactional jobs (one or a few recipients, SMPP submissions) before bulk ones, then the oldest.
+ * A job another lane is claiming from is passed over for the account's next open one (many small
+ * jobs, such as an SMPP client's windows, are claimed side by side); when every open job of the
+ * account is being claimed from, it waits for the first (that transaction is a few milliseconds
+ * long), so that lanes on one big send take turns rather than go idle. Call inside a transaction.
  */
 export async function lockOpenJob(db: Queryable): Promise<OpenJob | undefined> {
+  return (await openJob(db, 'SKIP LOCKED')) ?? (await openJob(db, ''));
+}
+
+async function openJob(db: Queryable, wait: 'SKIP LOCKED' | ''): Promise<OpenJob | undefined> {
   const { rows } = await db.query<OpenJob>({
-    name: 'dispatch-lock-open-job',
+    name: `dispatch-lock-open-job${wait ? '-skip' : ''}`,
     text: `WITH turn AS (
              SELECT c.account_id FROM dispatch_cursors c
              LEFT JOIN dispatch_shares s ON s.account_id = c.account_id
@@ -99,7 +104,7 @@ export async function lockOpenJob(db: Queryable): Promise<OpenJob | undefined> {
            )
            SELECT c.account_id, c.job_id AS id, c.not_before::text AS not_before, c.cursor FROM dispatch_cursors c
            WHERE c.account_id = (SELECT account_id FROM turn) AND c.not_before <= now()
-           ORDER BY c.transactional DESC, c.created_at, c.job_id, c.not_before LIMIT 1 FOR UPDATE OF c`,
+           ORDER BY c.transactional DESC, c.created_at, c.job_id, c.not_before LIMIT 1 FOR UPDATE OF c ${wait}`,
   });
   return rows[0];
 }

@@ -86,6 +86,8 @@ export async function submitSmppBatch(
         },
         validity,
         pool: [{ id: sender.id, number: sender.number }],
+        // A relay: the recipient's conversation opens when it replies, as submitSmppMessage's.
+        openConversations: false,
         parts: [],
         media: [],
         prices: settings.priceTable,

@@ -68,6 +68,7 @@ export async function submitSmppMessage(
       {
         sender: { id: sender.id, number: sender.number },
         literal: true,
+        relay: true,
         within: async (tx, result) => {
           messageIds = await recordSubmission(tx, s, result.jobId);
         },

@@ -104,6 +104,11 @@ export interface SendOptions {
   sender?: { id: string; number: string };
   /** The text is sent as it is: no merge fields (an SMPP submission's text is never a template). */
   literal?: boolean;
+  /**
+   * An SMPP client's submission (a relay): no conversation is opened at send; the recipient's
+   * conversation opens when it replies (docs/smpp-server.md).
+   */
+  relay?: boolean;
   /** Runs inside the send's transaction once its messages exist (records that belong to the send). */
   within?: (tx: Queryable, result: SendMessagesResult) => Promise<void>;
 }
@@ -289,6 +294,7 @@ export async function sendMessages(
           : undefined,
       },
       pool: senders,
+      openConversations: !opts.relay,
       parts,
       smart,
       validity,
