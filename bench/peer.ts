@@ -98,7 +98,12 @@ async function startSparrow(sinkPort: number): Promise<Sparrow> {
   const [apiPort, externalsPort, smppPort] = [await freePort(), await freePort(), await freePort()];
   const proc = spawnLogged(
     process.execPath,
-    ['--max-old-space-size=256', ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : []), BIN, 'start'],
+    [
+      '--max-old-space-size=256',
+      ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : []),
+      BIN,
+      'start',
+    ],
     {
       ...process.env,
       DATABASE_URL: database.url,
