@@ -75,7 +75,7 @@ function prop(
 
 const delayProp = (label: string) =>
   prop('delay', 'delay', label, true, {
-    helperText: 'An object {days, hours, minutes} of non-negative integers; more than zero in total.',
+    helperText: 'Days, hours and minutes (whole numbers); more than zero in all.',
   });
 
 function branch(value: 'true' | 'false', type: EdgeRule['type'], defaultEdge: boolean): EdgeRule {
@@ -112,9 +112,9 @@ function nodeType(t: Base): NodeType {
   };
 }
 
-const listProp = prop('list', 'listId', 'List', true, { helperText: 'The id of one of your lists.' });
+const listProp = prop('list', 'listId', 'List', true, { helperText: 'One of your lists.' });
 const maxDurationProp = prop('number', 'maxDuration', 'End after (days)', false, {
-  helperText: 'Days after entry at which a run still going ends (stopped, as expired).',
+  helperText: 'A contact still in the workflow this many days after starting it is taken out.',
   min: 1,
   max: 3650,
 });
@@ -127,7 +127,7 @@ export const NODE_TYPES: readonly NodeType[] = [
     name: 'List joined',
     group: 'Triggers',
     label: 'When a contact joins a list',
-    description: 'Enrolls a contact when it is added to the list `listId`.',
+    description: 'Starts for a contact when it joins the chosen list (once it has agreed, on a list that asks for confirmation).',
     icon: 'list',
     color: '#2563eb',
     supportsReenrollment: true,
@@ -139,7 +139,7 @@ export const NODE_TYPES: readonly NodeType[] = [
     name: 'Contact created',
     group: 'Triggers',
     label: 'When a contact is created',
-    description: 'Enrolls every new contact of the account.',
+    description: 'Starts for every new contact, however it was added.',
     icon: 'user-plus',
     color: '#2563eb',
     supportsReenrollment: false,
@@ -152,7 +152,7 @@ export const NODE_TYPES: readonly NodeType[] = [
     group: 'Triggers',
     label: 'When a contact texts a keyword',
     description:
-      'Enrolls the sender of an inbound text that contains `keyword` as a whole word, in any case.',
+      'Starts for a contact who texts the keyword, as a word of its own in the text, in capitals or not.',
     icon: 'message-circle',
     color: '#2563eb',
     supportsReenrollment: true,
@@ -170,8 +170,8 @@ export const NODE_TYPES: readonly NodeType[] = [
     type: 'trigger',
     name: 'Manual',
     group: 'Triggers',
-    label: 'When enrolled through the API',
-    description: 'Enrolls the contacts named to POST …/workflows/{id}/enrollments.',
+    label: 'Started from the API or by hand',
+    description: 'Starts for the contacts you add on the workflow’s page, or that your own software adds through the API.',
     icon: 'hand',
     color: '#2563eb',
     supportsReenrollment: true,
@@ -184,16 +184,16 @@ export const NODE_TYPES: readonly NodeType[] = [
     group: 'Actions',
     label: 'Send a text',
     description:
-      'Sends `message` (merge fields allowed, and `media`: up to 10 {url}) to the contact from a ' +
-      'number of the group `id` (the default group when absent; one number per contact), through ' +
-      'the normal send path. Held until 8:00 in the recipient’s time zone during quiet hours.',
+      'Texts the contact (the text may use their name and other fields, and carry up to 10 pictures or ' +
+      'files) from a number of the chosen sender group, or the default group; a contact always hears ' +
+      'from the same number. During quiet hours the text waits until 8:00 where the contact lives.',
     icon: 'send',
     color: '#16a34a',
     supportsReenrollment: true,
     properties: [
       prop('basictext', 'message', 'Message', true, { min: 1, max: MAX_TEXT_LENGTH }),
-      prop('group', 'id', 'Sender group', false, { helperText: 'The id of a phone-number group.' }),
-      prop('media', 'media', 'Media', false, { helperText: 'Up to 10 items {url}: absolute http(s) URLs.' }),
+      prop('group', 'id', 'Sender group', false, { helperText: 'The group of numbers the text is sent from (the default group if none).' }),
+      prop('media', 'media', 'Media', false, { helperText: 'Up to 10 pictures or files, each by its web address (https://…).' }),
     ],
   }),
   nodeType({
@@ -202,7 +202,7 @@ export const NODE_TYPES: readonly NodeType[] = [
     name: 'Wait',
     group: 'Timing',
     label: 'Wait for a while',
-    description: 'Holds the contact for `delay` before the next node.',
+    description: 'Waits for the time you set, then goes on to the next step.',
     icon: 'clock',
     color: '#9333ea',
     supportsReenrollment: true,
@@ -215,8 +215,8 @@ export const NODE_TYPES: readonly NodeType[] = [
     group: 'Conditions',
     label: 'Wait for a reply',
     description:
-      'Waits up to `delay` for an inbound text from the contact: the `true` edge on a reply, the ' +
-      '`false` (timeout) edge when the time runs out.',
+      'Waits for the contact to text back, for at most the time you set: one path if they reply, ' +
+      'the other if the time runs out first.',
     icon: 'corner-down-left',
     color: '#ea580c',
     supportsReenrollment: true,
@@ -233,15 +233,15 @@ export const NODE_TYPES: readonly NodeType[] = [
     type: 'condition',
     name: 'Attribute',
     group: 'Conditions',
-    label: 'Check a contact attribute',
+    label: 'Check a contact field',
     description:
-      'Compares the contact attribute `attribute` with `value` (numbers numerically when both are ' +
-      'numbers, else as text): the `true` or the `false` edge.',
+      'Compares one of the contact’s fields with a value (as numbers when both are numbers, otherwise ' +
+      'as text): one path if it matches, the other if not.',
     icon: 'git-branch',
     color: '#ea580c',
     supportsReenrollment: true,
     properties: [
-      prop('basictext', 'attribute', 'Attribute', true, { min: 1, max: MAX_ATTRIBUTE_KEY_LENGTH }),
+      prop('basictext', 'attribute', 'Field', true, { min: 1, max: MAX_ATTRIBUTE_KEY_LENGTH }),
       prop('select', 'comparator', 'Comparator', true, {
         options: ['=', '!=', '<', '<=', '>', '>='].map((c) => ({ value: c, label: c })),
         defaultValue: '=',
@@ -261,7 +261,7 @@ export const NODE_TYPES: readonly NodeType[] = [
     name: 'Add to list',
     group: 'Actions',
     label: 'Add the contact to a list',
-    description: 'Adds the contact to the list `listId` (a static list).',
+    description: 'Adds the contact to the chosen list (a list you fill yourself, not a smart list).',
     icon: 'list-plus',
     color: '#16a34a',
     supportsReenrollment: true,
@@ -273,7 +273,7 @@ export const NODE_TYPES: readonly NodeType[] = [
     name: 'Remove from list',
     group: 'Actions',
     label: 'Remove the contact from a list',
-    description: 'Removes the contact from the list `listId`.',
+    description: 'Takes the contact off the chosen list.',
     icon: 'list-minus',
     color: '#16a34a',
     supportsReenrollment: true,
@@ -284,13 +284,13 @@ export const NODE_TYPES: readonly NodeType[] = [
     type: 'action',
     name: 'Update attribute',
     group: 'Actions',
-    label: 'Set a contact attribute',
-    description: 'Sets the contact attribute `attribute` to `value` (text).',
+    label: 'Set a contact field',
+    description: 'Sets one of the contact’s fields to the value you give (as text).',
     icon: 'edit',
     color: '#16a34a',
     supportsReenrollment: true,
     properties: [
-      prop('basictext', 'attribute', 'Attribute', true, { min: 1, max: MAX_ATTRIBUTE_KEY_LENGTH }),
+      prop('basictext', 'attribute', 'Field', true, { min: 1, max: MAX_ATTRIBUTE_KEY_LENGTH }),
       prop('basictext', 'value', 'Value', true, { max: 500 }),
     ],
   }),
@@ -300,7 +300,7 @@ export const NODE_TYPES: readonly NodeType[] = [
     name: 'End',
     group: 'Actions',
     label: 'End the workflow',
-    description: 'Completes the run.',
+    description: 'The workflow is finished for this contact.',
     icon: 'square',
     color: '#64748b',
     supportsReenrollment: true,
