@@ -127,7 +127,8 @@ export const NODE_TYPES: readonly NodeType[] = [
     name: 'List joined',
     group: 'Triggers',
     label: 'When a contact joins a list',
-    description: 'Starts for a contact when it joins the chosen list (once it has agreed, on a list that asks for confirmation).',
+    description:
+      'Starts for a contact when it joins the chosen list (once it has agreed, on a list that asks for confirmation).',
     icon: 'list',
     color: '#2563eb',
     supportsReenrollment: true,
@@ -171,7 +172,8 @@ export const NODE_TYPES: readonly NodeType[] = [
     name: 'Manual',
     group: 'Triggers',
     label: 'Started from the API or by hand',
-    description: 'Starts for the contacts you add on the workflow’s page, or that your own software adds through the API.',
+    description:
+      'Starts for the contacts you add on the workflow’s page, or that your own software adds through the API.',
     icon: 'hand',
     color: '#2563eb',
     supportsReenrollment: true,
@@ -192,8 +194,12 @@ export const NODE_TYPES: readonly NodeType[] = [
     supportsReenrollment: true,
     properties: [
       prop('basictext', 'message', 'Message', true, { min: 1, max: MAX_TEXT_LENGTH }),
-      prop('group', 'id', 'Sender group', false, { helperText: 'The group of numbers the text is sent from (the default group if none).' }),
-      prop('media', 'media', 'Media', false, { helperText: 'Up to 10 pictures or files, each by its web address (https://…).' }),
+      prop('group', 'id', 'Sender group', false, {
+        helperText: 'The group of numbers the text is sent from (the default group if none).',
+      }),
+      prop('media', 'media', 'Media', false, {
+        helperText: 'Up to 10 pictures or files, each by its web address (https://…).',
+      }),
     ],
   }),
   nodeType({
