@@ -33,7 +33,11 @@ CREATE TABLE accounts (
   smart_encoding boolean NOT NULL DEFAULT true,
   validity_period integer,
   dispatch_weight integer NOT NULL DEFAULT 1,
+  opt_out_text text,
+  opt_in_text text,
   CONSTRAINT accounts_dispatch_weight_check CHECK (dispatch_weight >= 1 AND dispatch_weight <= 100),
+  CONSTRAINT accounts_opt_in_text_check CHECK (char_length(opt_in_text) >= 1 AND char_length(opt_in_text) <= 1600),
+  CONSTRAINT accounts_opt_out_text_check CHECK (char_length(opt_out_text) >= 1 AND char_length(opt_out_text) <= 1600),
   CONSTRAINT accounts_status_check CHECK (status = ANY (ARRAY['trial'::text, 'paid'::text, 'suspended'::text])),
   CONSTRAINT accounts_validity_period_check CHECK (validity_period > 0),
   CONSTRAINT accounts_pkey PRIMARY KEY (id)

@@ -17,6 +17,39 @@ const VALIDITY =
   'a message not dispatched within it fails with MSG-012 and its price is refunded; the rest of it is handed to ' +
   'the carrier (SMPP `validity_period`, Twilio `ValidityPeriod`). Absent: no validity period.';
 
+const REPLIES =
+  'The texts sent back to the compliance keywords, each at most 1,600 characters: `optOut` confirms STOP (and its ' +
+  'synonyms) and must say that no more messages will be sent; `optIn` confirms START and `help` answers HELP, and ' +
+  'both must say how to opt out (the word STOP). Merge fields: `{{{accountName}}}` (the account’s name at the time ' +
+  'of the reply) and the texter’s `{{{firstName}}}`, `{{{lastName}}}`, `{{{email}}}`, `{{{mobile}}}`, ' +
+  '`{{{country}}}`; any other merge field is refused.';
+
+/** The STOP, START and HELP replies in effect. */
+export const KeywordReplies = Type.Object(
+  {
+    optOut: Type.String({ description: 'The STOP confirmation.' }),
+    optIn: Type.String({ description: 'The START confirmation.' }),
+    help: Type.String({ description: 'The HELP reply.' }),
+  },
+  {
+    description:
+      `${REPLIES} An account that never set one has the default wording, shown here: ` +
+      '“{{{accountName}}}: You are unsubscribed and will receive no further messages. Reply START to resubscribe.”, ' +
+      '“{{{accountName}}}: You are subscribed again. Reply HELP for help, STOP to unsubscribe.” and ' +
+      '“{{{accountName}}}: Reply STOP to unsubscribe. Msg & data rates may apply.”',
+  },
+);
+
+/** A reply to change: its text, or null for the default wording. */
+const ReplyUpdate = (description: string) =>
+  Type.Optional(
+    Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      maxLength: 4000,
+      description: `${description} \`null\` goes back to the default wording.`,
+    }),
+  );
+
 export const Account = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -34,6 +67,7 @@ export const Account = Type.Object({
       "The account's share of the shared dispatcher and carrier links against other accounts' (1 by " +
       'default: equal turns). Set by the operator (`sparrow accounts weight`), not through the API.',
   }),
+  keywordReplies: KeywordReplies,
   created: AuditStamp,
   updated: AuditStamp,
 });
@@ -67,6 +101,19 @@ export const AccountUpdateBody = Type.Object(
         type: ['integer', 'null'],
         description: `${VALIDITY} \`null\` removes the default.`,
       }),
+    ),
+    keywordReplies: Type.Optional(
+      Type.Object(
+        {
+          optOut: ReplyUpdate('The STOP confirmation.'),
+          optIn: ReplyUpdate('The START confirmation.'),
+          help: ReplyUpdate('The HELP reply.'),
+        },
+        {
+          additionalProperties: false,
+          description: `${REPLIES} Replies left out stay as they are; a refused one is 400 VAL-001 naming it, and nothing changes.`,
+        },
+      ),
     ),
   },
   { additionalProperties: false },

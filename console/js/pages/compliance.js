@@ -215,7 +215,7 @@ function optOutHelp() {
     h(
       'p',
       {},
-      'Carriers expect every marketing message to say who is writing and how to stop. Sparrow answers STOP, STOPALL, UNSUBSCRIBE, CANCEL, END and QUIT by opting the contact out (START, YES or UNSTOP opt them back in), and HELP or INFO with “<your account name>: Reply STOP to unsubscribe. Msg & data rates may apply.” Every reply starts with your account name (Overview → Account settings), and an opted-out contact is never sent to.',
+      'Carriers expect every marketing message to say who is writing and how to stop. Sparrow answers STOP, STOPALL, UNSUBSCRIBE, CANCEL, END and QUIT by opting the contact out (START, YES or UNSTOP opt them back in), and HELP or INFO with your help text; each answer is sent free, and an opted-out contact is never sent to. Until you write your own, the replies start with your account name, e.g. “<your account name>: Reply STOP to unsubscribe. Msg & data rates may apply.” Change the wording under Overview → Account settings.',
     ),
     h('p', {}, 'A footer to end your campaign texts with (it fits in most single segments):'),
     h('p', {}, h('code', { 'data-test': 'opt-out-footer' }, 'Reply STOP to opt out, HELP for help.')),

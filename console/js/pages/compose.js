@@ -30,16 +30,17 @@ export function newSendKey() {
 
 /**
  * Merge-field buttons named in words ("First name"), each inserting its field at the cursor of
- * `textarea` in the API's syntax, then calling `changed()`.
+ * `textarea` in the API's syntax, then calling `changed()`; `fields` are COMMON_FIELDS unless given.
  * @param {HTMLTextAreaElement | HTMLInputElement} textarea
  * @param {() => void} [changed]
+ * @param {string[][]} [fields] [key, label] pairs
  */
-export function mergeButtons(textarea, changed = () => {}) {
+export function mergeButtons(textarea, changed = () => {}, fields = COMMON_FIELDS) {
   return h(
     'div',
     { class: 'chips merge-fields' },
     h('span', { class: 'muted' }, 'Insert: '),
-    COMMON_FIELDS.map(([key, label]) =>
+    fields.map(([key, label]) =>
       h(
         'button',
         {

@@ -4,6 +4,7 @@ import { api } from '../api.js';
 import { barChart } from '../chart.js';
 import { badge, field, h, money, table, when } from '../dom.js';
 import { showError, showInfo } from '../flash.js';
+import { mergeButtons } from './compose.js';
 
 /** The figures of a report as cards: sent, delivered, failed, replies, opt-outs, clicks, spend. */
 export function figureCards(r, currency, testId) {
@@ -128,9 +129,28 @@ export async function overviewPage(view) {
   );
 }
 
+/** The keyword replies the account settings edit: the API's name, the label, what it must say. */
+const REPLIES = [
+  ['optOut', 'Reply to STOP', 'Must say that no more messages will be sent; say how to come back (START).'],
+  ['optIn', 'Reply to START', 'Must say how to opt out again (STOP).'],
+  ['help', 'Reply to HELP', 'Who you are, how to reach you, and how to opt out (STOP).'],
+];
+
+/** The merge fields a keyword reply can carry, by name. */
+const REPLY_FIELDS = [
+  ['accountName', 'Account name'],
+  ['firstName', 'First name'],
+  ['lastName', 'Last name'],
+];
+
+/** The default wording of the replies (the API's, shown until the account sets its own). */
+const DEFAULT_OPT_OUT =
+  '{{{accountName}}}: You are unsubscribed and will receive no further messages. Reply START to resubscribe.';
+
 /**
- * The account's name (it leads the opt-out and help replies: "<name>: You are unsubscribed…") and
- * its time zone, editable (PUT …/accounts/{id}); a Viewer sees the form and is told they cannot change it.
+ * The account's name (it leads the default opt-out and help replies), its time zone and its replies
+ * to STOP, START and HELP, editable (PUT …/accounts/{id}); a Viewer sees the form and is told they
+ * cannot change it.
  * @param {any} a the account
  */
 function accountSettings(a) {
@@ -142,10 +162,31 @@ function accountSettings(a) {
     { name: 'timezone' },
     zones.map((z) => h('option', { value: z, selected: z === a.timezone }, z)),
   );
+  const replies = a.keywordReplies ?? { optOut: DEFAULT_OPT_OUT, optIn: '', help: '' };
+  /** @type {Record<string, HTMLTextAreaElement>} */
+  const boxes = {};
   const sample = h('p', { class: 'muted', 'data-test': 'stop-sample' });
   const drawSample = () => {
-    sample.textContent = `A STOP is answered: “${name.value.trim() || a.name}: You are unsubscribed and will receive no further messages. Reply START to resubscribe.”`;
+    const text = boxes.optOut.value.trim() || DEFAULT_OPT_OUT;
+    sample.textContent = `A STOP is answered: “${text.replace(/\{\{\{\s*accountName\s*\}\}\}/g, name.value.trim() || a.name)}”`;
   };
+  const replyFields = REPLIES.map(([key, label, hint]) => {
+    const box = h('textarea', {
+      name: `reply-${key}`,
+      rows: 3,
+      maxlength: 1600,
+      required: true,
+      oninput: drawSample,
+    });
+    box.value = replies[key] ?? '';
+    boxes[key] = box;
+    return h(
+      'div',
+      { class: 'keyword-reply' },
+      field(label, box, hint),
+      mergeButtons(box, drawSample, REPLY_FIELDS),
+    );
+  });
   name.addEventListener('input', drawSample);
   drawSample();
   const button = h('button', { type: 'submit' }, 'Save account settings');
@@ -158,8 +199,16 @@ function accountSettings(a) {
         e.preventDefault();
         button.disabled = true;
         try {
-          const res = await api('PUT', '', { json: { name: name.value.trim(), timezone: zone.value } });
+          /** @type {Record<string, string>} */
+          const keywordReplies = {};
+          // Only the replies changed here are sent: one left as it was keeps following the defaults.
+          for (const [key] of REPLIES)
+            if (boxes[key].value.trim() !== (replies[key] ?? '').trim())
+              keywordReplies[key] = boxes[key].value;
+          const json = { name: name.value.trim(), timezone: zone.value, keywordReplies };
+          const res = await api('PUT', '', { json });
           Object.assign(a, res.data);
+          Object.assign(replies, res.data.keywordReplies);
           showInfo('Account settings saved.');
         } catch (err) {
           showError(err);
@@ -172,10 +221,21 @@ function accountSettings(a) {
     field(
       'Account name',
       name,
-      'Your business as your customers know it: it starts every opt-out and help reply',
+      'Your business as your customers know it: it starts the replies to STOP, START and HELP',
     ),
-    sample,
     field('Time zone', zone, 'Quiet hours where a number does not tell, and the days of reports'),
+    h(
+      'fieldset',
+      { class: 'keyword-replies' },
+      h('legend', {}, 'Replies to STOP, START and HELP'),
+      h(
+        'p',
+        { class: 'muted' },
+        'Carriers require these answers. They are sent free of charge, even to people who opted out.',
+      ),
+      ...replyFields,
+      sample,
+    ),
     h('div', { class: 'actions' }, button),
   );
 }

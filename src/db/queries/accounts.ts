@@ -9,7 +9,12 @@ export interface AccountRow {
   timezone: string;
   currency: string;
   balance: number;
+  /** The HELP reply; null: the default wording (domain/accounts/keyword-replies.ts). */
   help_text: string | null;
+  /** The STOP confirmation; null: the default wording (migration 0410). */
+  opt_out_text: string | null;
+  /** The START confirmation; null: the default wording (migration 0410). */
+  opt_in_text: string | null;
   settings: Record<string, unknown>;
   /** Smart encoding of sent texts (docs/encoding.md); on by default. */
   smart_encoding: boolean;
@@ -76,15 +81,26 @@ export async function sendingSettings(
 export async function updateSendingSettings(
   db: Queryable,
   accountId: string,
-  s: { smartEncoding?: boolean; validityPeriod?: number | null; name?: string; timezone?: string },
+  s: {
+    smartEncoding?: boolean;
+    validityPeriod?: number | null;
+    name?: string;
+    timezone?: string;
+    /** The keyword replies to change (null: back to the default wording); absent ones stay. */
+    replies?: { optOut?: string | null; optIn?: string | null; help?: string | null };
+  },
   by: object,
 ): Promise<AccountRow | undefined> {
+  const r = s.replies ?? {};
   const { rows } = await db.query<AccountRow>(
     `UPDATE accounts SET
        smart_encoding = CASE WHEN $2 THEN $3::boolean ELSE smart_encoding END,
        validity_period = CASE WHEN $4 THEN $5::integer ELSE validity_period END,
        name = coalesce($7::text, name),
        timezone = coalesce($8::text, timezone),
+       opt_out_text = CASE WHEN $9 THEN $10::text ELSE opt_out_text END,
+       opt_in_text = CASE WHEN $11 THEN $12::text ELSE opt_in_text END,
+       help_text = CASE WHEN $13 THEN $14::text ELSE help_text END,
        updated_at = now(), updated_by = $6
      WHERE id = $1 RETURNING *`,
     [
@@ -96,6 +112,12 @@ export async function updateSendingSettings(
       by,
       s.name ?? null,
       s.timezone ?? null,
+      r.optOut !== undefined,
+      r.optOut ?? null,
+      r.optIn !== undefined,
+      r.optIn ?? null,
+      r.help !== undefined,
+      r.help ?? null,
     ],
   );
   return rows[0];

@@ -4,6 +4,7 @@ import { fail } from '../../errors.ts';
 import { MAX_VALIDITY_SECONDS, MIN_VALIDITY_SECONDS } from '../../messaging/validity.ts';
 import { isTimeZone } from '../../util/zoned-time.ts';
 import type { Actor } from '../actor.ts';
+import { checkKeywordReply, type KeywordReplyKind } from './keyword-replies.ts';
 
 /** The account fields PUT …/accounts/{accountId} changes; absent ones stay as they are. */
 export interface AccountUpdate {
@@ -15,12 +16,17 @@ export interface AccountUpdate {
   name?: string;
   /** The account's IANA time zone (quiet hours where a number does not tell, reports' days). */
   timezone?: string;
+  /** The STOP, START and HELP replies to change (null: back to the default wording); absent ones stay. */
+  keywordReplies?: Partial<Record<KeywordReplyKind, string | null>>;
 }
 
 /** The longest account name (it leads every opt-out and help reply). */
 export const MAX_ACCOUNT_NAME = 100;
 
-/** Changes the account's name, time zone and sending settings (docs/encoding.md); an unknown account is ACCT-001. */
+/**
+ * Changes the account's name, time zone, sending settings (docs/encoding.md) and keyword replies
+ * (checked by checkKeywordReply); an unknown account is ACCT-001.
+ */
 export async function updateAccount(
   db: Queryable,
   accountId: string,
@@ -49,5 +55,9 @@ export async function updateAccount(
       'VAL-001',
       `\`timezone\` must be an IANA time zone such as Europe/Paris: ${JSON.stringify(input.timezone)} is not one.`,
     );
-  return (await updateSendingSettings(db, accountId, { ...input, name }, by)) ?? fail('ACCT-001');
+  const given = input.keywordReplies ?? {};
+  const replies: Partial<Record<KeywordReplyKind, string | null>> = {};
+  for (const kind of ['optOut', 'optIn', 'help'] as const)
+    if (given[kind] !== undefined) replies[kind] = checkKeywordReply(kind, given[kind]);
+  return (await updateSendingSettings(db, accountId, { ...input, name, replies }, by)) ?? fail('ACCT-001');
 }

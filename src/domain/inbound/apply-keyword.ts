@@ -9,17 +9,11 @@ import {
 } from '../../db/queries/inbound.ts';
 import type { PhoneNumberRow } from '../../db/queries/phone-numbers.ts';
 import type { KeywordAction } from '../../messaging/keywords.ts';
+import { keywordReplyText } from '../accounts/keyword-replies.ts';
 import type { Actor } from '../actor.ts';
 import { presentContact } from '../contacts/present-contact.ts';
 import { emitEvent } from '../events/emit.ts';
 import { queueMessage } from '../send/accept/queue-message.ts';
-
-/** Confirmation texts of the compliance keywords; `{name}` is the account's name. */
-export const KEYWORD_REPLIES = {
-  'opt-out': '{name}: You are unsubscribed and will receive no further messages. Reply START to resubscribe.',
-  'opt-in': '{name}: You are subscribed again. Reply HELP for help, STOP to unsubscribe.',
-  help: '{name}: Reply STOP to unsubscribe. Msg & data rates may apply.',
-} as const satisfies Record<KeywordAction, string>;
 
 /** What a keyword did: whether it changed anything, and the auto-reply it queued, if any. */
 export interface KeywordOutcome {
@@ -39,8 +33,9 @@ export interface KeywordOutcome {
  *   the everyday answer to "reply YES to confirm", and must not draw a resubscribe notice. Either
  *   way it confirms the contact's pending (double opt-in) list memberships: that is how a double
  *   opt-in is recorded, and what starts the drips and workflows of those lists.
- * - help: the account's help text (or a default naming the account and how to opt out), but
- *   never to an opted-out or blocked contact.
+ * - help: the account's help text, but never to an opted-out or blocked contact.
+ *
+ * Each reply is the account's own text for it, or the default wording (accounts/keyword-replies.ts).
  *
  * Replies are system messages: they go even to an opted-out contact and are not charged; queueMessage
  * threads them into the conversation and makes them its last message.
@@ -84,7 +79,7 @@ export async function applyKeyword(
       conversationId: input.conversationId,
     });
   }
-  const body = await replyText(tx, accountId, action);
+  const body = keywordReplyText(await findAccount(tx, accountId), action, contact);
   const reply = await queueMessage(
     tx,
     accountId,
@@ -139,11 +134,4 @@ async function emitListOptEvents(
       conversationId: input.conversationId,
     });
   }
-}
-
-async function replyText(tx: Queryable, accountId: string, action: KeywordAction): Promise<string> {
-  const account = await findAccount(tx, accountId);
-  const name = account?.name ?? 'Sparrow';
-  if (action === 'help' && account?.help_text?.trim()) return account.help_text.trim();
-  return KEYWORD_REPLIES[action].replace('{name}', name);
 }

@@ -1,4 +1,5 @@
 import { getAccount, presentAccount } from '../../domain/accounts/get-account.ts';
+import type { KeywordRepliesUpdate } from '../../domain/accounts/keyword-replies.ts';
 import { updateAccount } from '../../domain/accounts/update-account.ts';
 import { Account, AccountUpdateBody, Balance } from '../../schemas/accounts.ts';
 import { Envelope, errorResponses, IdParam } from '../../schemas/common.ts';
@@ -26,11 +27,13 @@ export async function accountRoutes(app: App) {
       config: { scope: 'account:write' },
       schema: {
         tags: ['accounts'],
-        summary: 'Change the account’s name, time zone and sending settings',
+        summary: 'Change the account’s name, time zone, sending settings and keyword replies',
         description:
           'Changes the account’s `name` (1 to 100 characters on one line; it leads the opt-out and help replies), ' +
           '`timezone` (an IANA zone) and how it sends: `smartEncoding` (default true) and `validityPeriod` ' +
-          '(seconds; `null` removes it). Fields left out stay as they are; unknown fields and bad values are ' +
+          '(seconds; `null` removes it); and `keywordReplies`, the texts answering STOP, START and HELP (each checked: ' +
+          'not empty, at most 1,600 characters, the words carriers require, only merge fields a reply can fill; ' +
+          '`null` restores the default). Fields left out stay as they are; unknown fields and bad values are ' +
           'refused (VAL-001). Answers the Account.',
         params: IdParam('accountId'),
         body: AccountUpdateBody,
@@ -48,6 +51,7 @@ export async function accountRoutes(app: App) {
               validityPeriod: req.body.validityPeriod as number | null | undefined,
               name: req.body.name,
               timezone: req.body.timezone,
+              keywordReplies: req.body.keywordReplies as KeywordRepliesUpdate | undefined,
             },
             req.actor,
           ),
