@@ -347,6 +347,7 @@ CREATE TABLE contact_imports (
   updated_at timestamp with time zone NOT NULL DEFAULT now(),
   started_at timestamp with time zone,
   finished_at timestamp with time zone,
+  consent jsonb,
   CONSTRAINT contact_imports_merge_strategy_check CHECK (merge_strategy = ANY (ARRAY['append'::text, 'core'::text, 'remove'::text])),
   CONSTRAINT contact_imports_status_check CHECK (status = ANY (ARRAY['queued'::text, 'running'::text, 'completed'::text, 'failed'::text])),
   CONSTRAINT contact_imports_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,

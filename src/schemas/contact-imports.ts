@@ -18,6 +18,22 @@ export const ImportRowError = Type.Object({
   error: ErrorObject,
 });
 
+/** How an import records consent, as it answers it. */
+export const ImportConsent = Type.Object(
+  {
+    column: Type.Optional(Type.String({ description: 'The yes/no column of the file (`consentColumn`).' })),
+    atColumn: Type.Optional(Type.String({ description: 'The column of consent times (`consentAtColumn`).' })),
+    text: Type.String({
+      description: 'What the contacts agreed to (`consentText`, or a default for a column).',
+    }),
+    at: Type.Optional(
+      Type.String({ format: 'date-time', description: 'When the whole file agreed (`consentDate`).' }),
+    ),
+    method: Type.Optional(Type.String({ description: 'How the whole file agreed (`consentMethod`).' })),
+  },
+  { description: 'How the import records consent; left out when it records none.' },
+);
+
 /** A background CSV import of contacts (POST …/contacts/imports). */
 export const ContactImport = Type.Object({
   id: Type.String(),
@@ -28,6 +44,7 @@ export const ContactImport = Type.Object({
   }),
   fileName: Type.Optional(Type.String({ description: 'The uploaded file’s name (multipart).' })),
   mergeStrategy: Type.Optional(LiteralUnion(['append', 'core', 'remove'])),
+  consent: Type.Optional(ImportConsent),
   counts: Type.Object(
     {
       total: Count('Data rows in the file.'),
@@ -50,7 +67,50 @@ export const ContactImport = Type.Object({
   ),
 });
 
-export const ContactImportQuery = CreateContactQuery;
+export const ContactImportQuery = Type.Object({
+  ...CreateContactQuery.properties,
+  consentColumn: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description:
+        'Records consent from a column of the file: yes (`yes`, `y`, `true`, `1`, `x`, `agreed`) records it, no ' +
+        '(`no`, `n`, `false`, `0`, `none`) or empty records none, anything else is that row’s error (VAL-001). ' +
+        'Matched to a header like the contact columns (ignoring case, spaces, dashes, underscores); a contact ' +
+        'field’s column is refused. The column is not stored as an attribute.',
+    }),
+  ),
+  consentAtColumn: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description:
+        'With `consentColumn`: a column of when each row agreed (a date or ISO 8601 date-time, not in the future; ' +
+        'empty: the import’s time; unreadable: the row’s error). Not stored as an attribute.',
+    }),
+  ),
+  consentText: Type.Optional(
+    Type.String({
+      maxLength: 4000,
+      description:
+        'What the contacts agreed to (1 to 1,000 characters). Required for a statement for the whole file; with ' +
+        '`consentColumn` optional (default: “Agreed to receive texts (column “…” of the imported file).”).',
+    }),
+  ),
+  consentDate: Type.Optional(
+    Type.String({
+      maxLength: 40,
+      description:
+        'A statement for the whole file: the day (or date-time) every person in it agreed, not in the future. ' +
+        'With `consentText` and `consentMethod`; not with `consentColumn`.',
+    }),
+  ),
+  consentMethod: Type.Optional(
+    Type.String({
+      maxLength: 400,
+      description:
+        'A statement for the whole file: how they agreed (1 to 200 characters, e.g. “the paper sign-up sheet at our shop”).',
+    }),
+  ),
+});
 
 export const ContactImportListQuery = Type.Object({
   ...PageQuery,

@@ -13,6 +13,8 @@ export interface ContactImportRow {
   file_name: string | null;
   merge_strategy: 'append' | 'core' | 'remove' | null;
   header: string[];
+  /** How the import records consent (migration 0411); null: it records none. */
+  consent: ImportConsent | null;
   total: number;
   processed: number;
   created: number;
@@ -27,6 +29,18 @@ export interface ContactImportRow {
   updated_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
+}
+
+/**
+ * How an import records consent: a yes/no `column` of the file (with an optional `atColumn` of
+ * times), or one statement for the whole file (`at`, `method`); `text` is what was agreed to.
+ */
+export interface ImportConsent {
+  column?: string;
+  atColumn?: string;
+  text: string;
+  at?: string;
+  method?: string;
 }
 
 /** A failed row as an import keeps it. */
@@ -57,12 +71,19 @@ export const CONTACT_IMPORT_QUEUE: QueueSpec = {
 export async function insertContactImport(
   db: Queryable,
   accountId: string,
-  r: { id: string; fileName: string | null; mergeStrategy: string | null; header: string[]; by: object },
+  r: {
+    id: string;
+    fileName: string | null;
+    mergeStrategy: string | null;
+    header: string[];
+    consent: ImportConsent | null;
+    by: object;
+  },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO contact_imports (account_id, id, file_name, merge_strategy, header, created_by)
-     VALUES ($1, $2, $3, $4, $5, $6)`,
-    [accountId, r.id, r.fileName, r.mergeStrategy, JSON.stringify(r.header), r.by],
+    `INSERT INTO contact_imports (account_id, id, file_name, merge_strategy, header, consent, created_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [accountId, r.id, r.fileName, r.mergeStrategy, JSON.stringify(r.header), r.consent, r.by],
   );
 }
 

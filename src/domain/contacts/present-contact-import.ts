@@ -14,6 +14,7 @@ export function presentContactImport(r: ContactImportRow): ContactImport {
     status: r.status,
     fileName: r.file_name,
     mergeStrategy: r.merge_strategy,
+    consent: r.consent,
     counts: {
       total: r.total,
       processed: r.processed,

@@ -8,11 +8,13 @@ import {
   nextImportRows,
 } from '../../db/queries/contact-imports.ts';
 import { contactsCreated } from '../../db/statistics.ts';
+import { AppError } from '../../errors.ts';
 import { IMPORT_ERRORS_KEPT } from '../../schemas/limits.ts';
 import type { Actor } from '../actor.ts';
 import type { Backoff } from '../claim.ts';
 import type { ChunkedJobs } from '../jobs/run-chunks.ts';
-import { cellsByHeader, coreColumn, writeBatch } from './contact-rows.ts';
+import { cellsByHeader, coreColumn, type InputRow, type UploadError, writeBatch } from './contact-rows.ts';
+import { consentCells, importConsentSource } from './import-consent.ts';
 
 /** A chunk that fails unexpectedly is tried again after this backoff, then the import fails. */
 export const IMPORT_BACKOFF: Backoff = { baseMs: 1_000, maxMs: 60_000, maxAttempts: 5 };
@@ -53,20 +55,33 @@ async function runImportChunk(tx: Queryable, imp: ContactImportRow, chunkSize: n
   const staged = await nextImportRows(tx, imp, chunkSize);
   const lines = new Map(staged.map((s) => [s.row, s.line]));
   const written = { inserted: 0, updated: 0, first: [] };
-  const failedRows = await writeBatch(
-    tx,
-    imp.account_id,
-    staged.map((s) => ({ row: s.row, input: cellsByHeader(imp.header, s.cells) })),
-    {
-      now: new Date(),
-      // Mobiles repeated across chunks meet the contact the earlier chunk made (CONT-003 or a merge).
-      seen: new Set(),
-      mergeStrategy: imp.merge_strategy ?? undefined,
-      by: imp.created_by as Actor,
-      written,
-      limitsPerRow: true,
-    },
-  );
+  // Consent is applied row by row first: a row whose consent cannot be read is its error.
+  const consentErrors: UploadError[] = [];
+  const rows: InputRow[] = [];
+  const source = imp.consent ? importConsentSource(imp, imp.consent) : '';
+  for (const s of staged) {
+    const input = cellsByHeader(imp.header, s.cells);
+    if (!imp.consent) {
+      rows.push({ row: s.row, input });
+      continue;
+    }
+    try {
+      rows.push({ row: s.row, input: consentCells(input, imp.consent, source, imp.created_at) });
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      consentErrors.push({ row: s.row, input, error: { code: err.code, description: err.message } });
+    }
+  }
+  const batchErrors = await writeBatch(tx, imp.account_id, rows, {
+    now: new Date(),
+    // Mobiles repeated across chunks meet the contact the earlier chunk made (CONT-003 or a merge).
+    seen: new Set(),
+    mergeStrategy: imp.merge_strategy ?? undefined,
+    by: imp.created_by as Actor,
+    written,
+    limitsPerRow: true,
+  });
+  const failedRows = [...consentErrors, ...batchErrors].sort((a, b) => a.row - b.row);
   const errors: ImportRowError[] = failedRows.slice(0, IMPORT_ERRORS_KEPT).map((e) => ({
     row: e.row,
     line: lines.get(e.row) ?? 0,

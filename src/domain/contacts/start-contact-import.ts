@@ -12,6 +12,7 @@ import { newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
 import { hasMobileColumn } from './contact-rows.ts';
 import { csvLinedRecords, type LinedRecord, nextRecord } from './csv-records.ts';
+import { type ImportConsentOptions, importConsent } from './import-consent.ts';
 import { type ContactImport, presentContactImport } from './present-contact-import.ts';
 
 /** Rows staged per statement (and the most held in memory at once). */
@@ -25,13 +26,20 @@ export const IMPORT_STAGE_BATCH = 5_000;
  * by chunk. What is wrong with the file as a whole is refused here, before anything is staged,
  * with 400 CONT-004 naming the line: an empty file, a header without a `mobile` column, no data
  * rows, more than MAX_CSV_COLUMNS columns, a row over MAX_CSV_RECORD_CHARS, malformed quoting. A
- * row with a bad value is not: the worker reports it (with its line) and skips it.
+ * row with a bad value is not: the worker reports it (with its line) and skips it. Consent options
+ * that do not fit the header (import-consent.ts) are refused here too (400 VAL-001).
  */
 export async function startContactImport(
   db: Db,
   accountId: string,
   source: Readable,
-  opts: { fileName?: string; mergeStrategy?: Exclude<MergeMode, 'set'>; by: Actor },
+  opts: {
+    fileName?: string;
+    mergeStrategy?: Exclude<MergeMode, 'set'>;
+    /** Consent the import records (import-consent.ts); none when every option is absent. */
+    consent?: ImportConsentOptions;
+    by: Actor;
+  },
 ): Promise<ContactImport> {
   const records = csvLinedRecords(source);
   try {
@@ -43,6 +51,7 @@ export async function startContactImport(
         'CONT-004',
         `The CSV file needs a header row with a \`mobile\` column (line ${first.line} reads ${JSON.stringify(header.slice(0, 8).join(',').slice(0, 80))}).`,
       );
+    const consent = importConsent(header, opts.consent ?? {});
     return await withBulkTx(db, async (tx) => {
       const id = newId();
       await insertContactImport(tx, accountId, {
@@ -51,6 +60,7 @@ export async function startContactImport(
         fileName: printable(opts.fileName ?? '').slice(0, 255) || null,
         mergeStrategy: opts.mergeStrategy ?? null,
         header,
+        consent,
         by: opts.by,
       });
       let total = 0;

@@ -6,6 +6,7 @@ import { AppError } from '../../errors.ts';
 import type { PriceTable } from '../../messaging/pricing.ts';
 import { isId, newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
+import { consentRecord } from '../contacts/consent-record.ts';
 import { HONEYPOT_FIELD } from './form-input.ts';
 import { queueConfirmation } from './queue-confirmation.ts';
 import { saveFormContact } from './save-form-contact.ts';
@@ -70,13 +71,7 @@ export async function submitForm(db: Db, formId: string, input: FormSubmission):
 
 const STANDARD = new Set(['mobile', 'firstName', 'lastName', 'email']);
 
-/**
- * A consent as the contact's custom fields: `consentText` (the statement shown), `consentSource`
- * (where it was given) and `consentAt` (when, ISO 8601). A later consent replaces them.
- */
-export function consentRecord(text: string, source: string, at: Date = new Date()) {
-  return { consentText: text, consentSource: source, consentAt: at.toISOString() };
-}
+export { consentRecord };
 
 async function accept(
   db: Db,

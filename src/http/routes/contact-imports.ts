@@ -100,7 +100,13 @@ export async function contactImportRoutes(app: App) {
           `${IMPORT_LIMITS} — is refused with nothing imported. A row with a bad value (mobile, e-mail, ` +
           'attributes over a limit, a mobile already in the account without `mergeStrategy`) does not stop the ' +
           'import: it is skipped, counted in `counts.failed` and listed with its line in `errors`; the good rows are ' +
-          'imported. Events: `contact-created` / `contact-updated` per contact, as `POST …/contacts` writes them.',
+          'imported. Events: `contact-created` / `contact-updated` per contact, as `POST …/contacts` writes them. ' +
+          'Consent: with `consentColumn` (and optionally `consentAtColumn`) each row that says yes, or with ' +
+          '`consentText`, `consentDate` and `consentMethod` every row, records the consent on its contact as a lead ' +
+          'form does: the attributes `consentText`, `consentSource` (“Contact import “<file>” (<import id>)”, with ' +
+          '“, by <method>” for a statement) and `consentAt`, and the opt-in time when the row gives none. Rows ' +
+          'without consent are imported without it. With `mergeStrategy=core` an existing contact’s attributes, ' +
+          'consent included, stay as they are. Consent options that do not fit the file: 400 VAL-001, nothing staged.',
         params: IdParam('accountId'),
         querystring: ContactImportQuery,
         body: ContactImportBody,
@@ -117,6 +123,13 @@ export async function contactImportRoutes(app: App) {
         {
           fileName: fileNames.get(req),
           mergeStrategy: req.query.mergeStrategy,
+          consent: {
+            consentColumn: req.query.consentColumn,
+            consentAtColumn: req.query.consentAtColumn,
+            consentText: req.query.consentText,
+            consentDate: req.query.consentDate,
+            consentMethod: req.query.consentMethod,
+          },
           by: req.actor,
         },
       );
