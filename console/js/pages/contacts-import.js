@@ -25,6 +25,7 @@ export function importForm(imported) {
     h('option', { value: 'core' }, 'Update core fields (core)'),
     h('option', { value: 'remove' }, 'Replace existing (remove)'),
   );
+  const consent = consentFields();
   const submit = h('button', { type: 'submit' }, 'Import');
   const result = h('div', { class: 'result', 'aria-live': 'polite' });
   const form = h(
@@ -41,7 +42,10 @@ export function importForm(imported) {
           const body = new FormData();
           body.append('file', chosen, chosen.name);
           const started = (
-            await api('POST', '/contacts/imports', { form: body, query: { mergeStrategy: strategy.value } })
+            await api('POST', '/contacts/imports', {
+              form: body,
+              query: { mergeStrategy: strategy.value, ...consent.query() },
+            })
           ).data;
           if ((await follow(started, result)) && imported) await imported();
         } catch (err) {
@@ -60,10 +64,87 @@ export function importForm(imported) {
     ),
     field('File', file),
     field('Duplicates', strategy),
+    consent.el,
     submit,
     result,
   );
   return form;
+}
+
+/**
+ * How the import records consent: not at all, from a yes/no column of the file (with an optional
+ * column of dates), or as one statement for the whole file ("These people agreed … on …, by …").
+ * `query()` answers the import's consent parameters (empty ones are left out by api()).
+ */
+function consentFields() {
+  const mode = h(
+    'select',
+    { name: 'consentMode' },
+    h('option', { value: '' }, 'Do not record consent'),
+    h('option', { value: 'column' }, 'A column of the file says who agreed (yes / no)'),
+    h('option', { value: 'statement' }, 'Everyone in the file agreed'),
+  );
+  const column = h('input', { name: 'consentColumn', maxlength: 200, placeholder: 'e.g. SMS consent' });
+  const atColumn = h('input', { name: 'consentAtColumn', maxlength: 200, placeholder: 'e.g. Consent date' });
+  const text = h('textarea', {
+    name: 'consentText',
+    rows: 2,
+    maxlength: 1000,
+    placeholder: 'e.g. Yes, text me offers from Kim Flowers.',
+  });
+  const date = h('input', { name: 'consentDate', type: 'date' });
+  const method = h('input', {
+    name: 'consentMethod',
+    maxlength: 200,
+    placeholder: 'e.g. the paper sign-up sheet at our shop',
+  });
+  const columnPart = h(
+    'div',
+    { class: 'consent-column' },
+    field('Consent column', column, 'Its header; rows with yes are recorded, no or empty are not'),
+    field('Date column (optional)', atColumn, 'When each person agreed; empty: the time of the import'),
+  );
+  const statementPart = h(
+    'div',
+    { class: 'consent-statement' },
+    h(
+      'p',
+      { class: 'muted' },
+      'These people agreed to receive texts from us on the date below, by the way below.',
+    ),
+    field('Agreed on', date),
+    field('By', method, 'How they agreed'),
+  );
+  const textField = field('What they agreed to', text, 'The words they saw; kept with each contact');
+  const draw = () => {
+    columnPart.hidden = mode.value !== 'column';
+    statementPart.hidden = mode.value !== 'statement';
+    textField.hidden = mode.value === '';
+    date.required = method.required = text.required = mode.value === 'statement';
+    column.required = mode.value === 'column';
+  };
+  mode.addEventListener('change', draw);
+  draw();
+  const el = h(
+    'fieldset',
+    { class: 'import-consent' },
+    h('legend', {}, 'Consent to receive texts'),
+    field('Consent', mode),
+    columnPart,
+    statementPart,
+    textField,
+  );
+  return {
+    el,
+    query: () => {
+      const t = text.value.trim();
+      if (mode.value === 'column')
+        return { consentColumn: column.value.trim(), consentAtColumn: atColumn.value.trim(), consentText: t };
+      if (mode.value === 'statement')
+        return { consentText: t, consentDate: date.value, consentMethod: method.value.trim() };
+      return {};
+    },
+  };
 }
 
 /**

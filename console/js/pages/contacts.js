@@ -121,6 +121,19 @@ export async function contactPage(view, { params }) {
       ),
       h('dt', {}, 'Opted in'),
       h('dd', {}, when(contact.optIn)),
+      // Consent as a lead form or an import recorded it (the contact's consent fields).
+      ...(contact.attributes?.consentAt
+        ? [
+            h('dt', {}, 'Consent'),
+            h(
+              'dd',
+              { 'data-test': 'consent' },
+              `${when(contact.attributes.consentAt)} · ${contact.attributes.consentSource ?? ''}`,
+              h('br'),
+              h('q', {}, String(contact.attributes.consentText ?? '')),
+            ),
+          ]
+        : []),
       h('dt', {}, 'Opted out'),
       h('dd', {}, when(contact.optOut)),
       h('dt', {}, 'Blocked'),
