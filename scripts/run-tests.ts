@@ -86,18 +86,6 @@ function alive(pid: number): boolean {
   }
 }
 
-/**
- * An initialised PostgreSQL cluster (`dir`/pg: made by startEmbedded as a service's first start
- * makes it, then stopped) for the tests that start Sparrow on a DATA_DIR of their own: they copy it
- * (test/cli/processes.ts) instead of each running initdb (1.1–1.5 s of CPU each). Each copy is a
- * cluster of its own; test/cli/start.test.ts still starts one DATA_DIR from nothing.
- */
-async function clusterTemplate(dir: string): Promise<string> {
-  const server = await startEmbedded(dir, 'postgres');
-  await server.stop();
-  return path.join(dir, 'pg');
-}
-
 function withDatabase(url: string, db: string): string {
   const u = new URL(url);
   u.pathname = `/${db}`;
@@ -109,16 +97,6 @@ async function main() {
   // The CLI tests run bin/sparrow.js, which runs the bundle: build it once here, not in each of them.
   await ensureBundle().catch(() => {});
   const template = `sparrow_tpl_${process.pid}`;
-  // Only the CLI tests start services on a DATA_DIR of their own. Made while the run's own server
-  // starts and the files are bundled (on the other core), awaited before the tests start.
-  const cliDir = path.join(ROOT, 'test', 'cli') + path.sep;
-  const clusterDir = files.some((f) => path.resolve(f).startsWith(cliDir))
-    ? fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-test-cluster-'))
-    : undefined;
-  if (clusterDir) fs.chmodSync(clusterDir, 0o755);
-  const cluster = clusterDir ? clusterTemplate(clusterDir) : undefined;
-  // Never left unhandled while the rest is set up: its failure is reported where it is awaited.
-  cluster?.catch(() => {});
   let adminUrl: string;
   let stop = async () => {};
   let tmp: string | undefined;
@@ -181,12 +159,6 @@ async function main() {
       console.log(`# bundling failed, running the sources through tsx: ${(err as Error).message}`);
     }
   }
-  // Without it (it could not be made), the CLI tests' services run initdb themselves.
-  const clusterPath = await cluster?.catch((err) => {
-    console.log(`# no PostgreSQL cluster to copy for the CLI tests: ${(err as Error).message}`);
-    return undefined;
-  });
-  if (clusterPath) env.SPARROW_TEST_PG_CLUSTER = clusterPath;
   // Test files run this many at a time (2 by default: one per core of the CI machine).
   const concurrency = Number(process.env.SPARROW_TEST_CONCURRENCY) || 2;
   // Bundled, the files need no loader (tsx's hooks cost a bundled file 0.6 s more CPU: importing
@@ -222,7 +194,6 @@ async function main() {
   await admin.end();
   await stop();
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-  if (clusterDir) fs.rmSync(clusterDir, { recursive: true, force: true });
   process.exit(code);
 }
 

@@ -1,5 +1,5 @@
 /** Child processes for the CLI tests: `sparrow start` on a temp DATA_DIR and one-off CLI commands. */
-import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,19 +13,10 @@ export { ready, requestToken } from '../support/child-service.ts';
 const run = promisify(execFile);
 export const BIN = path.resolve('bin/sparrow.js');
 
-/**
- * A temp DATA_DIR the embedded server's `postgres` user can enter (as root). `initialised`: its pg/
- * is a copy of the test run's initialised PostgreSQL cluster (SPARROW_TEST_PG_CLUSTER, made once by
- * scripts/run-tests.ts), so the service starts it without running initdb (1.1–1.5 s of CPU); a
- * cluster of its own all the same. Without that variable (the file run alone through node --test)
- * the service runs initdb as on a first start.
- */
-export function tempDataDir(opts: { initialised?: boolean } = {}): string {
+/** A temp DATA_DIR the embedded server's `postgres` user can enter (as root). */
+export function tempDataDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-cli-'));
   fs.chmodSync(dir, 0o755);
-  const cluster = process.env.SPARROW_TEST_PG_CLUSTER;
-  // cp -a keeps the owner (as root, the `postgres` user) and the modes PostgreSQL requires.
-  if (opts.initialised && cluster) execFileSync('cp', ['-a', cluster, path.join(dir, 'pg')]);
   return dir;
 }
 
@@ -98,8 +89,8 @@ export async function stopService(svc: Service): Promise<number | null> {
 }
 
 /**
- * Inside a `describe`: temp DATA_DIRs (with an initialised cluster, tempDataDir) and services made
- * through the answer, stopped (those still running) and removed after the tests.
+ * Inside a `describe`: temp DATA_DIRs and services made through the answer, stopped (those still
+ * running) and removed after the tests.
  */
 export function suiteServices(): {
   dataDir: () => string;
@@ -113,7 +104,7 @@ export function suiteServices(): {
   });
   return {
     dataDir() {
-      const dir = tempDataDir({ initialised: true });
+      const dir = tempDataDir();
       dirs.push(dir);
       return dir;
     },

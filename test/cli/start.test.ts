@@ -6,7 +6,6 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { eventually, freshDatabase } from '../helpers.ts';
 import { listenerEnv, ready, requestToken } from '../support/child-service.ts';
-import { tempDataDir } from './processes.ts';
 
 const BIN = path.resolve('bin/sparrow.js');
 
@@ -98,8 +97,8 @@ describe('sparrow start', () => {
   });
 
   it('under NODE_ENV=production, names the first account the bootstrap account, not a development one', async () => {
-    // A copy of an initialised cluster (the test above starts from an empty DATA_DIR, initdb included).
-    const dir = tempDataDir({ initialised: true });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-start-'));
+    fs.chmodSync(dir, 0o755);
     dirs.push(dir);
     const { port, env: listeners } = await listenerEnv();
     const svc = start({ DATA_DIR: dir, NODE_ENV: 'production', ...listeners });
