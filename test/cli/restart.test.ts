@@ -7,7 +7,10 @@ import { pidFile, postmasterPid, ready, sparrow, stopService, suiteServices } fr
 
 const json = (stdout: string) => JSON.parse(stdout) as Record<string, unknown>;
 
-describe('the embedded PostgreSQL across crashes and one-off commands', () => {
+// The two tests run at once, each on a DATA_DIR of its own: the refused start in the first waits
+// 10 s for the running service to stop (as a start beside a service that is shutting down would)
+// before it gives up, and the second's processes run meanwhile.
+describe('the embedded PostgreSQL across crashes and one-off commands', { concurrency: true }, () => {
   const services = suiteServices();
 
   it('after kill -9 of the service, the next start stops the orphaned PostgreSQL and comes up ready', async () => {
