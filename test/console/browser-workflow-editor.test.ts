@@ -24,7 +24,7 @@ describe('the web console’s workflow graph editor in a browser', { skip: skipW
   const addNode = async (typeId: string, id: string) => {
     await page.selectOption('select[name=node-type]', typeId);
     await page.fill('input[name=node-id]', id);
-    await page.locator('button', { hasText: 'Add node' }).click();
+    await page.locator('button', { hasText: 'Add step' }).click();
     await page.locator(`.node-panel h3 bdi`, { hasText: id }).waitFor();
   };
   const connect = async (source: string, target: string, value?: string) => {
@@ -100,7 +100,7 @@ describe('the web console’s workflow graph editor in a browser', { skip: skipW
     await page.locator('tr', { hasText: 'start' }).locator('button', { hasText: 'Remove' }).click();
     await connect('start', 'vip');
     await connect('vip', 'hello', 'true');
-    await page.locator('[data-test=problems] li', { hasText: 'needs exactly 2 outgoing edge(s)' }).waitFor();
+    await page.locator('[data-test=problems] li', { hasText: 'needs exactly 2 steps after it' }).waitFor();
     await page.fill('input[name=version-name]', 'with a branch');
     await page.locator('button', { hasText: 'Save as a new version' }).click();
     await page.locator('.flash-error', { hasText: 'breaks 1 rule' }).waitFor();

@@ -50,7 +50,7 @@ describe('workflows in plain words', { skip: skipWithoutChromium }, () => {
     for (const [i, typeId] of types.entries()) {
       await page.selectOption('select[name=node-type]', typeId);
       await page.fill('input[name=node-id]', `step-${i}`);
-      await page.locator('button', { hasText: 'Add node' }).click();
+      await page.locator('button', { hasText: 'Add step' }).click();
       await page.locator('.node-panel h3 bdi', { hasText: `step-${i}` }).waitFor();
       const words = (await page.locator('.node-panel > p.muted').first().textContent()) ?? '';
       assert.doesNotMatch(words, jargon, `${typeId}: ${words}`);

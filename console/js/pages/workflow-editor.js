@@ -125,12 +125,12 @@ export function problemsOf(nodes, edges, types) {
       }
     }
     if (type.type === 'trigger' && edges.some((e) => e.target === n.id))
-      out.push(`An edge leads into the trigger “${n.id}”.`);
+      out.push(`A step leads back into the start “${n.id}”.`);
     const outgoing = edges.filter((e) => e.source === n.id);
     const { numEdgeCondition, numEdges, edges: rules } = type.validation;
     if (numEdgeCondition === 'exactly' ? outgoing.length !== numEdges : outgoing.length > numEdges)
       out.push(
-        `Node “${n.id}” needs ${numEdgeCondition === 'exactly' ? 'exactly' : 'at most'} ${numEdges} outgoing edge(s); it has ${outgoing.length}.`,
+        `Step “${n.id}” needs ${numEdgeCondition === 'exactly' ? 'exactly' : 'at most'} ${numEdges} ${numEdges === 1 ? 'step' : 'steps'} after it; it has ${outgoing.length}.`,
       );
     const fixed = rules.filter((r) => !r.value.editable).map((r) => r.value.value);
     if (fixed.length) {
@@ -138,7 +138,7 @@ export function problemsOf(nodes, edges, types) {
       for (const e of outgoing) {
         if (!fixed.includes(e.value) || seen.has(e.value))
           out.push(
-            `The edge from “${n.id}” to “${e.target}” needs a distinct value among ${fixed.join(', ')}.`,
+            `The path from “${n.id}” to “${e.target}” needs its own answer among ${fixed.join(', ')}.`,
           );
         seen.add(e.value);
       }
@@ -264,7 +264,7 @@ function configForm(node, type, choices, onchange) {
   return h(
     'div',
     { class: 'config-form' },
-    controls.length ? controls : h('p', { class: 'muted' }, 'This node has no settings.'),
+    controls.length ? controls : h('p', { class: 'muted' }, 'This step has no settings.'),
   );
 }
 
@@ -455,7 +455,7 @@ export async function workflowEditorPage(view, { params, query }) {
           ],
         ],
         edges,
-        'No edges yet: connect the nodes below.',
+        'Nothing comes after any step yet: connect the steps below.',
       ),
     );
   }
@@ -463,12 +463,12 @@ export async function workflowEditorPage(view, { params, query }) {
   function drawPanel() {
     const n = nodes.find((x) => x.id === selected);
     if (!n) {
-      panel.replaceChildren(h('p', { class: 'muted' }, 'Select a node to edit its settings.'));
+      panel.replaceChildren(h('p', { class: 'muted' }, 'Select a step to change its settings.'));
       return;
     }
     const type = types.get(n.typeId);
     panel.replaceChildren(
-      h('h3', {}, 'Node ', h('bdi', { dir: 'auto' }, n.id)),
+      h('h3', {}, 'Step ', h('bdi', { dir: 'auto' }, n.id)),
       h('p', { class: 'muted' }, `${type?.label ?? n.typeId}: ${type?.description ?? ''}`),
       type
         ? configForm(n, type, choices, (config) => {
@@ -598,7 +598,7 @@ export async function workflowEditorPage(view, { params, query }) {
     const target = targetSel.value;
     if (!source || !target) return;
     if (source === target) {
-      showError(new Error('An edge joins two different nodes.'));
+      showError(new Error('A step cannot lead to itself: pick two different steps.'));
       return;
     }
     let n = edges.length + 1;
@@ -730,25 +730,25 @@ export async function workflowEditorPage(view, { params, query }) {
         { class: 'graph-wrap', tabindex: 0, role: 'group', 'aria-label': 'Workflow graph (scrolls)' },
         graphBox,
       ),
-      h('nav', { class: 'node-nav', 'aria-label': 'Nodes' }, h('h3', {}, 'Nodes'), nodeList),
+      h('nav', { class: 'node-nav', 'aria-label': 'Steps' }, h('h3', {}, 'Steps'), nodeList),
     ),
     panel,
     h(
       'form',
       { class: 'panel inline-form', onsubmit: addNode },
-      h('h3', {}, 'Add a node'),
-      field('Node type', typeSel),
-      field('Node id (optional)', nodeId),
-      h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Add node')),
+      h('h3', {}, 'Add a step'),
+      field('Kind of step', typeSel),
+      field('Name of the step (optional)', nodeId),
+      h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Add step')),
     ),
     h(
       'form',
       { class: 'panel inline-form', onsubmit: addEdge },
-      h('h3', {}, 'Edges'),
+      h('h3', {}, 'What comes next'),
       edgeBox,
       field('From', sourceSel),
       field('To', targetSel),
-      field('When (the branch)', valueSel),
+      field('When (the answer)', valueSel),
       h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Connect')),
     ),
     problemsBox,
