@@ -1,6 +1,8 @@
 /** Issue 25: a campaign's cron schedule fires at most once a minute (a sub-minute one is 400). */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { runDueCampaigns } from '../../src/domain/campaigns/run-due-campaigns.ts';
+import { nextCampaignRun } from '../../src/domain/campaigns/schedule-rule.ts';
 import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 
 describe('campaign schedules: at most once a minute', () => {
@@ -37,5 +39,51 @@ describe('campaign schedules: at most once a minute', () => {
       const res = await create(cron, 'Europe/Stockholm');
       assert.equal(res.statusCode, 201, `${cron}: ${res.body}`);
     }
+  });
+
+  it('runs a stored schedule that fires every second once a minute (saved before such schedules were refused)', async () => {
+    const res = await create('* * * * *');
+    assert.equal(res.statusCode, 201, res.body);
+    const id = body(res).data.id;
+    // As a campaign saved before the check: its schedule fires every second, and a run is due now.
+    const { rows } = await svc.db.query<{ due: Date }>(
+      `UPDATE campaigns SET schedule = jsonb_set(schedule, '{cron}', '"* * * * * *"'),
+              next_execution = now() - interval '1 second'
+        WHERE account_id = $1 AND id = $2 RETURNING next_execution AS due`,
+      [a.accountId, id],
+    );
+    const due = rows[0].due;
+    await runDueCampaigns(svc.db, 10, false, svc.ctx.log, svc.ctx.config);
+    const after = await svc.db.query<{ next: Date; running: boolean }>(
+      `SELECT c.next_execution AS next, c.run_started_at IS NOT NULL AS running
+         FROM campaigns c WHERE c.account_id = $1 AND c.id = $2`,
+      [a.accountId, id],
+    );
+    assert.equal(after.rows[0].running, false, 'the run ended');
+    assert.ok(
+      after.rows[0].next.getTime() - due.getTime() >= 60_000,
+      `next run ${after.rows[0].next.toISOString()} is a minute or more after the one due ${due.toISOString()}`,
+    );
+    // Nothing more is due now: a second round runs nothing.
+    assert.equal(await runDueCampaigns(svc.db, 10, false, svc.ctx.log, svc.ctx.config), 0);
+  });
+
+  it('puts the next run of a recurring campaign a minute or more after the one that was due, and never in the past', () => {
+    const due = new Date('2026-11-28T12:00:00.000Z');
+    // Every second: the first firing a minute after the due one.
+    assert.equal(
+      nextCampaignRun('* * * * * *', 'UTC', due, new Date('2026-11-28T12:00:00.300Z')).toISOString(),
+      '2026-11-28T12:01:00.000Z',
+    );
+    // Every minute: the next minute, not one skipped.
+    assert.equal(
+      nextCampaignRun('* * * * *', 'UTC', due, new Date('2026-11-28T12:00:00.300Z')).toISOString(),
+      '2026-11-28T12:01:00.000Z',
+    );
+    // A run that was late: the next firing after now.
+    assert.equal(
+      nextCampaignRun('0 * * * *', 'UTC', due, new Date('2026-11-28T13:30:00.000Z')).toISOString(),
+      '2026-11-28T14:00:00.000Z',
+    );
   });
 });

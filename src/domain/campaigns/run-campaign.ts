@@ -1,9 +1,9 @@
 import type { Db } from '../../db/client.ts';
 import { type CampaignRow, campaignJobSince, finishCampaignRun } from '../../db/queries/campaigns.ts';
 import { AppError } from '../../errors.ts';
-import { nextCronRun } from '../../messaging/schedule.ts';
 import type { Actor } from '../actor.ts';
 import { type SendSettings, sendMessages } from '../send/accept/send-messages.ts';
+import { nextCampaignRun } from './schedule-rule.ts';
 
 /** How long a claimed run is a worker's before another may take it over (seconds). */
 export const RUN_LEASE_SECONDS = 600;
@@ -24,10 +24,12 @@ export async function runCampaign(
   settings: SendSettings,
   quietHours: boolean,
 ): Promise<string> {
-  // A recurring campaign's next run: the schedule's next firing after now (a stored schedule was valid).
+  // A recurring campaign's next run: the schedule's next firing after now, at least a minute after
+  // this run was due (a stored schedule was valid when saved; one saved before sub-minute schedules
+  // were refused runs once a minute).
   const cron = typeof c.schedule?.cron === 'string' && c.schedule.cron ? c.schedule.cron : undefined;
   const timezone = typeof c.schedule?.timezone === 'string' ? c.schedule.timezone : undefined;
-  const next = cron ? nextCronRun(cron, timezone) : null;
+  const next = cron ? nextCampaignRun(cron, timezone, c.next_execution) : null;
   const already = c.run_started_at
     ? await campaignJobSince(db, c.account_id, c.id, c.run_started_at)
     : undefined;

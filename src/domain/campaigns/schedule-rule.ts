@@ -23,3 +23,18 @@ export function firstCronRun(cron: string, timezone: string | undefined): Date {
   }
   return first;
 }
+
+/**
+ * The next run of a recurring campaign after the run that was due at `due`: the schedule's next
+ * firing, and never within a minute of `due` (a stored schedule that fires more often, saved before
+ * such schedules were refused, runs once a minute instead of at every firing), nor in the past.
+ */
+export function nextCampaignRun(
+  cron: string,
+  timezone: string | undefined,
+  due: Date | null,
+  now = new Date(),
+): Date {
+  const floor = due ? due.getTime() + 60_000 - 1 : 0;
+  return nextCronRun(cron, timezone, new Date(Math.max(now.getTime(), floor)));
+}
