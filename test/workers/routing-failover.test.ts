@@ -15,9 +15,11 @@ const N = 300;
 /** Submissions carrier A takes before it is stopped. */
 const STOP_AFTER = 60;
 /**
- * How long carrier A stays down. A message whose fate there is unknown (its connection dropped as
- * A closed) cannot be looked up meanwhile: it waits, owing the lookup, and is asked for again once A
- * is back (found: recorded; not found: sent there).
+ * Carrier A stays down at least this long, and until carrier B has taken a message (a fixed outage
+ * was shorter than the dispatcher's next attempts on a busy machine: A was back before anything
+ * failed over). A message whose fate there is unknown (its connection dropped as A closed) cannot
+ * be looked up meanwhile: it waits, owing the lookup, and is asked for again once A is back
+ * (found: recorded; not found: sent there).
  */
 const OUTAGE_MS = 3000;
 const SID = `AC${randomBytes(16).toString('hex')}`;
@@ -171,12 +173,20 @@ describe('failover between two carriers: the first is stopped in the middle of a
     });
     assert.equal(route.statusCode, 201, route.body);
 
-    // Carrier A goes down once it has taken STOP_AFTER submissions, and is back OUTAGE_MS later.
+    // Carrier A goes down once it has taken STOP_AFTER submissions, and is back after OUTAGE_MS
+    // once B has taken something.
     let stopped: Promise<void> | undefined;
     a.onSubmission = (n) => {
       if (n !== STOP_AFTER) return;
       stopped = a.stop();
-      setTimeout(() => void a.listen(Number(new URL(twilioUrl).port)), OUTAGE_MS);
+      const down = Date.now();
+      const back = setInterval(() => {
+        if (Date.now() - down < OUTAGE_MS || b.received.length === 0) return;
+        clearInterval(back);
+        void a.listen(Number(new URL(twilioUrl).port));
+      }, 50);
+      // A failover that never comes fails the wait below; this timer keeps nothing alive.
+      back.unref();
     };
     const mobiles = Array.from({ length: N }, (_, i) => `+1202${String(5_000_000 + i)}`);
     const send = await call(svc.api, 'POST', `/v1/accounts/${acc.accountId}/messages`, {
