@@ -59,7 +59,13 @@ describe('contact statistics after a send to new numbers', () => {
       json: { contacts, template: 'Hello' },
     });
     assert.equal(res.statusCode, 200, res.body.slice(0, 300));
-    await eventually(async () => (await analyzedAt()) > before, 30_000, 100);
+    // An analysis after the send's commit (one that ran just before it, such as autovacuum's, does
+    // not count: the estimate tells them apart).
+    await eventually(
+      async () => (await analyzedAt()) > before && (await estimate()) >= 1500,
+      30_000,
+      100,
+    ).catch(() => {});
     const rows = await estimate();
     assert.ok(rows >= 1500, `the planner now estimates ${rows} of the account's 3,000 contacts`);
   });
