@@ -237,3 +237,16 @@ export async function eventually<T>(
     await new Promise((r) => setTimeout(r, stepMs));
   }
 }
+
+/**
+ * `p`, or a failure when it has not settled after `ms` (a generous bound for an answer that never
+ * comes, not a timing). The timer is cleared once `p` settles: a pending one would keep the test
+ * file's process alive until it fires.
+ */
+export function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}

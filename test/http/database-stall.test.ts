@@ -8,7 +8,7 @@ import { createPool, type Db } from '../../src/db/client.ts';
 import { createAccount } from '../../src/domain/accounts/create-account.ts';
 import { createClient } from '../../src/domain/auth/create-client.ts';
 import { buildApiApp, buildExternalsApp } from '../../src/http/app.ts';
-import { body, call, eventually, freshDatabase } from '../helpers.ts';
+import { body, call, eventually, freshDatabase, within } from '../helpers.ts';
 
 /**
  * A loopback TCP proxy to PostgreSQL that can stop forwarding: while stalled, bytes in both
@@ -64,17 +64,6 @@ class StallableProxy {
   }
 }
 
-/** The promise, or a failure when it has not settled after `ms` (a generous bound, not a timing). */
-function within<T>(ms: number, p: Promise<T>, what: string): Promise<T> {
-  let t: NodeJS.Timeout | undefined;
-  return Promise.race([
-    p.finally(() => clearTimeout(t)),
-    new Promise<never>((_, reject) => {
-      t = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-    }),
-  ]);
-}
-
 describe('a stalled database', () => {
   let proxy: StallableProxy;
   let drop: () => Promise<void>;
@@ -126,18 +115,18 @@ describe('a stalled database', () => {
 
     proxy.stall();
     // A request that reaches a pooled connection of the stalled server does not hang.
-    const inFlight = await within(15_000, call(api, 'GET', accountUrl, { auth }), 'request during the stall');
+    const inFlight = await within(call(api, 'GET', accountUrl, { auth }), 15_000, 'request during the stall');
     assert.equal(inFlight.statusCode, 503, inFlight.body);
     assert.equal(body(inFlight).success, false);
     assert.equal(body(inFlight).error.code, 'SYS-503');
 
-    const later = await within(15_000, call(api, 'GET', accountUrl, { auth }), 'later request');
+    const later = await within(call(api, 'GET', accountUrl, { auth }), 15_000, 'later request');
     assert.equal(later.statusCode, 503);
     assert.equal(body(later).error.code, 'SYS-503');
     for (const app of [api, externals]) {
-      const health = await within(15_000, call(app, 'GET', '/healthz'), '/healthz');
+      const health = await within(call(app, 'GET', '/healthz'), 15_000, '/healthz');
       assert.equal(health.statusCode, 200);
-      const ready = await within(15_000, call(app, 'GET', '/readyz'), '/readyz');
+      const ready = await within(call(app, 'GET', '/readyz'), 15_000, '/readyz');
       assert.equal(ready.statusCode, 503);
       assert.equal(body(ready).error.code, 'SYS-503');
     }

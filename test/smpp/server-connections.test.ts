@@ -3,7 +3,7 @@ import net from 'node:net';
 import { after, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { STATUS } from '../../src/smpp/status.ts';
-import { eventually } from '../helpers.ts';
+import { eventually, within } from '../helpers.ts';
 import { TestEsme } from '../support/esme.ts';
 import { type SmppSuite, smppSuite } from '../support/smpp-suite.ts';
 
@@ -11,15 +11,6 @@ import { type SmppSuite, smppSuite } from '../support/smpp-suite.ts';
  * The SMPP listener's connection caps and bind failure budgets (issue 28), with clients on several
  * loopback addresses (127.0.0.0/8 is all local on Linux: `localAddress` picks the client's).
  */
-
-/** `p`, or a failure after `ms` (an answer that never comes must not hang the test). */
-function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
-}
 
 /** Opens `n` idle TCP connections from `from` (each resolved once connected or refused). */
 async function idleSockets(port: number, from: string, n: number): Promise<net.Socket[]> {

@@ -7,7 +7,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runIntegrationsRound } from '../../src/domain/integrations/run-integrations.ts';
 import { task } from '../../src/workers/index.ts';
-import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import {
+  body,
+  call,
+  eventually,
+  startTestService,
+  type TestAccount,
+  type TestService,
+  within,
+} from '../helpers.ts';
 import {
   type HubspotServer,
   hubspotServer,
@@ -210,12 +218,7 @@ describe('a sparrow worker process killed with SIGKILL', () => {
     assert.equal(res.statusCode, 201, res.body);
     const id = body(res).data.id;
     const first = worker();
-    await Promise.race([
-      hub.heldWrite(),
-      new Promise((_, reject) =>
-        setTimeout(() => reject(new Error('the worker never reached page 4')), 60_000),
-      ),
-    ]);
+    await within(hub.heldWrite(), 60_000, 'the worker reaching page 4');
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
     const { rows } = await svc.db.query('SELECT sync_state FROM integrations WHERE id = $1', [id]);
@@ -261,12 +264,7 @@ describe('a sparrow worker process killed with SIGKILL', () => {
     // The CRM keeps the note and never answers: the worker dies with the outcome unknown.
     pd.holdWrites = true;
     const first = worker();
-    await Promise.race([
-      pd.heldWrite(),
-      new Promise((_, reject) =>
-        setTimeout(() => reject(new Error('the worker never wrote the note')), 60_000),
-      ),
-    ]);
+    await within(pd.heldWrite(), 60_000, 'the worker writing the note');
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
     pd.holdWrites = false;
