@@ -405,6 +405,17 @@ CREATE INDEX conversations_assignee ON conversations USING btree (account_id, as
 CREATE UNIQUE INDEX conversations_pair ON conversations USING btree (account_id, contact_id, phone_number_id);
 CREATE INDEX conversations_updated ON conversations USING btree (account_id, updated_at DESC, id DESC);
 
+CREATE TABLE daily_sends (
+  account_id uuid NOT NULL,
+  scope text NOT NULL,
+  key_id uuid NOT NULL,
+  day date NOT NULL,
+  used integer NOT NULL DEFAULT 0,
+  CONSTRAINT daily_sends_scope_check CHECK (scope = ANY (ARRAY['number'::text, 'group'::text])),
+  CONSTRAINT daily_sends_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
+  CONSTRAINT daily_sends_pkey PRIMARY KEY (account_id, scope, key_id, day)
+);
+
 CREATE TABLE dispatch_cursors (
   account_id uuid NOT NULL,
   job_id uuid NOT NULL,
@@ -614,6 +625,8 @@ CREATE TABLE groups (
   created_by jsonb NOT NULL DEFAULT '{}'::jsonb,
   updated_at timestamp with time zone NOT NULL DEFAULT now(),
   updated_by jsonb NOT NULL DEFAULT '{}'::jsonb,
+  daily_cap integer,
+  CONSTRAINT groups_daily_cap_check CHECK (daily_cap >= 1),
   CONSTRAINT groups_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
   CONSTRAINT groups_pkey PRIMARY KEY (account_id, id)
 );
@@ -920,6 +933,8 @@ CREATE TABLE phone_numbers (
   created_by jsonb NOT NULL DEFAULT '{}'::jsonb,
   updated_at timestamp with time zone NOT NULL DEFAULT now(),
   updated_by jsonb NOT NULL DEFAULT '{}'::jsonb,
+  daily_cap integer,
+  CONSTRAINT phone_numbers_daily_cap_check CHECK (daily_cap >= 1),
   CONSTRAINT phone_numbers_throughput_mps_check CHECK (throughput_mps > 0),
   CONSTRAINT phone_numbers_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
   CONSTRAINT phone_numbers_pkey PRIMARY KEY (account_id, id)
@@ -1008,6 +1023,7 @@ CREATE TABLE send_jobs (
   claimed_until timestamp with time zone,
   claim_token uuid,
   attempts integer NOT NULL DEFAULT 0,
+  phone_number_ids uuid[],
   CONSTRAINT send_jobs_pkey PRIMARY KEY (account_id, id)
 );
 CREATE INDEX send_jobs_campaign ON send_jobs USING btree (account_id, campaign_id, created_at) WHERE (campaign_id IS NOT NULL);
@@ -1437,6 +1453,19 @@ BEGIN
 END;
 $function$;
 
+CREATE OR REPLACE FUNCTION sparrow_daily_caps(p_account uuid, p_number uuid)
+ RETURNS TABLE(scope text, key_id uuid, cap integer)
+ LANGUAGE sql
+ STABLE
+AS $function$
+  SELECT 'number', n.id, n.daily_cap FROM phone_numbers n
+   WHERE n.account_id = p_account AND n.id = p_number AND n.daily_cap IS NOT NULL
+  UNION ALL
+  SELECT 'group', g.id, g.daily_cap FROM group_numbers gn
+    JOIN groups g ON g.account_id = gn.account_id AND g.id = gn.group_id
+   WHERE gn.account_id = p_account AND gn.phone_number_id = p_number AND g.daily_cap IS NOT NULL
+$function$;
+
 CREATE OR REPLACE FUNCTION sparrow_encoding(t text)
  RETURNS text
  LANGUAGE sql
@@ -1493,6 +1522,58 @@ AS $function$
         AND m.id = CASE WHEN e.data -> 'message' ->> 'id' ~ '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$'
                         THEN (e.data -> 'message' ->> 'id')::uuid END
     ), e.data - 'hydrate') END
+$function$;
+
+CREATE OR REPLACE FUNCTION sparrow_grant_daily(p_accounts uuid[], p_numbers uuid[], p_wanted integer[])
+ RETURNS TABLE(number_id uuid, granted integer, left_after integer, on_day date)
+ LANGUAGE plpgsql
+AS $function$
+#variable_conflict use_column
+DECLARE
+  w record;
+  v_left integer;
+  v_give integer;
+BEGIN
+  WITH w AS (
+    SELECT DISTINCT x.account_id, x.number_id, (now() AT TIME ZONE a.timezone)::date AS today
+      FROM unnest(p_accounts, p_numbers) AS x(account_id, number_id)
+      JOIN accounts a ON a.id = x.account_id
+  ), ins AS (
+    INSERT INTO daily_sends AS d (account_id, scope, key_id, day, used)
+    SELECT DISTINCT w.account_id, k.scope, k.key_id, w.today, 0
+      FROM w CROSS JOIN LATERAL sparrow_daily_caps(w.account_id, w.number_id) k
+     ORDER BY 1, 2, 3
+    ON CONFLICT (account_id, scope, key_id, day) DO UPDATE SET used = d.used
+    RETURNING d.account_id, d.scope, d.key_id, d.day, (d.xmax = 0) AS fresh
+  )
+  DELETE FROM daily_sends o USING ins
+   WHERE ins.fresh AND o.account_id = ins.account_id AND o.scope = ins.scope AND o.key_id = ins.key_id
+     AND o.day < ins.day - 7;
+
+  FOR w IN
+    SELECT x.account_id, x.number_id, sum(x.wanted)::integer AS wanted, (now() AT TIME ZONE a.timezone)::date AS today
+      FROM unnest(p_accounts, p_numbers, p_wanted) AS x(account_id, number_id, wanted)
+      JOIN accounts a ON a.id = x.account_id
+     GROUP BY x.account_id, x.number_id, a.timezone
+     ORDER BY x.number_id
+  LOOP
+    SELECT min(k.cap - d.used) INTO v_left
+      FROM sparrow_daily_caps(w.account_id, w.number_id) k
+      JOIN daily_sends d ON d.account_id = w.account_id AND d.scope = k.scope AND d.key_id = k.key_id
+                        AND d.day = w.today;
+    v_give := CASE WHEN v_left IS NULL THEN w.wanted ELSE least(w.wanted, greatest(v_left, 0)) END;
+    IF v_left IS NOT NULL AND v_give > 0 THEN
+      UPDATE daily_sends d SET used = d.used + v_give
+        FROM sparrow_daily_caps(w.account_id, w.number_id) k
+       WHERE d.account_id = w.account_id AND d.scope = k.scope AND d.key_id = k.key_id AND d.day = w.today;
+    END IF;
+    number_id := w.number_id;
+    granted := v_give;
+    left_after := v_left - v_give;
+    on_day := w.today;
+    RETURN NEXT;
+  END LOOP;
+END
 $function$;
 
 CREATE OR REPLACE FUNCTION sparrow_is_gsm7(t text)

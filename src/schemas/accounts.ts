@@ -90,7 +90,8 @@ export const AccountUpdateBody = Type.Object(
       Type.String({
         maxLength: 64,
         description:
-          'IANA time zone (e.g. Europe/Paris): quiet hours where a number does not tell, reports’ days.',
+          'IANA time zone (e.g. Europe/Paris): quiet hours where a number does not tell, reports’ days, the days ' +
+          'of numbers’ and groups’ daily caps (`dailyCap`).',
       }),
     ),
     smartEncoding: Type.Optional(Type.Boolean({ description: SMART_ENCODING })),

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { AuditStamp } from './common.ts';
-import { Channels, GroupRef, PhoneNumber } from './numbers.ts';
+import { Channels, DailyCap, DailyCapInput, GroupRef, PhoneNumber } from './numbers.ts';
 
 const Time = Type.Object({
   hour: Type.Integer({ minimum: 0, maximum: 23 }),
@@ -118,6 +118,9 @@ export const Group = Type.Object({
   useSharedPool: Type.Boolean({
     description: 'Send from every number of the account, not only the group’s.',
   }),
+  dailyCap: DailyCap(
+    'the group’s numbers together (whichever send picked them; a number in two capped groups counts in both)',
+  ),
   created: AuditStamp,
   updated: AuditStamp,
 });
@@ -140,6 +143,9 @@ const groupFields = {
   officeHours: Type.Optional(Type.Union([OfficeHours, Type.Null()])),
   isDefault: Type.Optional(Type.Boolean()),
   useSharedPool: Type.Optional(Type.Boolean()),
+  dailyCap: Type.Optional(
+    DailyCapInput('the group’s numbers together, as a carrier caps a brand or campaign'),
+  ),
 };
 
 export const CreateGroupBody = Type.Object({

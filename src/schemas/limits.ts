@@ -45,5 +45,11 @@ export const IMPORT_ERRORS_KEPT = 100;
 /** Most keywords one autoresponder may carry (the request schema says so too). */
 export const MAX_KEYWORDS = 50;
 
+/**
+ * The largest daily cap of a number or sender group (`dailyCap`): carriers' daily limits are in the
+ * thousands to hundreds of thousands; ten million a day is 116 messages a second all day long.
+ */
+export const MAX_DAILY_CAP = 10_000_000;
+
 /** The most contact ids one selector may name. */
 export const MAX_SELECTOR_IDS = 10_000;

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { PROVIDER_NAME_PATTERN } from '../providers/names.ts';
 import { AuditStamp, PageQuery } from './common.ts';
+import { MAX_DAILY_CAP } from './limits.ts';
 
 const open = { additionalProperties: true };
 
@@ -99,6 +100,38 @@ export const ChannelsPatch = Type.Object({
 
 export const GroupRef = Type.Object({ id: Type.String(), name: Type.String() });
 
+/** What a daily cap is, in the words both numbers and groups use. */
+export const DAILY_CAP_RULE =
+  'A day is the account’s calendar day, in its time zone (`timezone`, PUT …/accounts/{accountId}): the count ' +
+  'starts again at midnight there. Every message handed to the carrier counts (a retried attempt again). ' +
+  'Past the cap, messages are not failed: they stay `queued` and go from the start of the next day (not ' +
+  'before 8:00 in the recipient’s zone when the service holds quiet hours), still within the caps and the ' +
+  'per-second throughput.';
+
+/**
+ * A daily cap in a request: an integer 1..MAX_DAILY_CAP, or null for none. One schema of two types,
+ * not a union: the validator coerces types, and in a union a null would pass as 0.
+ */
+export const DailyCapInput = (whose: string) =>
+  Type.Unsafe<number | null>({
+    type: ['integer', 'null'],
+    minimum: 1,
+    maximum: MAX_DAILY_CAP,
+    description: `At most this many messages a day from ${whose} (1..${MAX_DAILY_CAP}); null: no cap. ${DAILY_CAP_RULE}`,
+  });
+
+/** A request body with its `dailyCap` typed (the type provider infers a DailyCapInput as unknown). */
+export type WithDailyCap<T> = Omit<T, 'dailyCap'> & { dailyCap?: number | null };
+
+/** A daily cap in an answer (absent: none). */
+export const DailyCap = (whose: string) =>
+  Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description: `At most this many messages a day from ${whose}; absent: no cap. ${DAILY_CAP_RULE}`,
+    }),
+  );
+
 export const Provider = Type.String({
   pattern: PROVIDER_NAME_PATTERN,
   description:
@@ -123,6 +156,7 @@ export const PhoneNumber = Type.Object({
   channels: Channels,
   groups: Type.Array(GroupRef),
   throughput: Type.Integer({ description: 'Messages per second this number may send.' }),
+  dailyCap: DailyCap('this number (its groups’ caps hold too)'),
   created: AuditStamp,
   updated: AuditStamp,
 });
@@ -169,6 +203,7 @@ export const TakeNumberBody = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 200 })),
   groupId: Type.Optional(Type.String({ minLength: 1 })),
   provider: Type.Optional(Provider),
+  dailyCap: Type.Optional(DailyCapInput('the number')),
 });
 
 export const UpdateNumberBody = Type.Object({
@@ -180,6 +215,7 @@ export const UpdateNumberBody = Type.Object({
     Type.Integer({ minimum: 1, maximum: 10000, description: 'Messages per second.' }),
   ),
   provider: Type.Optional(Provider),
+  dailyCap: Type.Optional(DailyCapInput('the number')),
 });
 
 export const PhoneNumbersQuery = Type.Object({

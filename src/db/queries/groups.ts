@@ -11,6 +11,8 @@ export interface GroupRow {
   office_hours: Record<string, unknown> | null;
   is_default: boolean;
   use_shared_pool: boolean;
+  /** Messages a day (the account's day) its numbers may hand to carriers together; null: no cap (migration 0420). */
+  daily_cap: number | null;
   created_at: Date;
   created_by: Record<string, unknown>;
   updated_at: Date;
@@ -28,13 +30,14 @@ export async function insertGroup(
     notifications?: unknown[];
     tags?: string[];
     officeHours?: object | null;
+    dailyCap?: number | null;
     by: object;
   },
 ): Promise<GroupRow> {
   const { rows } = await db.query<GroupRow>(
     `INSERT INTO groups (account_id, id, name, is_default, use_shared_pool, notifications, tags,
-                         office_hours, created_by, updated_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING *`,
+                         office_hours, created_by, updated_by, daily_cap)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10) RETURNING *`,
     [
       accountId,
       g.id,
@@ -45,6 +48,7 @@ export async function insertGroup(
       JSON.stringify(g.tags ?? []),
       g.officeHours ? JSON.stringify(g.officeHours) : null,
       g.by,
+      g.dailyCap ?? null,
     ],
   );
   return rows[0];
@@ -149,13 +153,14 @@ export async function updateGroup(
     notifications: unknown[];
     tags: string[];
     officeHours: object | null;
+    dailyCap: number | null;
     by: object;
   },
 ): Promise<GroupRow | undefined> {
   const { rows } = await db.query<GroupRow>(
     `UPDATE groups
         SET name = $3, is_default = $4, use_shared_pool = $5, notifications = $6, tags = $7,
-            office_hours = $8, updated_at = now(), updated_by = $9
+            office_hours = $8, daily_cap = $10, updated_at = now(), updated_by = $9
       WHERE account_id = $1 AND id = $2 RETURNING *`,
     [
       accountId,
@@ -167,6 +172,7 @@ export async function updateGroup(
       JSON.stringify(g.tags),
       g.officeHours ? JSON.stringify(g.officeHours) : null,
       g.by,
+      g.dailyCap,
     ],
   );
   return rows[0];

@@ -17,6 +17,8 @@ export interface PhoneNumberRow {
   forward_to: Record<string, unknown> | null;
   channels: Record<string, unknown>;
   throughput_mps: number;
+  /** Messages a day (the account's day) it may hand to its carrier; null: no cap (migration 0420). */
+  daily_cap: number | null;
   created_at: Date;
   created_by: Record<string, unknown>;
   updated_at: Date;
@@ -39,12 +41,13 @@ export async function insertPhoneNumber(
     by: object;
     /** Whether the provider confirmed the number is ours (see domain/numbers/verify-with-provider.ts). */
     verified?: boolean;
+    dailyCap?: number | null;
   },
 ): Promise<PhoneNumberRow> {
   const { rows } = await db.query<PhoneNumberRow>(
     `INSERT INTO phone_numbers (account_id, id, number, country, type, provider, name, throughput_mps, channels,
-                                supported_destinations, created_by, updated_by, verified)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12) RETURNING *`,
+                                supported_destinations, created_by, updated_by, verified, daily_cap)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13) RETURNING *`,
     [
       accountId,
       n.id,
@@ -58,6 +61,7 @@ export async function insertPhoneNumber(
       n.supportedDestinations,
       n.by,
       n.verified ?? true,
+      n.dailyCap ?? null,
     ],
   );
   return rows[0];
@@ -146,15 +150,27 @@ export async function updatePhoneNumber(
     channels: object;
     throughputMps: number;
     provider: string;
+    dailyCap: number | null;
     by: object;
   },
 ): Promise<PhoneNumberRow | undefined> {
   const { rows } = await db.query<PhoneNumberRow>(
     `UPDATE phone_numbers
         SET name = $3, forward_to = $4, universal_reply = $5, channels = $6, throughput_mps = $7, provider = $8,
-            updated_at = now(), updated_by = $9
+            daily_cap = $10, updated_at = now(), updated_by = $9
       WHERE account_id = $1 AND id = $2 AND status <> 'released' RETURNING *`,
-    [accountId, id, u.name, u.forwardTo, u.universalReply, u.channels, u.throughputMps, u.provider, u.by],
+    [
+      accountId,
+      id,
+      u.name,
+      u.forwardTo,
+      u.universalReply,
+      u.channels,
+      u.throughputMps,
+      u.provider,
+      u.by,
+      u.dailyCap,
+    ],
   );
   return rows[0];
 }

@@ -40,6 +40,7 @@ export async function createGroup(
       notifications: input.notifications ?? [],
       tags: input.tags ?? [],
       officeHours: input.officeHours ?? null,
+      dailyCap: input.dailyCap ?? null,
       by,
     });
     if (numberIds.length > 0) await replaceGroupNumbers(tx, accountId, group.id, numberIds);

@@ -44,6 +44,8 @@ export interface GroupInput {
   officeHours?: OfficeHours | null;
   isDefault?: boolean;
   useSharedPool?: boolean;
+  /** Messages a day its numbers may send together; null: none. */
+  dailyCap?: number | null;
 }
 
 /** Checks the time zone is one the runtime knows (IANA) and that each range ends after it starts. */

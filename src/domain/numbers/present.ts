@@ -32,6 +32,7 @@ export function presentPhoneNumber(n: PhoneNumberRow, groups: GroupRef[]) {
     channels: n.channels as Static<typeof Channels>,
     groups,
     throughput: n.throughput_mps,
+    dailyCap: n.daily_cap,
     created: stamp(n.created_at, n.created_by),
     updated: stamp(n.updated_at, n.updated_by),
   });
@@ -98,6 +99,7 @@ function presentGroupRow(g: GroupRow, numbers: PhoneNumberView[], users: GroupUs
     officeHours: g.office_hours as Static<typeof OfficeHours> | null,
     isDefault: g.is_default,
     useSharedPool: g.use_shared_pool,
+    dailyCap: g.daily_cap,
     created: stamp(g.created_at, g.created_by),
     updated: stamp(g.updated_at, g.updated_by),
   });

@@ -53,7 +53,13 @@ function resolve(input: string, provider: NumberProvider) {
 export async function takePhoneNumber(
   db: Db,
   accountId: string,
-  input: { number: string; name?: string; groupId?: string; provider?: NumberProvider },
+  input: {
+    number: string;
+    name?: string;
+    groupId?: string;
+    provider?: NumberProvider;
+    dailyCap?: number | null;
+  },
   by: Actor,
   verify: NumberVerifier,
 ) {
@@ -90,6 +96,7 @@ export async function takePhoneNumber(
         supportedDestinations: [n.country],
         by,
         verified,
+        dailyCap: input.dailyCap ?? null,
       });
     } catch (err) {
       // The unique index on held numbers: someone (maybe this account) holds it already.

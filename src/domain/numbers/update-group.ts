@@ -43,6 +43,7 @@ export async function updateGroup(db: Db, accountId: string, id: string, input: 
       notifications: input.notifications ?? current.notifications,
       tags: input.tags ?? current.tags,
       officeHours: input.officeHours === undefined ? current.office_hours : input.officeHours,
+      dailyCap: input.dailyCap === undefined ? current.daily_cap : input.dailyCap,
       by,
     });
     if (!group) fail('GRP-001');

@@ -21,6 +21,8 @@ export interface PhoneNumberChanges {
   channels?: Record<string, unknown>;
   throughput?: number;
   provider?: NumberProvider;
+  /** Messages a day; null removes the cap. */
+  dailyCap?: number | null;
 }
 
 type Json = Record<string, unknown>;
@@ -84,6 +86,7 @@ export async function updatePhoneNumber(
       channels,
       throughputMps: c.throughput ?? current.throughput_mps,
       provider: c.provider ?? current.provider,
+      dailyCap: c.dailyCap === undefined ? current.daily_cap : c.dailyCap,
       by,
     });
     if (!row) fail('NUM-001');

@@ -6,6 +6,7 @@ import { listGroups } from '../../domain/numbers/list-groups.ts';
 import { updateGroup } from '../../domain/numbers/update-group.ts';
 import { Collection, Envelope, errorResponses, IdParam, PageQuery, Success } from '../../schemas/common.ts';
 import { CreateGroupBody, Group, UpdateGroupBody } from '../../schemas/groups.ts';
+import type { WithDailyCap } from '../../schemas/numbers.ts';
 import { ok, page } from '../respond.ts';
 import type { App } from '../types.ts';
 
@@ -21,7 +22,9 @@ export async function groupRoutes(app: App) {
         summary: 'Create a phone-number group',
         description:
           '`phoneNumbers` (or the published spelling `phoneNumbers?`): `{id}` objects or E.164 strings of numbers ' +
-          'the account holds. `isDefault: true` makes it the account’s one default group.',
+          'the account holds. `isDefault: true` makes it the account’s one default group. `dailyCap`: at most so many ' +
+          'messages a day from the group’s numbers together (the account’s day, in its time zone; past it they wait ' +
+          'for the next day, still queued; null or absent: no cap).',
         params: IdParam('accountId'),
         body: CreateGroupBody,
         response: { 201: Envelope(Group), ...errorResponses(409) },
@@ -29,7 +32,8 @@ export async function groupRoutes(app: App) {
     },
     async (req, reply) => {
       reply.code(201);
-      return ok(await createGroup(app.ctx.db, req.params.accountId, req.body, req.actor));
+      const body = req.body as WithDailyCap<typeof req.body>;
+      return ok(await createGroup(app.ctx.db, req.params.accountId, body, req.actor));
     },
   );
 
@@ -71,14 +75,17 @@ export async function groupRoutes(app: App) {
         summary: 'Update a phone-number group',
         description:
           'Absent fields stay as they are; `phoneNumbers` replaces the group’s numbers. The default group stops being ' +
-          'the default only when another group is made the default (409 GRP-005).',
+          'the default only when another group is made the default (409 GRP-005). `dailyCap: null` removes the ' +
+          'group’s daily cap.',
         params: IdParam('accountId', 'groupId'),
         body: UpdateGroupBody,
         response: { 200: Envelope(Group), ...errorResponses(409) },
       },
     },
-    async (req) =>
-      ok(await updateGroup(app.ctx.db, req.params.accountId, req.params.groupId, req.body, req.actor)),
+    async (req) => {
+      const body = req.body as WithDailyCap<typeof req.body>;
+      return ok(await updateGroup(app.ctx.db, req.params.accountId, req.params.groupId, body, req.actor));
+    },
   );
 
   app.delete(

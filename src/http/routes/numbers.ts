@@ -8,6 +8,7 @@ import { takePhoneNumber } from '../../domain/numbers/take-phone-number.ts';
 import { updatePhoneNumber } from '../../domain/numbers/update-phone-number.ts';
 import { checkNumberProvider, providerVerifier } from '../../domain/numbers/verify-with-provider.ts';
 import { Collection, Envelope, errorResponses, IdParam, Success } from '../../schemas/common.ts';
+import { MAX_DAILY_CAP } from '../../schemas/limits.ts';
 import {
   AvailableNumber,
   AvailableNumbersQuery,
@@ -15,6 +16,7 @@ import {
   PhoneNumbersQuery,
   TakeNumberBody,
   UpdateNumberBody,
+  type WithDailyCap,
 } from '../../schemas/numbers.ts';
 import { ok, page } from '../respond.ts';
 import type { App } from '../types.ts';
@@ -62,7 +64,9 @@ export async function numberRoutes(app: App) {
           'know → 400 VAL-001. The number joins `groupId`, or the default group. A number of a Twilio-compatible ' +
           'instance is `verified` only when that account lists it (IncomingPhoneNumbers); an unverified number ' +
           'cannot send (NUM-010) until `POST …/phonenumbers/{id}/verify` confirms it. A number on an SMPP carrier ' +
-          'must have been assigned to this account there by the operator (`sparrow numbers assign`), else 403 NUM-011.',
+          'must have been assigned to this account there by the operator (`sparrow numbers assign`), else 403 NUM-011. ' +
+          '`dailyCap`: at most so many messages a day from the number (the account’s day, in its time zone; past it ' +
+          'they wait for the next day, still queued; absent or null: no cap).',
         params: IdParam('accountId'),
         body: TakeNumberBody,
         response: { 201: Envelope(PhoneNumber), ...errorResponses(409) },
@@ -71,7 +75,8 @@ export async function numberRoutes(app: App) {
     async (req, reply) => {
       reply.code(201);
       if (req.body.provider !== undefined) checkNumberProvider(app.ctx.config, req.body.provider);
-      return ok(await takePhoneNumber(app.ctx.db, req.params.accountId, req.body, req.actor, verifier));
+      const body = req.body as WithDailyCap<typeof req.body>;
+      return ok(await takePhoneNumber(app.ctx.db, req.params.accountId, body, req.actor, verifier));
     },
   );
 
@@ -140,7 +145,8 @@ export async function numberRoutes(app: App) {
         description:
           '`channels` is merged into the number’s channels; `throughput` is messages per second (1..10000); a new ' +
           '`provider` (one this service knows, else 400 VAL-001) verifies the number with it again; an SMPP carrier ' +
-          'where the operator did not assign the number to this account: 403 NUM-011.',
+          'where the operator did not assign the number to this account: 403 NUM-011. `dailyCap` caps the messages a ' +
+          `day from the number (1..${MAX_DAILY_CAP}; null removes the cap): past it they stay queued for the next day.`,
         params: IdParam('accountId', 'phoneNumberId'),
         body: UpdateNumberBody,
         response: { 200: Envelope(PhoneNumber), ...errorResponses() },
@@ -153,7 +159,7 @@ export async function numberRoutes(app: App) {
           app.ctx.db,
           req.params.accountId,
           req.params.phoneNumberId,
-          req.body,
+          req.body as WithDailyCap<typeof req.body>,
           req.actor,
           verifier,
         ),
