@@ -4,6 +4,7 @@
  * range row and the job's cursor, never the message rows.
  */
 import type { Queryable } from '../client.ts';
+import { dailyCappedSql } from './daily-caps.ts';
 
 /**
  * A quiet-hours hold as the keys of dispatch_cursors and dispatch_ranges carry it: the instant the
@@ -75,6 +76,8 @@ export interface RangeNumber {
   number_verified: boolean;
   provider: string | null;
   throughput_mps: number | null;
+  /** Under a daily cap, its own or a group's (migration 0420). */
+  daily_capped: boolean;
 }
 
 /**
@@ -137,8 +140,9 @@ const RANGE_SELECT = `SELECT m.id, m.attempts, m.price::float8 AS price, m.from_
 export async function rangeNumbers(db: Queryable, accountId: string, ids: string[]): Promise<RangeNumber[]> {
   const { rows } = await db.query<RangeNumber>({
     name: 'dispatch-range-numbers',
-    text: `SELECT id, status = 'active' AS number_active, verified AS number_verified, provider, throughput_mps
-           FROM phone_numbers WHERE account_id = $1 AND id = ANY($2::uuid[])`,
+    text: `SELECT n.id, n.status = 'active' AS number_active, n.verified AS number_verified, n.provider,
+                  n.throughput_mps, ${dailyCappedSql('n')} AS daily_capped
+           FROM phone_numbers n WHERE n.account_id = $1 AND n.id = ANY($2::uuid[])`,
     values: [accountId, ids],
   });
   return rows;

@@ -2,6 +2,7 @@
 
 import { plainArray, textArray } from '../arrays.ts';
 import type { Queryable } from '../client.ts';
+import { dailyCappedSql } from './daily-caps.ts';
 import { eventHeard } from './events.ts';
 import { MESSAGE_EVENT_DATA, MESSAGE_EVENT_REF } from './messages.ts';
 
@@ -33,6 +34,8 @@ export interface DispatchCandidate {
   number_verified: boolean;
   provider: string | null;
   throughput_mps: number | null;
+  /** Its number is under a daily cap (its own or a group's): the claim asks sparrow_grant_daily. */
+  daily_capped: boolean;
 }
 
 /**
@@ -69,7 +72,7 @@ export async function lockDispatchCandidates(
             coalesce(c.opted_out_at IS NOT NULL OR c.blocked_at IS NOT NULL, false) AS stopped,
             coalesce(q.expires_at <= now(), false) AS expired,
             coalesce(n.status = 'active', false) AS number_active, coalesce(n.verified, false) AS number_verified,
-            n.provider, n.throughput_mps
+            n.provider, n.throughput_mps, coalesce(${dailyCappedSql('n')}, false) AS daily_capped
      FROM q
      LEFT JOIN contacts c ON c.account_id = q.account_id AND c.id = q.contact_id
      LEFT JOIN phone_numbers n ON n.account_id = q.account_id AND n.id = q.phone_number_id`,

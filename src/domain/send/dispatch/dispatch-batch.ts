@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../context.ts';
 import { withTx } from '../../../db/client.ts';
+import { holdForNextDay } from '../../../db/queries/daily-caps.ts';
 import { finishRange } from '../../../db/queries/dispatch-ranges.ts';
 import {
   type ClaimedMessage,
@@ -10,6 +11,7 @@ import {
 import { applyReceipts, takeEarlyReceipts } from '../../../db/queries/message-receipts.ts';
 import { exhaustedSenders, grantSends } from '../../../db/queries/senders.ts';
 import { dispatchBlocker } from './checks.ts';
+import { applyDailyCaps } from './daily-caps.ts';
 import { BatchLease, LeaseLost } from './lease.ts';
 import { claimRangeBatch } from './ranges.ts';
 import { reconcileInflight } from './reconcile.ts';
@@ -32,7 +34,7 @@ const IDLE_MS = 100;
  * transaction of one-off messages for nothing before each of them.
  */
 const SINGLES_QUIET_MS = 50;
-const NO_SINGLES = { claimed: [], throttled: false, full: false, found: 0 };
+const NO_SINGLES = { claimed: [], throttled: false, full: false, found: 0, held: 0 };
 
 /** The result of one dispatch batch. */
 export interface BatchResult {
@@ -43,24 +45,31 @@ export interface BatchResult {
   full: boolean;
   /** One-off messages found due (claimed, failed or throttled); 0 when none were looked for. */
   singles: number;
+  /** Messages held for the next day: their number's or group's daily cap is used up. */
+  held: number;
 }
 
 /**
  * Claims one batch, in one transaction: locks due messages (FOR UPDATE SKIP LOCKED), fails those
- * whose contact stopped or whose number is gone, asks each number's rate window for slots, and
- * marks the granted ones `sending`. Rows that got no slot are released untouched.
+ * whose contact stopped or whose number is gone, asks each number's rate window for slots and a
+ * capped number's daily counters for as many, and marks the granted ones `sending`. Rows that got
+ * no rate slot are released untouched; those of a number whose daily cap is used up are held for
+ * the next day (holdForNextDay).
  */
 async function claimBatch(
   ctx: AppContext,
   limit: number,
-): Promise<{ claimed: ClaimedMessage[]; throttled: boolean; full: boolean; found: number }> {
+): Promise<{ claimed: ClaimedMessage[]; throttled: boolean; full: boolean; found: number; held: number }> {
   return withTx(
     ctx.db,
     async (tx) => {
       const exhausted = await exhaustedSenders(tx);
       const candidates = await lockDispatchCandidates(tx, limit, exhausted);
       const failures: Parameters<typeof failCandidates>[1] = [];
-      const byNumber = new Map<string, { accountId: string; mps: number; provider: string; ids: string[] }>();
+      const byNumber = new Map<
+        string,
+        { accountId: string; mps: number; provider: string; capped: boolean; ids: string[] }
+      >();
       for (const c of candidates) {
         const error = dispatchBlocker(ctx, c);
         if (error) {
@@ -75,6 +84,7 @@ async function claimBatch(
             accountId: c.account_id,
             mps: c.throughput_mps as number,
             provider: c.provider as string,
+            capped: c.daily_capped,
             ids: [],
           };
           byNumber.set(numberId, n);
@@ -86,7 +96,7 @@ async function claimBatch(
       // the window row's lock is held for that statement only, not for the whole claim, so concurrent
       // claims do not queue behind each other. A claim that then fails leaves its slots unused: the
       // window can only be under-used, never exceeded.
-      const { granted: grants, second } = await grantSends(
+      const { granted: rate, second } = await grantSends(
         ctx.db,
         [...byNumber].map(([phoneNumberId, n]) => ({
           accountId: n.accountId,
@@ -95,16 +105,36 @@ async function claimBatch(
           wanted: n.ids.length,
         })),
       );
+      const daily = await applyDailyCaps(
+        ctx,
+        rate,
+        [...byNumber].map(([phoneNumberId, n]) => ({
+          accountId: n.accountId,
+          phoneNumberId,
+          capped: n.capped,
+        })),
+      );
       const claims: { accountId: string; id: string; provider: string }[] = [];
+      const held: { accountId: string; id: string; day: string }[] = [];
       let throttled = exhausted.length > 0;
       for (const [phoneNumberId, n] of byNumber) {
-        const granted = grants.get(phoneNumberId) ?? 0;
-        if (granted < n.ids.length) throttled = true;
+        const granted = daily.granted.get(phoneNumberId) ?? 0;
+        const day = daily.exhausted.get(phoneNumberId);
+        if (day !== undefined)
+          for (const id of n.ids.slice(granted)) held.push({ accountId: n.accountId, id, day });
+        else if (granted < n.ids.length) throttled = true;
         for (const id of n.ids.slice(0, granted))
           claims.push({ accountId: n.accountId, id, provider: n.provider });
       }
+      await holdForNextDay(tx, held, ctx.config.quietHoursEnabled);
       const claimed = await claimMessages(tx, claims, ctx.config.dispatchLeaseSeconds, second);
-      return { claimed, throttled, full: candidates.length >= limit, found: candidates.length };
+      return {
+        claimed,
+        throttled,
+        full: candidates.length >= limit,
+        found: candidates.length,
+        held: held.length,
+      };
     },
     { indexLookups: true },
   );
@@ -158,6 +188,7 @@ export async function dispatchBatch(
     throttled: single.throttled || (range?.throttled ?? false),
     full: single.full || (range?.full ?? false),
     singles: single.found,
+    held: single.held + (range?.held ?? 0),
   };
 }
 
@@ -216,8 +247,9 @@ export async function dispatchRound(ctx: AppContext, signal: AbortSignal): Promi
       }
       if (r.throttled) throttled = true;
       // A batch that took anything may have left more (a full batch, or one small job of many:
-      // an SMPP client's window becomes a job of its own): look again at once.
-      if (r.claimed > 0 && (r.full || !r.throttled)) continue;
+      // an SMPP client's window becomes a job of its own): look again at once. So may one that
+      // only held messages for the next day (a capped number's rest of a big send).
+      if ((r.claimed > 0 || r.held > 0) && (r.full || !r.throttled)) continue;
       if (busy === 0 || r.throttled) return;
       await sleep(IDLE_MS, signal);
     }

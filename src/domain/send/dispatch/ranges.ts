@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../../context.ts';
 import { withTx } from '../../../db/client.ts';
+import { holdForNextDay } from '../../../db/queries/daily-caps.ts';
 import {
   claimRange,
   closeJobDispatch,
@@ -21,6 +22,7 @@ import { OPTED_OUT_ERROR } from '../../../db/queries/messages.ts';
 import { grantSends } from '../../../db/queries/senders.ts';
 import { EXPIRED_ERROR } from '../../../messaging/validity.ts';
 import { numberBlocker } from './checks.ts';
+import { applyDailyCaps } from './daily-caps.ts';
 
 /** What a range claim hands to the dispatcher. */
 export interface RangeClaim {
@@ -31,9 +33,11 @@ export interface RangeClaim {
   complete: boolean;
   throttled: boolean;
   full: boolean;
+  /** Messages of the range held for the next day (their number's or group's daily cap is used up). */
+  held: number;
 }
 
-const NOTHING: RangeClaim = { claimed: [], complete: true, throttled: false, full: false };
+const NOTHING: RangeClaim = { claimed: [], complete: true, throttled: false, full: false, held: 0 };
 /** Exhausted jobs one claim closes before it gives up looking for the next one with messages. */
 const MAX_JOBS_PER_CLAIM = 8;
 /** Shared by every message without media (providers only read it). */
@@ -43,9 +47,11 @@ const NO_MEDIA: { url: string }[] = Object.freeze([]) as unknown as { url: strin
  * Claims up to `limit` bulk messages in one short transaction: first a range whose lease passed
  * (its worker died; its still-queued messages go again under the same submission key), else the
  * next range of the open job whose turn it is (accounts in turn, weighted; lockOpenJob). Each
- * number's rate window is asked for slots; a new range
- * ends before the first message whose number got none (the rest waits for the job's next claim).
- * Messages that must not be sent (contact stopped, validity ended, number gone) are failed and refunded here.
+ * number's rate window is asked for slots (and a capped number's daily counters for as many); a new
+ * range ends before the first message whose number got none (the rest waits for the job's next
+ * claim), except that the messages of a number whose daily cap is used up are held for the next day
+ * (holdForNextDay) and the range goes on past them. Messages that must not be sent (contact
+ * stopped, validity ended, number gone) are failed and refunded here.
  */
 export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<RangeClaim> {
   return withTx(
@@ -118,19 +124,37 @@ export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<R
         }
       }
       // Granted on another connection, in a statement of its own (see claimBatch in dispatch-batch.ts).
-      const { granted, second } = await grantSends(
+      const rate = await grantSends(
         ctx.db,
         [...wants].map(([phoneNumberId, w]) => ({ phoneNumberId, ...w })),
+      );
+      const second = rate.second;
+      const { granted, exhausted } = await applyDailyCaps(
+        ctx,
+        rate.granted,
+        [...wants.keys()].map((id) => ({
+          accountId,
+          phoneNumberId: id,
+          capped: numbers.get(id)?.daily_capped ?? false,
+        })),
       );
 
       const failing = new Set(failures.map((f) => f.id));
       const claimed: RangeClaim['claimed'] = [];
+      const held: { accountId: string; id: string; day: string }[] = [];
       let throttled = false;
       let skipped = false;
       let last: string | undefined;
       for (const m of messages) {
         if (!failing.has(m.id)) {
           const left = granted.get(m.phone_number_id as string) ?? 0;
+          const day = left === 0 ? exhausted.get(m.phone_number_id as string) : undefined;
+          if (day !== undefined) {
+            // Its number's day is used up: it leaves the range for the next day's hold.
+            held.push({ accountId, id: m.id, day });
+            last = m.id;
+            continue;
+          }
           if (left === 0) {
             throttled = true;
             // A new range stops here; a range taken over keeps its other messages for the next round.
@@ -160,10 +184,17 @@ export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<R
           hi: last,
           owner,
         };
-        const exhausted = !jobHasMore && last === messages[messages.length - 1].id;
-        const size = messages.findIndex((m) => m.id === last) + 1;
-        await claimRange(tx, { ...range, leaseSeconds: ctx.config.dispatchLeaseSeconds, exhausted, size });
+        const ended = !jobHasMore && last === messages[messages.length - 1].id;
+        // Held messages are not handed out: they do not count in the account's share.
+        const size = messages.findIndex((m) => m.id === last) + 1 - held.length;
+        await claimRange(tx, {
+          ...range,
+          leaseSeconds: ctx.config.dispatchLeaseSeconds,
+          exhausted: ended,
+          size,
+        });
       }
+      await holdForNextDay(tx, held, ctx.config.quietHoursEnabled);
       await failCandidates(
         tx,
         failures.filter((f) => last !== undefined && f.id <= last),
@@ -174,6 +205,7 @@ export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<R
         complete: !skipped,
         throttled,
         full: expired !== undefined || messages.length >= limit,
+        held: held.length,
       };
     },
     { indexLookups: true },
