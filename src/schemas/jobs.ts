@@ -61,6 +61,19 @@ export const JobResource = Type.Object({
       { description: 'A bulk contact operation: how far it is.' },
     ),
   ),
+  estimatedFinishAt: Type.Optional(
+    Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description:
+        'A send (GET …/jobs/{jobId} only): when its last message should go, or null once it has finished. ' +
+        'Estimated from what it has left (its messages not yet sent or failed; a scheduled send: its recipients, ' +
+        'from `sendAt`), the messages of the account’s earlier open sends on the same numbers, which go first, ' +
+        'and its numbers as one pool: their per-second throughput added up, and their daily caps and their groups’ ' +
+        '(`dailyCap`, less what today used; days in the account’s time zone, the rest waiting for the next day’s ' +
+        'start). It starts from now, or from when the hold its waiting messages share ends (quiet hours, a cap). ' +
+        'Not counted: other traffic on the numbers (replies, automation, retries), provider slowness, quiet hours ' +
+        'starting later than a day’s start. Computed from the job’s and its numbers’ counts, not its messages.',
+    }),
+  ),
   cancelled: Type.Optional(AuditStamp),
   created: AuditStamp,
   updated: Type.Optional(AuditStamp),

@@ -24,6 +24,8 @@ export interface SendJobRow {
   send_at: Date | null;
   /** The request of a scheduled send, run at send_at. */
   request: Record<string, unknown> | null;
+  /** The numbers it sends from (migration 0420); null for a scheduled send not yet run. */
+  phone_number_ids: string[] | null;
   /** Why a scheduled send could not run. */
   error: { code: string; description: string } | null;
 }
@@ -60,6 +62,8 @@ export async function setSendJobCounts(
     invalid: unknown[];
     /** The holds of its queued messages (quiet hours), null for none: one dispatch cursor each. */
     holds: (Date | null)[];
+    /** The numbers it sends from (its sender pool): its estimated finish time reads them. */
+    numberIds: string[];
   },
   create?: { campaignId: string | null; template: string; by: object },
 ): Promise<SendJobRow> {
@@ -71,10 +75,10 @@ export async function setSendJobCounts(
     : `($4 <= ${TRANSACTIONAL_MAX} AND NOT EXISTS (SELECT 1 FROM send_jobs j WHERE j.account_id = $1 AND j.id = $2 AND j.campaign_id IS NOT NULL))`;
   const write = create
     ? `INSERT INTO send_jobs (account_id, id, campaign_id, template, created_by, submitted, queued, pending, failures,
-                             price, invalid, status)
-       VALUES ($1, $2, $9, $10, $11, $3, $4, $4, $5, $6, $7, ${status}) RETURNING *`
+                             price, invalid, status, phone_number_ids)
+       VALUES ($1, $2, $10, $11, $12, $3, $4, $4, $5, $6, $7, ${status}, $9) RETURNING *`
     : `UPDATE send_jobs SET submitted = $3, queued = $4, pending = $4, failures = $5, price = $6, invalid = $7,
-            status = ${status}
+            status = ${status}, phone_number_ids = $9
      WHERE account_id = $1 AND id = $2 RETURNING *`;
   const { rows } = await db.query<SendJobRow>(
     // A job with queued (bulk) messages is opened for range dispatch: one cursor per hold.
@@ -106,6 +110,7 @@ export async function setSendJobCounts(
       c.price,
       JSON.stringify(c.invalid),
       c.holds.length > 0 ? c.holds : [null],
+      c.numberIds,
       ...(create ? [create.campaignId, create.template, create.by] : []),
     ],
   );

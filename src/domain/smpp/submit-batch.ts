@@ -100,6 +100,7 @@ export async function submitSmppBatch(
         jobId,
         {
           holds: counts.holds,
+          numberIds: [sender.id],
           submitted: counts.queued + counts.failed,
           queued: counts.queued,
           failures: counts.failed,

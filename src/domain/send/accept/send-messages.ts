@@ -321,6 +321,7 @@ export async function sendMessages(
     }));
     await setSendJobCounts(tx, accountId, jobId, {
       holds: counts.holds,
+      numberIds: senders.map((s) => s.id),
       submitted: counts.queued + failed,
       queued: counts.queued,
       failures: failed,
