@@ -66,6 +66,29 @@ function howFar(j) {
   return parts.map(([s, n]) => `${n} ${s}`).join(', ') || 'no messages';
 }
 
+/**
+ * When a send should finish (its `estimatedFinishAt`), in plain words: "Expected to finish in about
+ * 5 minutes", "… about 2:05 PM tomorrow", "… about Friday, November 28, 9:00 AM".
+ * @param {string} iso
+ * @param {Date} [now]
+ */
+export function finishWords(iso, now = new Date()) {
+  const at = new Date(iso);
+  const seconds = (at.getTime() - now.getTime()) / 1000;
+  if (seconds < 60) return 'Expected to finish within a minute';
+  if (seconds < 3600) {
+    const minutes = Math.round(seconds / 60);
+    return `Expected to finish in about ${minutes} minute${minutes === 1 ? '' : 's'}`;
+  }
+  const time = at.toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
+  const tomorrow = new Date(now);
+  tomorrow.setDate(now.getDate() + 1);
+  if (at.toDateString() === now.toDateString()) return `Expected to finish about ${time} today`;
+  if (at.toDateString() === tomorrow.toDateString()) return `Expected to finish about ${time} tomorrow`;
+  const date = at.toLocaleDateString([], { weekday: 'long', month: 'long', day: 'numeric' });
+  return `Expected to finish about ${date}, ${time}`;
+}
+
 /** #/jobs?kind=&status=&offset= */
 export async function jobsPage(view, { query }) {
   const filters = { kind: query.get('kind') ?? '', status: query.get('status') ?? '' };
@@ -169,6 +192,9 @@ export async function jobPage(view, { params }) {
           : null,
         row('Status', badge(j.status)),
         row('Progress', [progress, ' ', howFar(j)]),
+        j.estimatedFinishAt
+          ? row('Finish', h('span', { class: 'eta' }, finishWords(j.estimatedFinishAt)))
+          : null,
         j.progress ? row('Changed', String(j.progress.changed)) : null,
         j.kind === 'send' ? row('Recipients', String(j.submitted)) : null,
         j.kind === 'send' ? row('Price', money(j.price)) : null,
