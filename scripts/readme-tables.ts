@@ -33,7 +33,7 @@ import { CreateCampaignBody, QuickCampaignBody } from '../src/schemas/campaigns.
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../src/schemas/common.ts';
 import { CreateDripBody } from '../src/schemas/drips.ts';
 import { EVENT_DOCS } from '../src/schemas/event-docs.ts';
-import { CSV_BODY_LIMIT } from '../src/schemas/limits.ts';
+import { CSV_BODY_LIMIT, MAX_DAILY_CAP } from '../src/schemas/limits.ts';
 import { StatsQuery } from '../src/schemas/links.ts';
 import { SendMessagesBody } from '../src/schemas/messages.ts';
 import { SCOPE_DESCRIPTIONS, SCOPES } from '../src/schemas/scopes.ts';
@@ -312,6 +312,12 @@ export function limits(): Limit[] {
         .map(([type, mps]) => `${type} ${count(mps)}`)
         .join(', ')} messages/s`,
       source: '`DEFAULT_THROUGHPUT` (`src/messaging/throughput.ts`)',
+    },
+    {
+      limit:
+        'daily cap of a number or sender group (`dailyCap`; absent: none), per day of the account’s time zone',
+      value: `1 to ${count(MAX_DAILY_CAP)} messages`,
+      source: '`MAX_DAILY_CAP` (`src/schemas/limits.ts`)',
     },
     {
       limit: 'webhook destination URL length',

@@ -41,7 +41,13 @@ const fields = {
   ),
   groupId: Type.Optional(nullableId('The group whose numbers it covers.')),
   messagesPerSecond: Type.Optional(cap('The throughput the carrier granted, per second.')),
-  dailyCap: Type.Optional(cap('The daily message cap the carrier granted.')),
+  dailyCap: Type.Optional(
+    cap(
+      'The daily message cap the carrier granted, as a record: the dispatcher does not hold it. It holds the ' +
+        '`dailyCap` of numbers and groups (PUT …/phonenumbers/{id}, PUT …/groups/{id}): set it on the group or ' +
+        'numbers this registration covers.',
+    ),
+  ),
   notes: Type.Optional(text(2000, 'Free notes (a rejection reason, a ticket).')),
 };
 
