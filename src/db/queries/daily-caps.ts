@@ -137,8 +137,9 @@ export interface JobPacing {
 
 /**
  * Reads the pacing of a send from the numbers `numberIds`: their rates and caps and what today's
- * counters used, the capped groups over them, the `pending` of the account's earlier open sends on
- * any of them (the job rows' own counts, no message is read) and the job's dispatch cursors.
+ * counters used, the capped groups over them, the `pending` of the account's earlier sends with
+ * messages not yet handed out on any of them (the job rows' own counts, no message is read) and
+ * the job's dispatch cursors.
  */
 export async function jobPacing(
   db: Queryable,
@@ -176,8 +177,11 @@ export async function jobPacing(
            SELECT now(), (SELECT timezone FROM acct) AS timezone,
                   (SELECT json_agg(nums) FROM nums) AS numbers,
                   (SELECT json_agg(grps) FROM grps) AS groups,
+                  -- The account's open sends are those with a dispatch cursor (a few rows), not
+                  -- every job it ever made (an SMPP client's windows are jobs of their own).
                   (SELECT coalesce(sum(o.pending), 0)::int FROM send_jobs o
-                    WHERE o.account_id = $1 AND o.id < $2 AND o.kind = 'send'
+                    WHERE o.account_id = $1
+                      AND o.id IN (SELECT c.job_id FROM dispatch_cursors c WHERE c.account_id = $1 AND c.job_id < $2)
                       AND o.status IN ('queued', 'sending') AND o.cancelled_at IS NULL
                       AND o.phone_number_ids && $3::uuid[]) AS ahead,
                   (SELECT CASE WHEN bool_and(c.not_before > now()) THEN min(c.not_before) END
