@@ -63,10 +63,15 @@ const NEXT_DAY = '((x.day::date + 1)::timestamp AT TIME ZONE a.timezone)';
  * Holds queued messages whose number's (or group's) daily cap is used up until the next day of
  * their account: `not_before` becomes the start of the day after `day` in the account's time zone
  * (with `quietHours`, not before 8:00 in the recipient's zone either: sparrow_quiet_until). A bulk
- * message gets a dispatch cursor for its new hold (one per job and hold, as quiet hours open them),
- * so the job's range claims take it up then; a one-off message waits in the per-message queue. The
- * messages must be locked by the caller (a claim). A message taken over from a dead claim
- * (`sending`) goes back to `queued`. Answers how many were held.
+ * message gets a dispatch cursor for its new hold (one per job and hold, as quiet hours open them,
+ * ordered as its job), so the job's range claims take it up then; a one-off message waits in the
+ * per-message queue. The messages must be locked by the caller (a claim); one taken over from a
+ * dead claim (`sending`) goes back to `queued`. Answers how many were held.
+ *
+ * The cursor of a hold is locked (created, or updated in place) until the caller commits, so no
+ * range claim reads it before these messages are in it. One that a claim had already moved past
+ * some of them (the hold had come: a claim that straddled the day's start) cannot take them: they
+ * get a hold of their own a second later (a cursor only goes forward).
  */
 export async function holdForNextDay(
   db: Queryable,
@@ -82,20 +87,35 @@ export async function holdForNextDay(
     `WITH x AS (
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::date[]) AS x(account_id, id, day)
      ), h AS (
-       SELECT o.account_id, o.id, ${hold} AS at
+       SELECT o.account_id, o.id, o.job_id, o.bulk AND o.job_id IS NOT NULL AS ranged, ${hold} AS at
          FROM x JOIN accounts a ON a.id = x.account_id
          JOIN messages o ON o.account_id = x.account_id AND o.id = x.id
          ${zones}
-     ), upd AS (
-       UPDATE messages m SET status = 'queued', not_before = h.at, claimed_until = NULL, updated_at = now()
-         FROM h
-        WHERE m.account_id = h.account_id AND m.id = h.id AND m.status IN ('queued', 'sending')
-       RETURNING m.account_id, m.job_id, m.not_before, m.bulk
-     ), open AS (
-       INSERT INTO dispatch_cursors (account_id, job_id, not_before, transactional)
-       SELECT DISTINCT upd.account_id, upd.job_id, upd.not_before, false FROM upd
-        WHERE upd.bulk AND upd.job_id IS NOT NULL
+        WHERE o.status IN ('queued', 'sending')
+     ), k AS (
+       SELECT h.account_id, h.job_id, h.at, (array_agg(h.id ORDER BY h.id))[1] AS lo, j.created_at
+         FROM h JOIN send_jobs j ON j.account_id = h.account_id AND j.id = h.job_id
+        WHERE h.ranged GROUP BY h.account_id, h.job_id, h.at, j.created_at
+     ), joined AS (
+       INSERT INTO dispatch_cursors AS c (account_id, job_id, not_before, transactional, created_at)
+       SELECT k.account_id, k.job_id, k.at, false, k.created_at FROM k ORDER BY 1, 2, 3
+       ON CONFLICT (account_id, job_id, not_before) DO UPDATE SET cursor = c.cursor
+       RETURNING c.account_id, c.job_id, c.not_before, c.cursor
+     ), moved AS (
+       SELECT k.account_id, k.job_id, k.at, clock_timestamp() + interval '1 second' AS fresh, k.created_at
+         FROM k JOIN joined c ON c.account_id = k.account_id AND c.job_id = k.job_id AND c.not_before = k.at
+        WHERE c.cursor >= k.lo
+     ), fresh AS (
+       INSERT INTO dispatch_cursors (account_id, job_id, not_before, transactional, created_at)
+       SELECT account_id, job_id, fresh, false, created_at FROM moved
        ON CONFLICT DO NOTHING
+     ), upd AS (
+       UPDATE messages m SET status = 'queued', not_before = coalesce(mv.fresh, h.at), claimed_until = NULL,
+              updated_at = now()
+         FROM h LEFT JOIN moved mv ON h.ranged AND mv.account_id = h.account_id AND mv.job_id = h.job_id
+                                  AND mv.at = h.at
+        WHERE m.account_id = h.account_id AND m.id = h.id
+       RETURNING 1
      )
      SELECT count(*)::int AS n FROM upd`,
     [held.map((h) => h.accountId), held.map((h) => h.id), held.map((h) => h.day)],

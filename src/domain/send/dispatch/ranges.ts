@@ -170,6 +170,9 @@ export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<R
         last = m.id;
       }
 
+      // Before the range and the account's share are written: the hold's cursor it locks is the
+      // only row it may wait for (holdForNextDay).
+      await holdForNextDay(tx, held, ctx.config.quietHoursEnabled);
       let range: RangeRef | undefined;
       const owner = randomUUID();
       if (expired) {
@@ -194,7 +197,6 @@ export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<R
           size,
         });
       }
-      await holdForNextDay(tx, held, ctx.config.quietHoursEnabled);
       await failCandidates(
         tx,
         failures.filter((f) => last !== undefined && f.id <= last),
