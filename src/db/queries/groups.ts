@@ -34,10 +34,12 @@ export async function insertGroup(
     by: object;
   },
 ): Promise<GroupRow> {
+  // daily_cap is named only when set, as in insertPhoneNumber (the migration tests' older schemas).
+  const capped = g.dailyCap != null;
   const { rows } = await db.query<GroupRow>(
     `INSERT INTO groups (account_id, id, name, is_default, use_shared_pool, notifications, tags,
-                         office_hours, created_by, updated_by, daily_cap)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10) RETURNING *`,
+                         office_hours, created_by, updated_by${capped ? ', daily_cap' : ''})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9${capped ? ', $10' : ''}) RETURNING *`,
     [
       accountId,
       g.id,
@@ -48,7 +50,7 @@ export async function insertGroup(
       JSON.stringify(g.tags ?? []),
       g.officeHours ? JSON.stringify(g.officeHours) : null,
       g.by,
-      g.dailyCap ?? null,
+      ...(capped ? [g.dailyCap] : []),
     ],
   );
   return rows[0];

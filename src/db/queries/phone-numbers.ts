@@ -44,10 +44,13 @@ export async function insertPhoneNumber(
     dailyCap?: number | null;
   },
 ): Promise<PhoneNumberRow> {
+  // daily_cap is named only when set (else the column's NULL): the migration tests insert numbers
+  // with this code into schemas from before migration 0420.
+  const capped = n.dailyCap != null;
   const { rows } = await db.query<PhoneNumberRow>(
     `INSERT INTO phone_numbers (account_id, id, number, country, type, provider, name, throughput_mps, channels,
-                                supported_destinations, created_by, updated_by, verified, daily_cap)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13) RETURNING *`,
+                                supported_destinations, created_by, updated_by, verified${capped ? ', daily_cap' : ''})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12${capped ? ', $13' : ''}) RETURNING *`,
     [
       accountId,
       n.id,
@@ -61,7 +64,7 @@ export async function insertPhoneNumber(
       n.supportedDestinations,
       n.by,
       n.verified ?? true,
-      n.dailyCap ?? null,
+      ...(capped ? [n.dailyCap] : []),
     ],
   );
   return rows[0];
