@@ -94,6 +94,56 @@ async function bundleTests(files: string[], outdir: string): Promise<string[]> {
   return entries.map((f) => path.join(outdir, path.relative(ROOT, f)).replace(/\.ts$/, '.js'));
 }
 
+/**
+ * Files of these folders run several to a process (each file's tests in order, then the next
+ * file's), the bundle and the service loaded once for them: loading them cost each file about
+ * 0.6 s of CPU (module compilation), more than many of these files' tests take. A file that
+ * changes what its process shares (the clock, the environment, process handlers, hooks outside
+ * a suite) runs alone.
+ */
+const GROUPED = ['test/http/', 'test/messaging/', 'test/domain/', 'test/docs/'];
+const GROUP_SIZE = Number(process.env.SPARROW_TEST_GROUP) || 4;
+const SHARES_PROCESS =
+  /mock\.timers|process\.env\.\w+\s*=[^=]|delete process\.env|process\.(on|once|chdir|exit)\(|setGlobalDispatcher|^(before|after|beforeEach|afterEach)\(/m;
+
+/**
+ * The bundled files grouped as they will run: in the files' order, consecutive files of a
+ * GROUPED folder go GROUP_SIZE to an entry file (written in `outdir`) that imports them.
+ */
+function groupFiles(sources: string[], bundled: string[], outdir: string): string[] {
+  const out: string[] = [];
+  let group: string[] = [];
+  const flush = () => {
+    if (group.length === 1) out.push(group[0]);
+    else if (group.length > 1) {
+      const entry = path.join(outdir, 'groups', `group-${out.length}.test.js`);
+      fs.mkdirSync(path.dirname(entry), { recursive: true });
+      fs.writeFileSync(
+        entry,
+        group.map((f) => `import ${JSON.stringify(pathToFileURL(f).href)};\n`).join(''),
+      );
+      out.push(entry);
+    }
+    group = [];
+  };
+  sources.forEach((src, i) => {
+    const rel = path.relative(ROOT, src).replaceAll('\\', '/');
+    const groupable =
+      GROUP_SIZE > 1 &&
+      GROUPED.some((dir) => rel.startsWith(dir)) &&
+      !SHARES_PROCESS.test(fs.readFileSync(src, 'utf8'));
+    if (!groupable) {
+      flush();
+      out.push(bundled[i]);
+      return;
+    }
+    group.push(bundled[i]);
+    if (group.length >= GROUP_SIZE) flush();
+  });
+  flush();
+  return out;
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -206,17 +256,19 @@ async function main() {
   if (process.env.SPARROW_TEST_TSX !== '1') {
     const started = Date.now();
     try {
-      runFiles = await bundleTests(files, outdir);
-      console.log(`# ${files.length} test files bundled in ${Date.now() - started} ms`);
+      runFiles = groupFiles(files, await bundleTests(files, outdir), outdir);
+      console.log(
+        `# ${files.length} test files bundled in ${Date.now() - started} ms, run in ${runFiles.length} processes`,
+      );
     } catch (err) {
       // tsx reports a file that cannot be compiled as that file's failure.
       console.log(`# bundling failed, running the sources through tsx: ${(err as Error).message}`);
     }
   }
-  // Test files run this many at a time: 2 by default (one per core of the CI machine). 3 was
-  // faster (CI's first pass from a fresh clone 589-633 s against 694 s at 2) but each of two such
-  // runs failed one test that waits on a timer (docs/testing.md).
-  const concurrency = Number(process.env.SPARROW_TEST_CONCURRENCY) || 2;
+  // Test processes run this many at a time: 4 by default. Most of a file's time is waiting (for
+  // its service, its worker processes, a browser, a timer), not CPU: test/http, grouped, took
+  // 220 s at 3 and 159 s at 5 on the same machine (docs/testing.md).
+  const concurrency = Number(process.env.SPARROW_TEST_CONCURRENCY) || 4;
   // Bundled, the files need no loader (tsx's hooks cost a bundled file 0.6 s more CPU: importing
   // test/helpers.ts bundled took 0.33-0.38 s user without them, 0.93-1.01 s with), and source maps
   // name the .ts lines in stacks (0.04 s). The processes the tests start run bin/sparrow.js.
