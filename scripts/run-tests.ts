@@ -272,7 +272,12 @@ async function main() {
   // Bundled, the files need no loader (tsx's hooks cost a bundled file 0.6 s more CPU: importing
   // test/helpers.ts bundled took 0.33-0.38 s user without them, 0.93-1.01 s with), and source maps
   // name the .ts lines in stacks (0.04 s). The processes the tests start run bin/sparrow.js.
-  const loader = runFiles === files ? ['--import', 'tsx'] : ['--enable-source-maps'];
+  const loader = [
+    ...(runFiles === files ? ['--import', 'tsx'] : ['--enable-source-maps']),
+    // Each file's process ends with its tests (scripts/test-file-exit.mjs).
+    '--import',
+    pathToFileURL(path.join(ROOT, 'scripts', 'test-file-exit.mjs')).href,
+  ];
   const code = await new Promise<number>((resolve) => {
     const child = spawn(
       process.execPath,
@@ -281,9 +286,6 @@ async function main() {
         '--test',
         `--test-concurrency=${concurrency}`,
         '--test-timeout=420000',
-        // A file's process ends when its tests and hooks have: a timer or socket left pending (a
-        // bound of 60 s that the answer beat) kept one file's process 55 s past its last test.
-        '--test-force-exit',
         '--test-reporter=tap',
         '--test-reporter-destination=stdout',
         `--test-reporter=${path.join(ROOT, 'scripts', 'slowest-test-files.mjs')}`,
