@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ENTRY_LIMIT } from '../../src/domain/workflows/enroll.ts';
+import { ENTRY_DAY_LIMIT, ENTRY_LIMIT } from '../../src/domain/workflows/enroll.ts';
 import { runDueWorkflows } from '../../src/domain/workflows/run-due-workflows.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 
@@ -63,7 +63,11 @@ function helpers(get: () => TestService) {
         auth: acc.auth,
       });
       assert.equal(res.statusCode, 200, res.body);
-      return body(res).data as { id: string; status: string; error?: { code: string } }[];
+      return body(res).data as {
+        id: string;
+        status: string;
+        error?: { code: string; description: string };
+      }[];
     },
   };
 }
@@ -134,6 +138,50 @@ describe('runaway automation: loops refused at save time, re-entry bounded', () 
     assert.equal(last?.status, 'stopped');
     assert.equal(last?.error?.code, 'WF-021');
     assert.ok(runs.slice(1).every((r) => r.status === 'completed'));
+  });
+
+  it('stops the entry of a contact that entered workflows 50 times in a day, however slowly (a loop through waits)', async () => {
+    // A loop whose workflows wait a minute at each turn enters a contact once a minute or less:
+    // never 10 times in 10 minutes, and it went on all day. Its past day is written here as it
+    // would have been: ENTRY_DAY_LIMIT entries, 25 minutes apart.
+    const res = await h.workflow(a, {
+      nodes: [
+        node('t', 'trigger.keyword', { keyword: 'again' }),
+        node('m', 'action.send-message', { message: 'ok' }),
+      ],
+      edges: [edge('t', 'm')],
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    const wf = body(res).data;
+    const mobile = '+12016199999';
+    const created = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/contacts`, {
+      auth: a.auth,
+      json: { mobile, firstName: 'Bo' },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const contactId = body(created).data[0].id as string;
+    await svc.db.query(
+      `INSERT INTO workflow_runs (account_id, id, workflow_id, version_id, contact_id, node_id, trigger, status,
+                                  entered_at, ended_at)
+       SELECT $1, gen_random_uuid(), $2, $3, $4, 'm', 'message-received', 'completed',
+              now() - i * interval '25 minutes', now() - i * interval '25 minutes'
+         FROM generate_series(1, $5::int) AS i`,
+      [a.accountId, wf.id, wf.versions[0].id, contactId, ENTRY_DAY_LIMIT],
+    );
+    const { rows } = await svc.db.query<{ number: string }>(
+      `SELECT number FROM phone_numbers WHERE account_id = $1 AND status = 'active' ORDER BY created_at LIMIT 1`,
+      [a.accountId],
+    );
+    const inbound = await call(svc.externals, 'POST', '/v1/providers/simulator/messages', {
+      json: { from: mobile, to: rows[0].number, text: 'again please' },
+    });
+    assert.equal(inbound.statusCode, 200, inbound.body);
+    const stopped = await eventually(async () => {
+      const runs = await h.runs(a, wf.id);
+      return runs.find((r) => r.status === 'stopped');
+    });
+    assert.equal(stopped.error?.code, 'WF-021');
+    assert.match(stopped.error?.description ?? '', new RegExp(`${ENTRY_DAY_LIMIT} times in 24 hours`));
   });
 });
 

@@ -108,19 +108,25 @@ export async function insertRun(
   return rows[0];
 }
 
-/** How many runs the contact entered (all workflows of the account) in the last `minutes`. */
+/**
+ * How many times the contact entered the account's workflows (every run, drips included) in the
+ * last `minutes` and in the last `longMinutes` (one index range: workflow_runs_contact_entered).
+ */
 export async function recentEntries(
   db: Queryable,
   accountId: string,
   contactId: string,
   minutes: number,
-): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM workflow_runs
-      WHERE account_id = $1 AND contact_id = $2 AND entered_at > now() - make_interval(mins => $3::int)`,
-    [accountId, contactId, minutes],
+  longMinutes: number,
+): Promise<{ recent: number; long: number }> {
+  const { rows } = await db.query<{ recent: number; long: number }>(
+    `SELECT count(*) FILTER (WHERE entered_at > now() - make_interval(mins => $3::int))::int AS recent,
+            count(*)::int AS long
+       FROM workflow_runs
+      WHERE account_id = $1 AND contact_id = $2 AND entered_at > now() - make_interval(mins => $4::int)`,
+    [accountId, contactId, minutes, longMinutes],
   );
-  return rows[0]?.n ?? 0;
+  return rows[0] ?? { recent: 0, long: 0 };
 }
 
 /** Whether the contact has a live run of the workflow. */

@@ -22,14 +22,18 @@ const ENROLL = { ...SYSTEM, subSource: 'workflow-enroll' };
 
 /**
  * Re-entry bound (issue 25): a contact that entered the account's workflows (all of them
- * together, drips included) ENTRY_LIMIT times in the last ENTRY_WINDOW_MINUTES does not enter
- * another by a trigger: the entry is recorded as a run stopped at once with WF-021. Loops that
- * cannot be seen at save time (two numbers of the account answering each other's keywords, lists
- * joined through imports) stop by themselves. A manual enrollment (a person's request) is counted
- * but never refused.
+ * together, drips included) ENTRY_LIMIT times in the last ENTRY_WINDOW_MINUTES, or
+ * ENTRY_DAY_LIMIT times in the last ENTRY_DAY_MINUTES, does not enter another by a trigger: the
+ * entry is recorded as a run stopped at once with WF-021. Loops that cannot be seen at save time
+ * (two numbers of the account answering each other's keywords, lists joined through imports) stop
+ * by themselves; the day's bound stops those that wait a minute or more at each turn, which pass
+ * under the ten minutes' (a contact entering once a minute never enters 10 times in 10 minutes).
+ * A manual enrollment (a person's request) is counted but never refused.
  */
 export const ENTRY_LIMIT = 10;
 export const ENTRY_WINDOW_MINUTES = 10;
+export const ENTRY_DAY_LIMIT = 50;
+export const ENTRY_DAY_MINUTES = 24 * 60;
 
 /** Why a contact did not enter. */
 export type NotEnrolled = 'no-contact' | 'opted-out' | 'blocked' | 'live' | 'no-reenrollment';
@@ -70,13 +74,19 @@ export async function enroll(
     nodeId: node.id,
     trigger,
   };
-  if (
-    trigger !== 'manual' &&
-    (await recentEntries(tx, accountId, contactId, ENTRY_WINDOW_MINUTES)) >= ENTRY_LIMIT
-  ) {
-    if (await hasLiveRun(tx, accountId, version.workflow_id, contactId)) return 'live';
-    const why = `The contact entered workflows ${ENTRY_LIMIT} times in ${ENTRY_WINDOW_MINUTES} minutes: this entry was stopped (a loop between workflows, lists or numbers?).`;
-    return insertStoppedRun(tx, accountId, entry, recordedError('WF-021', why));
+  if (trigger !== 'manual') {
+    const n = await recentEntries(tx, accountId, contactId, ENTRY_WINDOW_MINUTES, ENTRY_DAY_MINUTES);
+    const over =
+      n.recent >= ENTRY_LIMIT
+        ? `${ENTRY_LIMIT} times in ${ENTRY_WINDOW_MINUTES} minutes`
+        : n.long >= ENTRY_DAY_LIMIT
+          ? `${ENTRY_DAY_LIMIT} times in ${ENTRY_DAY_MINUTES / 60} hours`
+          : undefined;
+    if (over) {
+      if (await hasLiveRun(tx, accountId, version.workflow_id, contactId)) return 'live';
+      const why = `The contact entered workflows ${over}: this entry was stopped (a loop between workflows, lists or numbers?).`;
+      return insertStoppedRun(tx, accountId, entry, recordedError('WF-021', why));
+    }
   }
   const run = await insertRun(tx, accountId, entry);
   return run ? startAtFirstWait(tx, run, version) : 'live';
