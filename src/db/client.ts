@@ -100,19 +100,23 @@ export function dropConnections(db: Db): void {
 /**
  * Runs fn in one transaction: committed if it returns, rolled back if it throws. A `bulk`
  * transaction's statements may run up to the bulk statement timeout instead of the usual one;
- * `indexLookups` is preferIndexLookups, set with the BEGIN in the same round trip.
+ * `indexLookups` is preferIndexLookups, set with the BEGIN in the same round trip; `asyncCommit`
+ * commits without waiting for the disk (synchronous_commit off: a crash may lose the transaction,
+ * never corrupt anything), for bookkeeping whose loss costs nothing but whose locks must be short.
  */
 export async function withTx<T>(
   db: Db,
   fn: (tx: pg.PoolClient) => Promise<T>,
-  opts: { bulk?: boolean; indexLookups?: boolean } = {},
+  opts: { bulk?: boolean; indexLookups?: boolean; asyncCommit?: boolean } = {},
 ): Promise<T> {
   const client = await db.connect();
   const state = pools.get(db);
   let broken: Error | undefined;
   try {
     // One round trip (simple protocol), as BEGIN alone is.
-    const lookups = opts.indexLookups ? `; ${INDEX_LOOKUPS}` : '';
+    const lookups =
+      (opts.indexLookups ? `; ${INDEX_LOOKUPS}` : '') +
+      (opts.asyncCommit ? '; SET LOCAL synchronous_commit = off' : '');
     if (opts.bulk) {
       state?.bulk.add(client);
       const ms = state?.timeouts.bulkStatementMs ?? DB_TIMEOUTS.bulkStatementMs;

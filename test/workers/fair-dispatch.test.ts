@@ -7,8 +7,24 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { lockOpenJob, type OpenJob } from '../../src/db/queries/dispatch-ranges.ts';
+import { dispatchBatch } from '../../src/domain/send/dispatch/dispatch-batch.ts';
+import { LANES } from '../../src/domain/send/dispatch/grain.ts';
 import { claimRangeBatch } from '../../src/domain/send/dispatch/ranges.ts';
+import { dispatch } from '../../src/workers/dispatch.ts';
+import { startWorkers } from '../../src/workers/index.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { RecordingSmsc } from '../support/recording-smsc.ts';
+
+/**
+ * A's share of what was sent while both accounts had work: `order` is whose each message was, in
+ * the order they went; the count stops at the last message of the account that finished first.
+ */
+function shareWhileBoth(order: ('A' | 'B')[]): { a: number; b: number; share: number } {
+  const end = Math.min(order.lastIndexOf('A'), order.lastIndexOf('B'));
+  const both = order.slice(0, end + 1);
+  const a = both.filter((x) => x === 'A').length;
+  return { a, b: both.length - a, share: a / both.length };
+}
 
 describe('fair dispatch: which job a claim takes', () => {
   let svc: TestService;
@@ -126,11 +142,11 @@ describe('fair dispatch: which job a claim takes', () => {
     try {
       for (const c of [c1, c2, c3]) await c.query('BEGIN');
       // Two lanes claiming at once each get a job of their own (an SMPP client's windows are many small jobs).
-      assert.equal((await lockOpenJob(c1))?.id, jobs[0]);
-      assert.equal((await lockOpenJob(c2))?.id, jobs[1]);
+      assert.equal((await lockOpenJob(c1, a.accountId))?.id, jobs[0]);
+      assert.equal((await lockOpenJob(c2, a.accountId))?.id, jobs[1]);
       // A third finds both taken: it waits for the first (lanes on one big send take turns), not nothing.
       const third: { job?: OpenJob } = {};
-      const waiting = lockOpenJob(c3).then((j) => {
+      const waiting = lockOpenJob(c3, a.accountId).then((j) => {
         third.job = j;
       });
       await eventually(async () => {
@@ -150,5 +166,168 @@ describe('fair dispatch: which job a claim takes', () => {
         c.release();
       }
     }
+  });
+
+  it("passes the turn of an account whose number has no rate slot left this second to the next account's send", async () => {
+    await drain();
+    const x = await account();
+    const y = await account();
+    // X's number takes one message a second: its turn comes often (it is served least) and finds
+    // nothing to take for the rest of the second.
+    await svc.db.query('UPDATE phone_numbers SET throughput_mps = 1 WHERE account_id = $1', [x.accountId]);
+    await send(x, 30);
+    await send(y, 100);
+    const owners: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const c = await claimRangeBatch(svc.ctx, 10);
+      if (!c.range) {
+        owners.push('-');
+        continue;
+      }
+      owners.push(c.range.accountId === x.accountId ? 'X' : 'Y');
+      await svc.db.query(
+        `UPDATE messages SET status = 'sent' WHERE account_id = $1 AND job_id = $2 AND id BETWEEN $3 AND $4`,
+        [c.range.accountId, c.range.jobId, c.range.lo, c.range.hi],
+      );
+      await svc.db.query('DELETE FROM dispatch_ranges WHERE account_id = $1 AND job_id = $2 AND lo = $3', [
+        c.range.accountId,
+        c.range.jobId,
+        c.range.lo,
+      ]);
+    }
+    // Before: once X's second was used up, every claim took X's turn and came back empty (the
+    // lanes stopped until the next second), so Y went at X's pace.
+    assert.ok(owners.filter((o) => o === 'Y').length >= 4, owners.join(''));
+    await svc.db.query('UPDATE phone_numbers SET throughput_mps = 10000 WHERE account_id = $1', [
+      x.accountId,
+    ]);
+    await drain();
+  });
+
+  it("four lanes at once split two accounts' bulk sends by their weights, 3:1 and 1:1, while both have work", async () => {
+    await drain();
+    const a = await account();
+    const b = await account();
+    /**
+     * Both sends are queued, then LANES lanes dispatch batches of 20 side by side, as a round
+     * does with 2,000 (the simulator takes them): A's share of what was sent (sent_at, the
+     * commit of each range's outcomes) up to the moment the first account had nothing left.
+     */
+    const race = async (weightA: number, n: number) => {
+      await svc.db.query('UPDATE accounts SET dispatch_weight = $2 WHERE id = $1', [a.accountId, weightA]);
+      const jobs = await Promise.all([send(a, n), send(b, n)]);
+      await Promise.all(
+        Array.from({ length: LANES }, async () => {
+          while ((await dispatchBatch(svc.ctx, 20, { singles: false })).claimed > 0) {}
+        }),
+      );
+      const { rows } = await svc.db.query<{ account_id: string }>(
+        `SELECT account_id FROM messages WHERE account_id = ANY($1::uuid[]) AND job_id = ANY($2::uuid[])
+           AND status <> 'queued' ORDER BY sent_at, id`,
+        [[a.accountId, b.accountId], jobs],
+      );
+      assert.equal(rows.length, 2 * n, 'every message was sent');
+      return shareWhileBoth(rows.map((r) => (r.account_id === a.accountId ? 'A' : 'B')));
+    };
+    // 3:1: A's 1,200 (60 ranges) go out while B's 400 do (20 ranges); ignoring the weights, 50 %.
+    // Before, the four lanes each saw the same shares and took the same account's jobs: turns went
+    // in bursts of four ranges.
+    const weighted = await race(3, 1200);
+    assert.ok(
+      Math.abs(weighted.share - 0.75) <= 0.04,
+      `A had ${(weighted.share * 100).toFixed(1)} % (${weighted.a} to ${weighted.b}) at 3:1`,
+    );
+    const even = await race(1, 1200);
+    assert.ok(
+      Math.abs(even.share - 0.5) <= 0.04,
+      `A had ${(even.share * 100).toFixed(1)} % (${even.a} to ${even.b}) at 1:1`,
+    );
+  });
+});
+
+/**
+ * Issue 25 at a carrier that sets the pace: one SMPP carrier capped at 200 submit_sm a second
+ * (maxPerSecond) takes both accounts' numbers, and the dispatcher runs as the service runs it.
+ * The weights must show in what reaches the carrier, in the order it arrives there: with ranges
+ * of 2,000 the four lanes held four ranges for 40 s each, whoever's turn it was when they were
+ * claimed; now a range holds about a second of the provider's pace (grain.ts).
+ */
+describe('fair dispatch at a capped carrier: what reaches it', () => {
+  const smsc = new RecordingSmsc('fair', 'secret');
+  let svc: TestService;
+  let seq = 0;
+  const mobile = () => `+1202${String(6_500_000 + seq++).padStart(7, '0')}`;
+
+  before(async () => {
+    const url = await smsc.listen();
+    svc = await startTestService(
+      { dispatchInFlight: 64 },
+      {
+        env: {
+          PROVIDERS: JSON.stringify([
+            { name: 'capped', kind: 'smpp', url, systemId: 'fair', password: 'secret', maxPerSecond: 200 },
+          ]),
+        },
+      },
+    );
+    // The providers' links (the dispatcher runs only while a race does).
+    svc.startWorkers([]);
+  });
+  after(async () => {
+    await svc.close();
+    await smsc.close();
+  });
+
+  /** A new account whose number goes through the capped carrier, with no rate of its own. */
+  const account = async () => {
+    const acc = await svc.newAccount({ balance: 1000 });
+    const { rows } = await svc.db.query<{ number: string }>(
+      `UPDATE phone_numbers SET provider = 'capped', throughput_mps = 10000 WHERE account_id = $1 RETURNING number`,
+      [acc.accountId],
+    );
+    return { ...acc, number: rows[0].number };
+  };
+  const send = async (acc: TestAccount, n: number) => {
+    const contacts = Array.from({ length: n }, () => ({ mobile: { number: mobile() } }));
+    const res = await call(svc.api, 'POST', `/v1/accounts/${acc.accountId}/messages`, {
+      auth: acc.auth,
+      json: { contacts, template: 'hello' },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+  };
+
+  it('splits the carrier by the weights, 3:1 and 1:1, in the order the carrier received them', async () => {
+    const a = await account();
+    const b = await account();
+    const digits = (n: string) => n.replace(/\D/g, '');
+    const race = async (weightA: number, n: number) => {
+      await svc.db.query('UPDATE accounts SET dispatch_weight = $2 WHERE id = $1', [a.accountId, weightA]);
+      const from = smsc.received.length;
+      // Both queued before the dispatcher runs, so both have work from its first claim.
+      await Promise.all([send(a, n), send(b, n)]);
+      const dispatcher = startWorkers(svc.ctx, [dispatch], () => {});
+      try {
+        await eventually(async () => smsc.acknowledged().length >= from + 2 * n, 120_000, 100);
+      } finally {
+        await dispatcher.stop();
+      }
+      const order = smsc.received.slice(from).map((r) => {
+        if (digits(r.from) === digits(a.number)) return 'A' as const;
+        assert.equal(digits(r.from), digits(b.number));
+        return 'B' as const;
+      });
+      return shareWhileBoth(order);
+    };
+    await eventually(async () => svc.ctx.providers.get('capped')?.linkUp?.());
+    const weighted = await race(3, 900);
+    assert.ok(
+      Math.abs(weighted.share - 0.75) <= 0.06,
+      `A had ${(weighted.share * 100).toFixed(1)} % (${weighted.a} to ${weighted.b}) at 3:1`,
+    );
+    const even = await race(1, 900);
+    assert.ok(
+      Math.abs(even.share - 0.5) <= 0.06,
+      `A had ${(even.share * 100).toFixed(1)} % (${even.a} to ${even.b}) at 1:1`,
+    );
   });
 });

@@ -3,8 +3,11 @@
  * its job's index, a range at a time, under a lease held in dispatch_ranges. Claiming writes one
  * range row and the job's cursor, never the message rows.
  */
-import type { Queryable } from '../client.ts';
+import { type Db, type Queryable, withTx } from '../client.ts';
 import { dailyCappedSql } from './daily-caps.ts';
+
+// Turns are taken one at a time, across the lanes of every dispatcher process.
+const TURN_LOCK = `hashtextextended('sparrow:dispatch-turn', 0)`;
 
 /**
  * A quiet-hours hold as the keys of dispatch_cursors and dispatch_ranges carry it: the instant the
@@ -80,34 +83,134 @@ export interface RangeNumber {
   daily_capped: boolean;
 }
 
-/**
- * Locks the cursor of the next job to hand out bulk messages of, among those whose hold (quiet
- * hours) has passed (a job has one cursor per hold). Accounts take turns (issue 25): the account
- * that was handed out the fewest messages per unit of its weight (`dispatch_shares.served`, see
- * claimRange) goes next, an account with no share yet first (a tie: the newer job's); within it,
- * its transactional jobs (one or a few recipients, SMPP submissions) before bulk ones, then the oldest.
- * A job another lane is claiming from is passed over for the account's next open one (many small
- * jobs, such as an SMPP client's windows, are claimed side by side); when every open job of the
- * account is being claimed from, it waits for the first (that transaction is a few milliseconds
- * long), so that lanes on one big send take turns rather than go idle. Call inside a transaction.
- */
-export async function lockOpenJob(db: Queryable): Promise<OpenJob | undefined> {
-  return (await openJob(db, 'SKIP LOCKED')) ?? (await openJob(db, ''));
+/** The account whose turn of range dispatch it is, charged for the claim it is about to make. */
+export interface Turn {
+  accountId: string;
+  /** What it was charged, in messages (settleTurn brings it to what the claim took). */
+  charged: number;
 }
 
-async function openJob(db: Queryable, wait: 'SKIP LOCKED' | ''): Promise<OpenJob | undefined> {
+/** What a claim of an account is expected to take: at most `limit`, at most its provider's grain. */
+export interface TurnCharge {
+  limit: number;
+  /** The grain of each provider seen (domain/send/dispatch/grain.ts). */
+  grains: { provider: string; grain: number }[];
+  /** The grain of a provider not among them. */
+  unknown: number;
+}
+
+/**
+ * Takes the next turn of range dispatch (issue 25) and charges it at once: the account with an
+ * open job (its hold passed) that was handed out the fewest messages per unit of its weight
+ * (`dispatch_shares.served`), an account with no share yet first (it starts level with the others:
+ * the least share of the accounts with open jobs, or with none, the most of all), a tie to the
+ * newer job's. Its share grows by the claim it is expected to make (TurnCharge: the least grain of
+ * its numbers' providers) over its weight. Turns are taken one at a time (a transaction-level
+ * advisory lock) and each commits on its own, before the claim that uses it: the next lane, in
+ * this process or another, sees the charge of every turn taken before its own. (Chosen inside the
+ * claim, as before, four lanes claiming at once all saw the same shares and took the same
+ * account's jobs: turns went in bursts of four ranges, and two accounts at weights 3:1 shared
+ * 55.6–71.4 % instead of 75 %.) Its commit does not wait for the disk: a share lost in a crash
+ * only moves a turn.
+ */
+export async function takeTurn(
+  db: Db,
+  charge: TurnCharge,
+  passOver: string[] = [],
+): Promise<Turn | undefined> {
+  return withTx(
+    db,
+    async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock(${TURN_LOCK})`);
+      // A fresh snapshot, taken under the lock: it sees every turn committed before this one.
+      const { rows } = await tx.query<{ account_id: string; charged: number }>({
+        name: 'dispatch-take-turn',
+        text: `WITH t AS (
+               SELECT c.account_id FROM dispatch_cursors c
+               LEFT JOIN dispatch_shares s ON s.account_id = c.account_id
+               WHERE c.not_before <= now() AND c.account_id <> ALL($5::uuid[])
+               -- A tie (an account just brought level, see setSendJobCounts) goes to the newer job.
+               ORDER BY s.served NULLS FIRST, c.created_at DESC LIMIT 1
+             ), charge AS (
+               SELECT t.account_id, a.dispatch_weight AS weight,
+                      least($1::int, coalesce((SELECT min(coalesce(g.grain, $4::int)) FROM phone_numbers p
+                                                 LEFT JOIN unnest($2::text[], $3::int[]) AS g(provider, grain)
+                                                   ON g.provider = p.provider
+                                                WHERE p.account_id = t.account_id), $1::int)) AS charged
+                 FROM t JOIN accounts a ON a.id = t.account_id
+             )
+             INSERT INTO dispatch_shares AS s (account_id, served)
+             SELECT charge.account_id,
+                    coalesce((SELECT min(o.served) FROM dispatch_shares o
+                               WHERE o.account_id <> charge.account_id
+                                 AND EXISTS (SELECT 1 FROM dispatch_cursors c WHERE c.account_id = o.account_id)),
+                             (SELECT max(o.served) FROM dispatch_shares o WHERE o.account_id <> charge.account_id), 0)
+                    + charge.charged::float8 / charge.weight
+               FROM charge
+             ON CONFLICT (account_id) DO UPDATE
+               SET served = s.served + (SELECT charged::float8 / weight FROM charge)
+             RETURNING s.account_id, (SELECT charged FROM charge) AS charged`,
+        values: [
+          Math.max(0, Math.trunc(charge.limit)),
+          charge.grains.map((g) => g.provider),
+          charge.grains.map((g) => Math.trunc(g.grain)),
+          Math.trunc(charge.unknown),
+          passOver,
+        ],
+      });
+      const row = rows[0];
+      return row ? { accountId: row.account_id, charged: row.charged } : undefined;
+    },
+    { asyncCommit: true },
+  );
+}
+
+/**
+ * Brings a turn's charge to what its claim took (`taken` messages; 0 when it took none or failed):
+ * the account's share moves by (taken - charged) / its weight. A transaction of its own after the
+ * claim's commit, which does not wait for the disk: the claim never holds a share's row lock, so
+ * taking a turn never waits for a claim or a disk flush.
+ */
+export async function settleTurn(db: Db, turn: Turn, taken: number): Promise<void> {
+  const delta = Math.trunc(taken) - turn.charged;
+  if (delta === 0) return;
+  await withTx(
+    db,
+    (tx) =>
+      tx.query({
+        name: 'dispatch-settle-turn',
+        text: `UPDATE dispatch_shares SET served = served + $2::float8 / (SELECT dispatch_weight FROM accounts WHERE id = $1)
+               WHERE account_id = $1`,
+        values: [turn.accountId, delta],
+      }),
+    { asyncCommit: true },
+  );
+}
+
+/**
+ * Locks the cursor of the account's next job to hand out bulk messages of, among those whose hold
+ * (quiet hours) has passed (a job has one cursor per hold): its transactional jobs (one or a few
+ * recipients, SMPP submissions) before bulk ones, then the oldest. A job another lane is claiming
+ * from is passed over for the account's next open one (many small jobs, such as an SMPP client's
+ * windows, are claimed side by side); when every open job of the account is being claimed from, it
+ * waits for the first (that transaction is a few milliseconds long), so that lanes on one big send
+ * take turns rather than go idle. Call inside a transaction.
+ */
+export async function lockOpenJob(db: Queryable, accountId: string): Promise<OpenJob | undefined> {
+  return (await openJob(db, accountId, 'SKIP LOCKED')) ?? (await openJob(db, accountId, ''));
+}
+
+async function openJob(
+  db: Queryable,
+  accountId: string,
+  wait: 'SKIP LOCKED' | '',
+): Promise<OpenJob | undefined> {
   const { rows } = await db.query<OpenJob>({
     name: `dispatch-lock-open-job${wait ? '-skip' : ''}`,
-    text: `WITH turn AS (
-             SELECT c.account_id FROM dispatch_cursors c
-             LEFT JOIN dispatch_shares s ON s.account_id = c.account_id
-             WHERE c.not_before <= now()
-             -- A tie (an account just brought level, see setSendJobCounts) goes to the newer job.
-             ORDER BY s.served NULLS FIRST, c.created_at DESC LIMIT 1
-           )
-           SELECT c.account_id, c.job_id AS id, c.not_before::text AS not_before, c.cursor FROM dispatch_cursors c
-           WHERE c.account_id = (SELECT account_id FROM turn) AND c.not_before <= now()
+    text: `SELECT c.account_id, c.job_id AS id, c.not_before::text AS not_before, c.cursor FROM dispatch_cursors c
+           WHERE c.account_id = $1 AND c.not_before <= now()
            ORDER BY c.transactional DESC, c.created_at, c.job_id, c.not_before LIMIT 1 FOR UPDATE OF c ${wait}`,
+    values: [accountId],
   });
   return rows[0];
 }
@@ -182,28 +285,16 @@ export async function rangeMessages(db: Queryable, r: ExpiredRange): Promise<Ran
  * Records a claimed range [lo, hi] of a job under a lease and moves the job's cursor to hi;
  * `exhausted` closes the job for range claims (every bulk message of it has been handed out).
  * The job row itself is not written: recording outcomes updates its counters (JOB_SETTLE).
- * The account's share grows by the range's `size` over its dispatch weight. A first share starts
- * at the level of the others (the least of those with open jobs; with none, the most of all), and
- * an account that was idle is brought up to that level when its next job opens (setSendJobCounts):
- * idling earns no turns.
+ * The account's share is not written here either: its turn was charged before (takeTurn) and is
+ * settled after the commit (settleTurn).
  */
 export async function claimRange(
   db: Queryable,
-  r: RangeRef & { leaseSeconds: number; exhausted: boolean; size: number },
+  r: RangeRef & { leaseSeconds: number; exhausted: boolean },
 ): Promise<void> {
   await db.query({
     name: 'dispatch-claim-range',
-    text: `WITH share AS (
-             INSERT INTO dispatch_shares AS s (account_id, served)
-             SELECT $1, coalesce((SELECT min(o.served) FROM dispatch_shares o
-                                   WHERE o.account_id <> $1
-                                     AND EXISTS (SELECT 1 FROM dispatch_cursors c WHERE c.account_id = o.account_id)),
-                                 (SELECT max(o.served) FROM dispatch_shares o WHERE o.account_id <> $1), 0)
-                        + $9::float8 / a.dispatch_weight
-               FROM accounts a WHERE a.id = $1
-             ON CONFLICT (account_id) DO UPDATE
-               SET served = s.served + $9::float8 / (SELECT dispatch_weight FROM accounts WHERE id = $1)
-           ), ins AS (
+    text: `WITH ins AS (
              INSERT INTO dispatch_ranges (account_id, job_id, not_before, lo, hi, claimed_until, owner)
              VALUES ($1, $2, $7::timestamptz, $3, $4, now() + make_interval(secs => $5), $8)
            ), done AS (
@@ -211,7 +302,7 @@ export async function claimRange(
            )
            UPDATE dispatch_cursors SET cursor = $4
            WHERE account_id = $1 AND job_id = $2 AND not_before = $7::timestamptz AND NOT $6`,
-    values: [r.accountId, r.jobId, r.lo, r.hi, r.leaseSeconds, r.exhausted, r.notBefore, r.owner, r.size],
+    values: [r.accountId, r.jobId, r.lo, r.hi, r.leaseSeconds, r.exhausted, r.notBefore, r.owner],
   });
 }
 

@@ -83,7 +83,7 @@ export async function setSendJobCounts(
   const { rows } = await db.query<SendJobRow>(
     // A job with queued (bulk) messages is opened for range dispatch: one cursor per hold.
     `WITH level AS (
-       -- The others' level: the least share of the accounts with open jobs (lockOpenJob serves the
+       -- The others' level: the least share of the accounts with open jobs (takeTurn serves the
        -- least first), or with none open, the most of all (no one is owed turns then).
        SELECT coalesce((SELECT min(o.served) FROM dispatch_shares o
                          WHERE o.account_id <> $1

@@ -12,6 +12,7 @@ import { applyReceipts, takeEarlyReceipts } from '../../../db/queries/message-re
 import { exhaustedSenders, grantSends } from '../../../db/queries/senders.ts';
 import { dispatchBlocker } from './checks.ts';
 import { applyDailyCaps } from './daily-caps.ts';
+import { LANES, observeRange } from './grain.ts';
 import { BatchLease, LeaseLost } from './lease.ts';
 import { claimRangeBatch } from './ranges.ts';
 import { reconcileInflight } from './reconcile.ts';
@@ -24,8 +25,6 @@ export { MAX_ATTEMPTS, retryDelaySeconds } from './submit.ts';
 
 /** Messages claimed per batch. */
 export const BATCH_SIZE = 2000;
-/** Batches in flight at once in one process (one claims while another sends or writes back). */
-const LANES = 4;
 /** Poll interval when the queue is empty. */
 const IDLE_MS = 100;
 /**
@@ -167,7 +166,11 @@ export async function dispatchBatch(
     const recorder = new OutcomeRecorder(ctx, lease);
     try {
       try {
+        const handingFrom = performance.now();
         await submitAll(ctx, claimed, recorder, lease, range?.range);
+        // The grain of the range's provider learns how long the provider took to take it (grain.ts).
+        if (range?.pace)
+          observeRange(ctx, range.pace, range.claimed.length, performance.now() - handingFrom, limit);
       } catch (err) {
         // Record what was acknowledged; the rest stays claimed (its marks, if any, are reconciled).
         await recorder.finish().catch(() => {});
