@@ -45,6 +45,9 @@ async function workerDiesMidSend(policy: Config['deliveryGuarantee']) {
   const svc = await startTestService({
     deliveryGuarantee: policy,
     dispatchLeaseSeconds: 1,
+    // The first worker's one batch takes all N: a range of a provider not seen yet takes
+    // DISPATCH_IN_FLIGHT / 4 (domain/send/dispatch/grain.ts).
+    dispatchInFlight: 4 * N,
     twilio: {
       baseUrl: 'http://127.0.0.1:9',
       accountSid: 'AC00000000000000000000000000000000',
