@@ -15,6 +15,9 @@ import { startWorkers } from '../../src/workers/index.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 import { RecordingSmsc } from '../support/recording-smsc.ts';
 
+const pct = (r: { a: number; b: number; share: number }) =>
+  `${(r.share * 100).toFixed(1)} % (${r.a} to ${r.b})`;
+
 /**
  * A's share of what was sent while both accounts had work: `order` is whose each message was, in
  * the order they went; the count stops at the last message of the account that finished first.
@@ -204,7 +207,7 @@ describe('fair dispatch: which job a claim takes', () => {
     await drain();
   });
 
-  it("four lanes at once split two accounts' bulk sends by their weights, 3:1 and 1:1, while both have work", async () => {
+  it("four lanes at once split two accounts' bulk sends by their weights, 3:1 and 1:1, while both have work", async (t) => {
     await drain();
     const a = await account();
     const b = await account();
@@ -238,6 +241,7 @@ describe('fair dispatch: which job a claim takes', () => {
       `A had ${(weighted.share * 100).toFixed(1)} % (${weighted.a} to ${weighted.b}) at 3:1`,
     );
     const even = await race(1, 1200);
+    t.diagnostic(`A's share: ${pct(weighted)} at 3:1, ${pct(even)} at 1:1`);
     assert.ok(
       Math.abs(even.share - 0.5) <= 0.04,
       `A had ${(even.share * 100).toFixed(1)} % (${even.a} to ${even.b}) at 1:1`,
@@ -296,7 +300,7 @@ describe('fair dispatch at a capped carrier: what reaches it', () => {
     assert.equal(res.statusCode, 200, res.body);
   };
 
-  it('splits the carrier by the weights, 3:1 and 1:1, in the order the carrier received them', async () => {
+  it('splits the carrier by the weights, 3:1 and 1:1, in the order the carrier received them', async (t) => {
     const a = await account();
     const b = await account();
     const digits = (n: string) => n.replace(/\D/g, '');
@@ -325,6 +329,7 @@ describe('fair dispatch at a capped carrier: what reaches it', () => {
       `A had ${(weighted.share * 100).toFixed(1)} % (${weighted.a} to ${weighted.b}) at 3:1`,
     );
     const even = await race(1, 900);
+    t.diagnostic(`A's share at the carrier: ${pct(weighted)} at 3:1, ${pct(even)} at 1:1`);
     assert.ok(
       Math.abs(even.share - 0.5) <= 0.06,
       `A had ${(even.share * 100).toFixed(1)} % (${even.a} to ${even.b}) at 1:1`,
