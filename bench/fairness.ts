@@ -9,10 +9,15 @@
  *    Also the CPU (this process + PostgreSQL's) per message of A's send.
  * 2. The split: A and B each queue SPLIT texts (the dispatcher stopped meanwhile); from its start
  *    until the first is all sent, the share of the messages sent that were A's (A's weight 1, then 3).
- * 3. Webhooks: the delay of account A's first attempts (10 events, a receiver that answers) alone,
+ * 3. The split at one carrier capped at CAP messages a second (an SMPP sink, bench/smpp-sink.ts,
+ *    behind an SMPP instance with maxPerSecond CAP that both accounts' numbers use, at 10,000 msg/s
+ *    of their own): each account's CAPPED texts alone (its rate), then both at once, weights 1:1 and
+ *    3:1 (each one's share and rate from both queued to the first finished).
+ * 4. Webhooks: the delay of account A's first attempts (10 events, a receiver that answers) alone,
  *    then beside account B's six subscriptions that never answer (60 events each).
  *
- * Env: BIG (60000), SPLIT (20000), DATABASE_URL (else embedded PostgreSQL), LOG_LEVEL.
+ * Env: BIG (60000), SPLIT (20000), CAP (100), CAPPED (1000), DATABASE_URL (else embedded PostgreSQL),
+ * LOG_LEVEL.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,15 +34,32 @@ import { startWorkers } from '../src/workers/index.ts';
 import { webhookDelivery } from '../src/workers/webhook-delivery.ts';
 import { webhookFanOut } from '../src/workers/webhook-fanout.ts';
 import { postmasterPid, treeCpuSeconds } from './proc-cpu.ts';
+import { startSmppSink } from './smpp-sink.ts';
 import { benchDatabase, fmt } from './support.ts';
 
 const BIG = Number(process.env.BIG ?? 60_000);
 const SPLIT = Number(process.env.SPLIT ?? 20_000);
+const CAP = Number(process.env.CAP ?? 100);
+const CAPPED = Number(process.env.CAPPED ?? 1000);
 const BATCH = 2000;
 
 const database = await benchDatabase();
+const sink = await startSmppSink();
 const config = {
-  ...loadConfig({ RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' }),
+  ...loadConfig({
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    PROVIDERS: JSON.stringify([
+      {
+        name: 'capped',
+        kind: 'smpp',
+        url: `smpp://127.0.0.1:${sink.port}`,
+        systemId: 'bench',
+        password: 'bench',
+        maxPerSecond: CAP,
+      },
+    ]),
+  }),
   databaseUrl: database.url,
   webhooksAllowPrivate: true,
 };
@@ -191,6 +213,68 @@ async function split(a: Acc, b: Acc, weightA: number) {
   );
 }
 
+/** An account of the capped phase: its number goes out through the capped carrier. */
+async function cappedAccount(name: string): Promise<Acc> {
+  const acc = await account(name);
+  await db.query(`UPDATE phone_numbers SET provider = 'capped' WHERE account_id = $1`, [acc.id]);
+  return acc;
+}
+
+/**
+ * Queues `n` texts for each account (the dispatcher stopped meanwhile), runs the dispatcher until
+ * the first account is all sent and answers what each had sent by then and how long it took; the
+ * rest is sent before it returns.
+ */
+async function cappedRace(accs: Acc[], n: number) {
+  const sentOf = async (acc: Acc) =>
+    (
+      await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM messages WHERE account_id = $1 AND outgoing AND status <> 'queued'`,
+        [acc.id],
+      )
+    ).rows[0].n;
+  const before = await Promise.all(accs.map(sentOf));
+  await dispatcher?.stop();
+  const jobs = await Promise.all(accs.map((acc) => bigSend(acc, n)));
+  const t0 = performance.now();
+  dispatcher = startWorkers(ctx, [dispatch], (m) => console.error(m));
+  let counts: number[];
+  for (;;) {
+    counts = (await Promise.all(accs.map(sentOf))).map((c, i) => c - before[i]);
+    if (counts.some((c) => c >= n)) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  await Promise.all(accs.map((acc, i) => jobsDone(acc.id, jobs[i])));
+  return { counts, seconds };
+}
+
+async function cappedFigures() {
+  for (let i = 0; i < 500 && !ctx.providers.get('capped')?.linkUp?.(); i++)
+    await new Promise((r) => setTimeout(r, 20));
+  const a = await cappedAccount('capped A');
+  const b = await cappedAccount('capped B');
+  const head = `one carrier capped at ${fmt(CAP)} msg/s (SMPP), both accounts' numbers on it`;
+  const alone = [];
+  for (const acc of [a, b]) {
+    const r = await cappedRace([acc], CAPPED);
+    alone.push(r.counts[0] / r.seconds);
+  }
+  console.log(
+    `${head}: alone, A's ${fmt(CAPPED)} texts at ${fmt(alone[0])} msg/s, B's at ${fmt(alone[1])} msg/s`,
+  );
+  for (const weightA of [1, 3]) {
+    await db.query('UPDATE accounts SET dispatch_weight = $2 WHERE id = $1', [a.id, weightA]);
+    const r = await cappedRace([a, b], CAPPED);
+    const [na, nb] = r.counts;
+    console.log(
+      `${head}: together, ${fmt(CAPPED)} texts each at once, weights ${weightA}:1 — A had ${fmt((na / (na + nb)) * 100, 1)} % ` +
+        `(${fmt(na / r.seconds)} msg/s), B ${fmt((nb / (na + nb)) * 100, 1)} % (${fmt(nb / r.seconds)} msg/s) ` +
+        `of what was sent from both queued to the first finished (${fmt(r.seconds, 1)} s)`,
+    );
+  }
+}
+
 async function webhookFigures() {
   const received = new Map<string, number>();
   const hanging = new Set<http.ServerResponse>();
@@ -250,6 +334,7 @@ try {
   const { a, b } = await dispatchFigures();
   await split(a, b, 1);
   await split(a, b, 3);
+  await cappedFigures();
   workers.push(
     startWorkers(ctx, [webhookFanOut({ idleMs: 20 }), webhookDelivery()], (m) => console.error(m)),
   );
@@ -261,4 +346,5 @@ try {
   await ctx.close();
   await db.end();
   await database.stop();
+  await sink.close();
 }
