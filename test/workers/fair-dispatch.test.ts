@@ -20,13 +20,20 @@ const pct = (r: { a: number; b: number; share: number }) =>
 
 /**
  * A's share of what was sent while both accounts had work: `order` is whose each message was, in
- * the order they went; the count stops at the last message of the account that finished first.
+ * the order they went (each account sent `n`). The count stops when either account has sent three
+ * quarters of its texts: both still have texts left then, where at the first one's last text the
+ * lanes still sending the other's ranges would count against it.
  */
-function shareWhileBoth(order: ('A' | 'B')[]): { a: number; b: number; share: number } {
-  const end = Math.min(order.lastIndexOf('A'), order.lastIndexOf('B'));
-  const both = order.slice(0, end + 1);
-  const a = both.filter((x) => x === 'A').length;
-  return { a, b: both.length - a, share: a / both.length };
+function shareWhileBoth(order: ('A' | 'B')[], n: number): { a: number; b: number; share: number } {
+  const stop = Math.ceil((3 * n) / 4);
+  let a = 0;
+  let b = 0;
+  for (const x of order) {
+    if (x === 'A') a++;
+    else b++;
+    if (a >= stop || b >= stop) break;
+  }
+  return { a, b, share: a / (a + b) };
 }
 
 describe('fair dispatch: which job a claim takes', () => {
@@ -230,9 +237,12 @@ describe('fair dispatch: which job a claim takes', () => {
         [[a.accountId, b.accountId], jobs],
       );
       assert.equal(rows.length, 2 * n, 'every message was sent');
-      return shareWhileBoth(rows.map((r) => (r.account_id === a.accountId ? 'A' : 'B')));
+      return shareWhileBoth(
+        rows.map((r) => (r.account_id === a.accountId ? 'A' : 'B')),
+        n,
+      );
     };
-    // 3:1: A's 1,200 (60 ranges) go out while B's 400 do (20 ranges); ignoring the weights, 50 %.
+    // 3:1: A's first 900 (45 ranges) go out while B's 300 do (15 ranges); ignoring the weights, 50 %.
     // Before, the four lanes each saw the same shares and took the same account's jobs: turns went
     // in bursts of four ranges.
     const weighted = await race(3, 1200);
@@ -320,7 +330,7 @@ describe('fair dispatch at a capped carrier: what reaches it', () => {
         assert.equal(digits(r.from), digits(b.number));
         return 'B' as const;
       });
-      return shareWhileBoth(order);
+      return shareWhileBoth(order, n);
     };
     await eventually(async () => svc.ctx.providers.get('capped')?.linkUp?.());
     const weighted = await race(3, 900);
