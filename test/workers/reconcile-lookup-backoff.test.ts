@@ -231,7 +231,9 @@ describe("a dead worker's groups whose lookups fail at first", () => {
   const failOnce = new Set<string>();
   const t = withCarrier(
     { lookup: (to, k) => (failOnce.has(to) && k === 0 ? 'fail' : 'ok') },
-    { dispatchLeaseSeconds: 1 },
+    // The dying worker's one batch takes all N: a range of a provider not seen yet takes
+    // DISPATCH_IN_FLIGHT / 4 (domain/send/dispatch/grain.ts).
+    { dispatchLeaseSeconds: 1, dispatchInFlight: 4 * N },
   );
 
   it('records what was found at once, holds back no other group, and settles the rest with nothing doubled', async () => {

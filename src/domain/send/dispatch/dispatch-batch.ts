@@ -224,9 +224,19 @@ function msToNextSecond(): number {
 }
 
 /**
- * One round of the dispatcher (messages are the queue): runs LANES batches side by side until the
- * queue is drained or every remaining message waits for its number's next second. Answers the
- * delay to the next round.
+ * The lanes a round runs: LANES, fewer on a small pool. A lane holds two connections at once (its
+ * claim's transaction, and the turn or a rate grant taken on the pool beside it), so LANES lanes
+ * on a pool of LANES connections would all wait for a fifth until the connect timeout.
+ */
+function lanesFor(db: AppContext['db']): number {
+  const max = db.options?.max ?? LANES * 2;
+  return Math.max(1, Math.min(LANES, Math.floor(max / 2)));
+}
+
+/**
+ * One round of the dispatcher (messages are the queue): runs LANES batches side by side (fewer on
+ * a small pool: lanesFor) until the queue is drained or every remaining message waits for its
+ * number's next second. Answers the delay to the next round.
  */
 export async function dispatchRound(ctx: AppContext, signal: AbortSignal): Promise<number> {
   let throttled = false;
@@ -263,7 +273,7 @@ export async function dispatchRound(ctx: AppContext, signal: AbortSignal): Promi
   await reconcileInflight(ctx, ctx.log).catch((err: unknown) => {
     unsettled = err;
   });
-  await Promise.all(Array.from({ length: LANES }, lane));
+  await Promise.all(Array.from({ length: lanesFor(ctx.db) }, lane));
   await applyEarlyReceipts(ctx);
   if (unsettled) throw unsettled;
   return throttled ? msToNextSecond() : IDLE_MS;
