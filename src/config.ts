@@ -3,6 +3,7 @@ import { type HttpLimitsConfig, httpLimits } from './config/http-limits.ts';
 import { type ProviderInstanceConfig, providerInstances } from './config/providers.ts';
 import {
   bool,
+  ConfigError,
   databaseUrl,
   deliveryGuarantee,
   int,
@@ -95,6 +96,8 @@ export interface Config {
    */
   partitions: { monthsAhead: number; retentionDays: number };
   tokenTtlSeconds: number;
+  /** SECRET_HASH_COST: log2 of scrypt's N for new client secrets, passwords and SMPP passwords (domain/auth/secrets.ts). */
+  secretHashCost: number;
   /**
    * The built-in Twilio-compatible instance, `twilio` (TWILIO_*). TWILIO_TIMEOUT_MS: how long a
    * request to the provider may take before its fate counts as unknown.
@@ -203,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retentionDays: int(env, 'MESSAGE_RETENTION_DAYS', 0, 0, 36_500),
     },
     tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 3600, 60, 86400),
+    secretHashCost: secretHashCost(env, production),
     twilio: {
       baseUrl: url(env, 'TWILIO_BASE_URL', 'https://api.twilio.com'),
       accountSid: env.TWILIO_ACCOUNT_SID || '',
@@ -256,4 +260,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: metricsConfig(env),
     smtp: smtp(env),
   };
+}
+
+/** scrypt's N for new secrets is 2^this by default (SECRET_HASH_COST; domain/auth/secrets.ts). */
+export const DEFAULT_SECRET_HASH_COST = 15;
+
+/**
+ * SECRET_HASH_COST (10–16, default 15): below the default only outside production, where a test
+ * suite hashing hundreds of secrets would otherwise spend minutes of CPU on them.
+ */
+function secretHashCost(env: NodeJS.ProcessEnv, production: boolean): number {
+  const cost = int(env, 'SECRET_HASH_COST', DEFAULT_SECRET_HASH_COST, 10, 16);
+  if (production && cost < DEFAULT_SECRET_HASH_COST)
+    throw new ConfigError(
+      `SECRET_HASH_COST below ${DEFAULT_SECRET_HASH_COST} is refused in production (NODE_ENV=production), got ${cost}`,
+    );
+  return cost;
 }

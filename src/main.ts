@@ -156,7 +156,7 @@ async function main(argv: string[]) {
         ]);
         const out = await withDb(async (db) => {
           if (!(await findAccount(db, accountId))) throw new CommandError(`no account ${accountId}`);
-          return createClient(db, accountId, { name: values.name });
+          return createClient(db, accountId, { name: values.name, hashCost: loadConfig().secretHashCost });
         });
         console.log(JSON.stringify({ accountId, clientId: out.client.id, clientSecret: out.secret }));
         return;
@@ -201,7 +201,7 @@ async function main(argv: string[]) {
               const { userId, created } = await ensureUser(
                 db,
                 accountId,
-                { email, password: values.password, role },
+                { email, password: values.password, role, hashCost: config.secretHashCost },
                 by,
               );
               return { accountId, userId, email, role, created };
@@ -212,7 +212,9 @@ async function main(argv: string[]) {
           const user = await users.findUserByEmail(db, email);
           if (!user) throw new CommandError(`no console user ${email}`);
           if (values.password !== undefined) {
-            await setPassword(db, user.id, { hash: await hashPassword(values.password) });
+            await setPassword(db, user.id, {
+              hash: await hashPassword(values.password, config.secretHashCost),
+            });
             return { userId: user.id, email, passwordSet: true };
           }
           const [membership] = await users.membershipsOf(db, user.id);
@@ -255,6 +257,7 @@ async function main(argv: string[]) {
             { name: values.name, throughput },
             { id: 'cli', name: 'sparrow smpp-credentials', source: 'cli' },
             config.smppServer.throughput,
+            config.secretHashCost,
           );
         });
         const c = out.credential;

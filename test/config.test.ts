@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config.ts';
+import { hashSecret, verifySecret } from '../src/domain/auth/secrets.ts';
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
@@ -38,6 +39,8 @@ describe('loadConfig', () => {
       // Below one group of 64 a group could never get its slots.
       { DISPATCH_IN_FLIGHT: '63' },
       { DISPATCH_IN_FLIGHT: 'lots' },
+      { SECRET_HASH_COST: '9' },
+      { SECRET_HASH_COST: '17' },
     ]) {
       const name = Object.keys(env)[0];
       assert.throws(
@@ -46,6 +49,25 @@ describe('loadConfig', () => {
         JSON.stringify(env),
       );
     }
+  });
+});
+
+describe('SECRET_HASH_COST', () => {
+  it('hashes new secrets at 2^15 by default; a lower cost only outside production', async () => {
+    assert.equal(loadConfig({}).secretHashCost, 15);
+    assert.equal(loadConfig({ NODE_ENV: 'production' }).secretHashCost, 15);
+    assert.equal(loadConfig({ NODE_ENV: 'production', SECRET_HASH_COST: '16' }).secretHashCost, 16);
+    assert.equal(loadConfig({ SECRET_HASH_COST: '10' }).secretHashCost, 10);
+    assert.throws(
+      () => loadConfig({ NODE_ENV: 'production', SECRET_HASH_COST: '10' }),
+      (err: Error) => err instanceof ConfigError && /SECRET_HASH_COST.*production/.test(err.message),
+    );
+    // The hash names its cost, and verifies at it whatever the configuration says now.
+    const cheap = await hashSecret('a secret', 10);
+    assert.match(cheap, /^scrypt\$1024\$8\$1\$/);
+    assert.match(await hashSecret('a secret'), /^scrypt\$32768\$8\$1\$/);
+    assert.equal(await verifySecret('a secret', cheap), true);
+    assert.equal(await verifySecret('another', cheap), false);
   });
 });
 

@@ -44,6 +44,8 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
       ...listeners.env,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '1000000',
+      // The bootstrap client's secret at scrypt's least cost (as test/helpers.ts; production keeps 15).
+      ...(env.NODE_ENV === 'production' ? {} : { SECRET_HASH_COST: '10' }),
       BOOTSTRAP_ACCOUNT_ID: accountId,
       BOOTSTRAP_CLIENT_ID: clientId,
       BOOTSTRAP_CLIENT_SECRET: clientSecret,

@@ -47,6 +47,7 @@ async function bootstrapAdmin(db: Db, config: Config, accountId: string): Promis
       email: adminEmail,
       password: existing?.password_hash ? undefined : adminPassword,
       role: 'Administrator',
+      hashCost: config.secretHashCost,
     },
     SYSTEM,
   ).catch((err: Error) => {
@@ -74,6 +75,7 @@ export async function bootstrap(db: Db, config: Config): Promise<BootstrapResult
       id: clientId,
       secret: clientSecret,
       name: 'Bootstrap client',
+      hashCost: config.secretHashCost,
     }).catch((err: Error) => {
       // The client exists for another account, or with another secret.
       throw new ConfigError(`${err.message}: check BOOTSTRAP_CLIENT_ID and BOOTSTRAP_CLIENT_SECRET`);
@@ -92,12 +94,20 @@ export async function bootstrap(db: Db, config: Config): Promise<BootstrapResult
   const firstAccount = config.production ? 'bootstrap' : 'development';
   const named = config.production ? 'Bootstrap' : 'Development';
   const { account } = await createAccount(db, { name: `${named} account` });
-  const client = await createClient(db, account.id, { name: `${named} client` });
+  const client = await createClient(db, account.id, {
+    name: `${named} client`,
+    hashCost: config.secretHashCost,
+  });
   // The console's first administrator: BOOTSTRAP_ADMIN_* when set, else a generated development one.
   let admin = await bootstrapAdmin(db, config, account.id);
   if (!admin) {
     const password = randomToken(12);
-    await ensureUser(db, account.id, { email: DEV_ADMIN_EMAIL, password, role: 'Administrator' }, SYSTEM);
+    await ensureUser(
+      db,
+      account.id,
+      { email: DEV_ADMIN_EMAIL, password, role: 'Administrator', hashCost: config.secretHashCost },
+      SYSTEM,
+    );
     admin = { email: DEV_ADMIN_EMAIL, password, created: true };
   }
   const file = path.join(config.dataDir, 'credentials.json');

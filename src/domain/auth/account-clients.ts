@@ -40,7 +40,7 @@ export async function listAccountClients(
 export async function createAccountClient(
   db: Db,
   accountId: string,
-  input: { name: string; scopes?: Scope[] },
+  input: { name: string; scopes?: Scope[]; hashCost?: number },
   callerScopes: Set<string>,
   by: Actor,
 ) {
@@ -48,7 +48,12 @@ export async function createAccountClient(
   const beyond = wanted.filter((s) => !callerScopes.has(s));
   if (beyond.length > 0)
     fail('AUTH-004', `A client cannot be given scopes the caller lacks: ${beyond.join(', ')}.`);
-  const { client, secret } = await createClient(db, accountId, { name: input.name, scopes: wanted, by });
+  const { client, secret } = await createClient(db, accountId, {
+    name: input.name,
+    scopes: wanted,
+    by,
+    hashCost: input.hashCost,
+  });
   return { ...presentClient(client), secret };
 }
 

@@ -8,12 +8,20 @@ import { hashSecret, verifySecret } from './secrets.ts';
 /**
  * Creates an API client for an account and answers its secret, which is stored only as a hash
  * and never shown again (`by`, who is answered it, is recorded: when they leave the account the
- * client is revoked). With an explicit id and secret (bootstrap) it is idempotent.
+ * client is revoked). With an explicit id and secret (bootstrap) it is idempotent. `hashCost`:
+ * config.secretHashCost (the default's when not given).
  */
 export async function createClient(
   db: Db,
   accountId: string,
-  input: { id?: string; secret?: string; name?: string; scopes?: string[]; by?: Actor } = {},
+  input: {
+    id?: string;
+    secret?: string;
+    name?: string;
+    scopes?: string[];
+    by?: Actor;
+    hashCost?: number;
+  } = {},
 ) {
   const id = input.id ?? `cl_${randomToken(12)}`;
   const secret = input.secret ?? `cs_${randomToken(32)}`;
@@ -30,7 +38,7 @@ export async function createClient(
   const client = await insertClient(db, accountId, {
     id,
     name: input.name ?? 'API client',
-    secretHash: await hashSecret(secret),
+    secretHash: await hashSecret(secret, input.hashCost),
     scopes: input.scopes ?? [...SCOPES],
     by: input.by,
   });

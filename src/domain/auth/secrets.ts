@@ -1,11 +1,11 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { DEFAULT_SECRET_HASH_COST } from '../../config.ts';
 
-// scrypt with N=2^15 takes ~60 ms here: slow enough to blunt guessing, cheap for a token call.
-const N = 32768;
 const r = 8;
 const p = 1;
 const KEYLEN = 32;
-const MAXMEM = 64 * 1024 * 1024;
+// scrypt's memory is 128 · N · r bytes: 128 MiB at the highest cost allowed (16).
+const MAXMEM = 160 * 1024 * 1024;
 
 function derive(secret: string, salt: Buffer, n: number, rr: number, pp: number): Promise<Buffer> {
   return new Promise((resolve, reject) =>
@@ -15,11 +15,16 @@ function derive(secret: string, salt: Buffer, n: number, rr: number, pp: number)
   );
 }
 
-/** Hashes a client secret as `scrypt$N$r$p$salt$hash` (base64url parts). */
-export async function hashSecret(secret: string): Promise<string> {
+/**
+ * Hashes a secret as `scrypt$N$r$p$salt$hash` (base64url parts), N = 2^cost (config.secretHashCost:
+ * 15 by default, ~60 ms here, slow enough to blunt guessing, cheap for a token call). A stored hash
+ * carries its own N: verifySecret reads it, so a changed cost changes new hashes only.
+ */
+export async function hashSecret(secret: string, cost = DEFAULT_SECRET_HASH_COST): Promise<string> {
+  const n = 2 ** cost;
   const salt = randomBytes(16);
-  const key = await derive(secret, salt, N, r, p);
-  return ['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await derive(secret, salt, n, r, p);
+  return ['scrypt', n, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 /** Checks a secret against its stored hash in constant time. */

@@ -33,9 +33,10 @@ export async function createSmppCredential(
   input: CreateSmppCredentialInput,
   by: Actor,
   defaultThroughput: number,
+  hashCost?: number,
 ): Promise<{ credential: SmppCredentialRow; password: string }> {
   const password = randomText(MIXED, 8);
-  const passwordHash = await hashSecret(password);
+  const passwordHash = await hashSecret(password, hashCost);
   for (let attempt = 0; ; attempt++) {
     try {
       const credential = await insertSmppCredential(db, accountId, {

@@ -119,7 +119,7 @@ export async function acceptInvitation(
         device && device.length <= 200 ? tokenHash(device) : undefined,
       )
     : undefined;
-  const hash = signsIn ? undefined : await hashPassword(input.password);
+  const hash = signsIn ? undefined : await hashPassword(input.password, guard.hashCost);
   return withTx(db, async (tx) => {
     const inv = await takeInvitation(tx, id);
     if (!inv) fail('USER-006');

@@ -154,13 +154,20 @@ export async function cutOffLeaver(tx: Queryable, accountId: string, userId: str
 export async function ensureUser(
   db: Db,
   accountId: string,
-  input: { email: string; password?: string; role: Role; firstName?: string; lastName?: string },
+  input: {
+    email: string;
+    password?: string;
+    role: Role;
+    firstName?: string;
+    lastName?: string;
+    hashCost?: number;
+  },
   by: Actor,
 ): Promise<{ userId: string; created: boolean }> {
   const email = input.email.trim().toLowerCase();
   if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 320)
     fail('VAL-001', 'The e-mail address is invalid.');
-  const hash = input.password === undefined ? undefined : await hashPassword(input.password);
+  const hash = input.password === undefined ? undefined : await hashPassword(input.password, input.hashCost);
   return withTx(db, async (tx) => {
     const before = await findUserByEmail(tx, email);
     const user = await upsertUser(tx, { email, firstName: input.firstName, lastName: input.lastName });

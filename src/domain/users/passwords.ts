@@ -4,11 +4,11 @@ import { hashSecret, verifySecret } from '../auth/secrets.ts';
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 128;
 
-/** Hashes a new password (scrypt, as client secrets) after checking its length (USER-008). */
-export async function hashPassword(password: unknown): Promise<string> {
+/** Hashes a new password (scrypt at `cost`, as client secrets) after checking its length (USER-008). */
+export async function hashPassword(password: unknown, cost?: number): Promise<string> {
   if (typeof password !== 'string' || [...password].length < PASSWORD_MIN || password.length > PASSWORD_MAX)
     fail('USER-008');
-  return hashSecret(password);
+  return hashSecret(password, cost);
 }
 
 /** scrypt verifications of console passwords run in this process so far (read by tests and bench:signin). */

@@ -64,6 +64,8 @@ export class SignInGuard {
       Config['console'],
       'signInFailuresPerMinute' | 'maxFailedSignIns' | 'lockMinutes'
     >,
+    /** The cost new passwords are hashed at (config.secretHashCost): the decoy waits as long as those take. */
+    readonly hashCost?: number,
   ) {
     this.perAddress = new FailureBudget(limits.signInFailuresPerMinute);
   }
@@ -165,7 +167,7 @@ export class SignInGuard {
   private async decoyWait(): Promise<void> {
     if (this.typicalMs === 0) {
       this.calibration ??= (async () => {
-        const hash = await hashSecret('a password to measure scrypt with');
+        const hash = await hashSecret('a password to measure scrypt with', this.hashCost);
         const started = performance.now();
         await verifySecret('another password', hash);
         this.typicalMs ||= performance.now() - started;

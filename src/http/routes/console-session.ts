@@ -111,7 +111,7 @@ export async function consoleSessionRoutes(app: App) {
   const cfg = app.ctx.config.console;
   // Password checks (sign-ins and invitations accepted as an existing user): per-address and
   // per-e-mail limits, no scrypt for unknown e-mails.
-  const guard = new SignInGuard(app.ctx.db, cfg);
+  const guard = new SignInGuard(app.ctx.db, cfg, app.ctx.config.secretHashCost);
 
   app.post(
     `${PATH}/session`,

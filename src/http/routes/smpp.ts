@@ -37,6 +37,7 @@ export async function smppRoutes(app: App) {
         req.body,
         req.actor,
         app.ctx.config.smppServer.throughput,
+        app.ctx.config.secretHashCost,
       );
       return ok(presentSmppCredential(credential, password));
     },

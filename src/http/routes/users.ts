@@ -260,7 +260,7 @@ export async function userRoutes(app: App) {
             await createAccountClient(
               app.ctx.db,
               req.params.accountId,
-              req.body,
+              { ...req.body, hashCost: app.ctx.config.secretHashCost },
               req.grant!.scopes,
               req.actor,
             ),
