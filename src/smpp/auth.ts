@@ -18,6 +18,8 @@ export interface BindLimits {
    * over many addresses); an address it bound from in the last day is not held back by it.
    */
   failuresPerSystemIdElsewhere?: number;
+  /** The clock the budgets and the known binds read (Date.now; tests hold it still). */
+  clock?: () => number;
 }
 
 export const DEFAULT_BIND_LIMITS: BindLimits = {
@@ -49,15 +51,19 @@ export class BindAuthenticator {
   private readonly elsewhere: FailureBudget;
   /** `system_id|address` of recent successful binds → when, oldest first. */
   private readonly known = new Map<string, number>();
+  private readonly clock: () => number;
 
   constructor(
     private readonly db: Db,
     limits: BindLimits = DEFAULT_BIND_LIMITS,
   ) {
-    this.perIp = new FailureBudget(limits.failuresPerIp);
-    this.perPair = new FailureBudget(limits.failuresPerSystemId);
+    this.clock = limits.clock ?? Date.now;
+    this.perIp = new FailureBudget(limits.failuresPerIp, undefined, this.clock);
+    this.perPair = new FailureBudget(limits.failuresPerSystemId, undefined, this.clock);
     this.elsewhere = new FailureBudget(
       limits.failuresPerSystemIdElsewhere ?? DEFAULT_BIND_LIMITS.failuresPerSystemIdElsewhere ?? 100,
+      undefined,
+      this.clock,
     );
   }
 
@@ -73,7 +79,7 @@ export class BindAuthenticator {
     const id = systemId.slice(0, KEY_MAX);
     const pair = `${id}|${address}`;
     const knownAt = this.known.get(pair);
-    const isKnown = knownAt !== undefined && Date.now() - knownAt < KNOWN_MS;
+    const isKnown = knownAt !== undefined && this.clock() - knownAt < KNOWN_MS;
     const steps: Array<[FailureBudget, string[]]> = [
       [this.perIp, [address]],
       [this.perPair, [pair]],
@@ -100,7 +106,7 @@ export class BindAuthenticator {
 
   private remember(pair: string): void {
     this.known.delete(pair);
-    this.known.set(pair, Date.now());
+    this.known.set(pair, this.clock());
     if (this.known.size > KNOWN_MAX) {
       const oldest = this.known.keys().next().value;
       if (oldest !== undefined) this.known.delete(oldest);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
+import { DEFAULT_BIND_LIMITS } from '../../src/smpp/auth.ts';
 import { STATUS } from '../../src/smpp/status.ts';
 import { eventually, within } from '../helpers.ts';
 import { TestEsme } from '../support/esme.ts';
@@ -90,8 +91,13 @@ describe('SMPP listener: full of idle connections from many addresses', () => {
 });
 
 describe('SMPP listener: wrong binds', () => {
-  // The default bind limits: 10 failures a minute per (system_id, address), 20 per address.
-  const smppd = smppSuite({ maxBindsPerCredential: 100 });
+  // The default bind limits: 10 failures a minute per (system_id, address), 20 per address. The
+  // clock stands still: every attempt is inside one minute however long the machine takes for them.
+  const now = Date.now();
+  const smppd = smppSuite({
+    maxBindsPerCredential: 100,
+    bindLimits: { ...DEFAULT_BIND_LIMITS, clock: () => now },
+  });
 
   it('ten wrong binds from 127.0.0.2 do not keep the right bind from 127.0.0.3 out (they do from 127.0.0.2)', async () => {
     const c = await smppd.issue(await smppd.svc.newAccount());

@@ -19,12 +19,16 @@ export const MAX_KEYS = 100_000;
  */
 export class FailureBudget {
   private taken = new Map<string, number[]>();
-  private lastSweep = Date.now();
+  private lastSweep: number;
 
   constructor(
     private readonly limit: number,
     private readonly windowMs = 60_000,
-  ) {}
+    /** The clock (tests hold it still: a minute's budget must not depend on how fast they run). */
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.lastSweep = clock();
+  }
 
   /** The key's units still inside the window (read only: a key with none is not stored). */
   private live(key: string, now: number): number[] {
@@ -53,7 +57,7 @@ export class FailureBudget {
 
   /** Takes one unit from every key, or none when any of them is spent. */
   take(keys: string[]): BudgetCheck {
-    const now = Date.now();
+    const now = this.clock();
     const all = keys.map((k) => this.live(k, now));
     const spent = all.filter((times) => times.length >= this.limit);
     if (spent.length > 0) {

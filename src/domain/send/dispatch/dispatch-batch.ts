@@ -148,7 +148,7 @@ async function claimBatch(
 export async function dispatchBatch(
   ctx: AppContext,
   limit = BATCH_SIZE,
-  opts: { singles?: boolean } = {},
+  opts: { singles?: boolean; holding?: { count: number } } = {},
 ): Promise<BatchResult> {
   const single = opts.singles === false ? NO_SINGLES : await claimBatch(ctx, limit);
   const range =
@@ -158,6 +158,7 @@ export async function dispatchBatch(
   await routeClaims(ctx, claimed);
   pinOwedLookups(ctx, claimed);
   if (claimed.length > 0) {
+    if (opts.holding) opts.holding.count++;
     const lease = new BatchLease(
       ctx,
       range?.range,
@@ -181,6 +182,7 @@ export async function dispatchBatch(
       const done = range?.range;
       await recorder.finish(done ? (tx) => finishRange(tx, done, range.complete) : undefined);
     } finally {
+      if (opts.holding) opts.holding.count--;
       await lease.stop();
     }
   } else if (range?.range) {
@@ -241,29 +243,29 @@ function lanesFor(db: AppContext['db']): number {
 export async function dispatchRound(ctx: AppContext, signal: AbortSignal): Promise<number> {
   let throttled = false;
   // A lane that finds the queue empty while another is still sending looks again shortly (what
-  // arrives meanwhile is taken at once); the round ends when no lane has anything in hand.
-  let busy = 0;
+  // arrives meanwhile is taken at once); the round ends when no lane has messages in hand. (Lanes
+  // that were only claiming, counted as busy, kept each other looking on a loaded machine, where a
+  // claim takes longer than the pause between them: the round went on past a retry's backoff and
+  // took the message again.)
+  const holding = { count: 0 };
   let singlesQuietUntil = 0;
   const lane = async () => {
     while (!signal.aborted) {
-      busy++;
       let r: BatchResult;
       try {
         const singles = Date.now() >= singlesQuietUntil;
-        r = await dispatchBatch(ctx, BATCH_SIZE, { singles });
+        r = await dispatchBatch(ctx, BATCH_SIZE, { singles, holding });
         if (singles && r.singles === 0) singlesQuietUntil = Date.now() + SINGLES_QUIET_MS;
       } catch (err) {
         ctx.metrics.claimFailure(err instanceof LeaseLost ? 'lease-lost' : 'error');
         throw err;
-      } finally {
-        busy--;
       }
       if (r.throttled) throttled = true;
       // A batch that took anything may have left more (a full batch, or one small job of many:
       // an SMPP client's window becomes a job of its own): look again at once. So may one that
       // only held messages for the next day (a capped number's rest of a big send).
       if ((r.claimed > 0 || r.held > 0) && (r.full || !r.throttled)) continue;
-      if (busy === 0 || r.throttled) return;
+      if (holding.count === 0 || r.throttled) return;
       await sleep(IDLE_MS, signal);
     }
   };
