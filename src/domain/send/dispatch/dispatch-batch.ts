@@ -27,6 +27,8 @@ export { MAX_ATTEMPTS, retryDelaySeconds } from './submit.ts';
 export const BATCH_SIZE = 2000;
 /** Poll interval when the queue is empty. */
 const IDLE_MS = 100;
+/** Empty claims in a row after which a lane stops looking while other lanes only claim (dispatchRound). */
+const EMPTY_LOOKS = 2;
 /**
  * After a claim of one-off messages found none, the round's lanes go straight to the bulk ranges
  * for this long: a stream of small jobs (an SMPP client's windows) would otherwise pay a claim
@@ -243,14 +245,19 @@ function lanesFor(db: AppContext['db']): number {
 export async function dispatchRound(ctx: AppContext, signal: AbortSignal): Promise<number> {
   let throttled = false;
   // A lane that finds the queue empty while another is still sending looks again shortly (what
-  // arrives meanwhile is taken at once); the round ends when no lane has messages in hand. (Lanes
-  // that were only claiming, counted as busy, kept each other looking on a loaded machine, where a
-  // claim takes longer than the pause between them: the round went on past a retry's backoff and
-  // took the message again.)
+  // arrives meanwhile is taken at once); so does one that finds it empty while another is still
+  // claiming, at most EMPTY_LOOKS times in a row (a stream of small jobs, an SMPP client's windows,
+  // keeps every lane at work). The round ends when no lane has messages in hand and the lanes
+  // still claiming have looked often enough: lanes that kept each other looking without a bound
+  // went on, on a loaded machine where a claim takes longer than the pause, past a retry's backoff
+  // and took the message again within the round.
   const holding = { count: 0 };
+  let busy = 0;
   let singlesQuietUntil = 0;
   const lane = async () => {
+    let empty = 0;
     while (!signal.aborted) {
+      busy++;
       let r: BatchResult;
       try {
         const singles = Date.now() >= singlesQuietUntil;
@@ -259,13 +266,19 @@ export async function dispatchRound(ctx: AppContext, signal: AbortSignal): Promi
       } catch (err) {
         ctx.metrics.claimFailure(err instanceof LeaseLost ? 'lease-lost' : 'error');
         throw err;
+      } finally {
+        busy--;
       }
       if (r.throttled) throttled = true;
       // A batch that took anything may have left more (a full batch, or one small job of many:
       // an SMPP client's window becomes a job of its own): look again at once. So may one that
       // only held messages for the next day (a capped number's rest of a big send).
-      if ((r.claimed > 0 || r.held > 0) && (r.full || !r.throttled)) continue;
-      if (holding.count === 0 || r.throttled) return;
+      if ((r.claimed > 0 || r.held > 0) && (r.full || !r.throttled)) {
+        empty = 0;
+        continue;
+      }
+      empty = r.claimed > 0 || r.held > 0 ? 0 : empty + 1;
+      if (r.throttled || (holding.count === 0 && (busy === 0 || empty >= EMPTY_LOOKS))) return;
       await sleep(IDLE_MS, signal);
     }
   };
