@@ -201,7 +201,12 @@ describe('console account pages in a browser', { skip: skipWithoutChromium }, ()
     await ensureUser(
       svc.db,
       a.accountId,
-      { email: 'member@example.com', password: CONSOLE_PASSWORD, role: 'Member' },
+      {
+        email: 'member@example.com',
+        password: CONSOLE_PASSWORD,
+        role: 'Member',
+        hashCost: svc.config.secretHashCost,
+      },
       {},
     );
     await page.locator('button', { hasText: 'Sign out' }).click();

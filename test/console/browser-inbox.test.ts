@@ -61,6 +61,7 @@ describe('the inbox: opted-out marker, saved replies, assignment, mark unread', 
         role: 'Member',
         firstName: 'Mia',
         lastName: 'Wong',
+        hashCost: svc.config.secretHashCost,
       },
       {},
     ));
@@ -175,7 +176,12 @@ describe('the inbox: opted-out marker, saved replies, assignment, mark unread', 
     await ensureUser(
       svc.db,
       a.accountId,
-      { email: 'vic@example.com', password: CONSOLE_PASSWORD, role: 'Viewer' },
+      {
+        email: 'vic@example.com',
+        password: CONSOLE_PASSWORD,
+        role: 'Viewer',
+        hashCost: svc.config.secretHashCost,
+      },
       {},
     );
     await page.locator('button', { hasText: 'Sign out' }).click();

@@ -107,7 +107,12 @@ describe('the console in plain words', { skip: skipWithoutChromium }, () => {
     await ensureUser(
       svc.db,
       a.accountId,
-      { email: 'viewer@example.com', password: CONSOLE_PASSWORD, role: 'Viewer' },
+      {
+        email: 'viewer@example.com',
+        password: CONSOLE_PASSWORD,
+        role: 'Viewer',
+        hashCost: svc.config.secretHashCost,
+      },
       {},
     );
     await page.locator('button', { hasText: 'Sign out' }).click();

@@ -96,7 +96,7 @@ export async function startConsole(
       await ensureUser(
         svc.db,
         who.accountId,
-        { email, password: CONSOLE_PASSWORD, role: 'Administrator' },
+        { email, password: CONSOLE_PASSWORD, role: 'Administrator', hashCost: svc.config.secretHashCost },
         {},
       );
       await page.goto(`${base}/console/`);

@@ -82,7 +82,7 @@ for (const mode of ['development', 'production'] as const) {
       ({ userId: victimId } = await ensureUser(
         svc.db,
         a.accountId,
-        { email: victim, password: A_PASSWORD, role: 'Administrator' },
+        { email: victim, password: A_PASSWORD, role: 'Administrator', hashCost: svc.config.secretHashCost },
         { id: 'test' },
       ));
       // A's administrator has signed in from their own browser before: it carries their device cookie.

@@ -39,7 +39,12 @@ describe('console sign-in abuse costs the abuser, not the victim', () => {
     res.statusCode === 200 ? 'ok' : String(body(res).error.code);
 
   async function user(email: string) {
-    await ensureUser(svc.db, accountId, { email, password: PASSWORD, role: 'Administrator' }, { id: 'test' });
+    await ensureUser(
+      svc.db,
+      accountId,
+      { email, password: PASSWORD, role: 'Administrator', hashCost: svc.config.secretHashCost },
+      { id: 'test' },
+    );
     return email;
   }
 

@@ -46,22 +46,37 @@ describe('a console token after its holder leaves the account or is demoted', ()
     ({ userId: leaverId } = await ensureUser(
       svc.db,
       a.accountId,
-      { email, password: PASSWORD, role: 'Administrator' },
+      { email, password: PASSWORD, role: 'Administrator', hashCost: svc.config.secretHashCost },
       { id: 'test' },
     ));
     // The same person is a member of another account too: leaving A is not leaving Sparrow.
-    await ensureUser(svc.db, b.accountId, { email, password: PASSWORD, role: 'Member' }, { id: 'test' });
+    await ensureUser(
+      svc.db,
+      b.accountId,
+      { email, password: PASSWORD, role: 'Member', hashCost: svc.config.secretHashCost },
+      { id: 'test' },
+    );
     await ensureUser(
       svc.db,
       a.accountId,
-      { email: 'stays@example.com', password: PASSWORD, role: 'Administrator' },
+      {
+        email: 'stays@example.com',
+        password: PASSWORD,
+        role: 'Administrator',
+        hashCost: svc.config.secretHashCost,
+      },
       { id: 'test' },
     );
     // The account keeps an administrator when the one above is demoted.
     await ensureUser(
       svc.db,
       a.accountId,
-      { email: 'owner@example.com', password: PASSWORD, role: 'Administrator' },
+      {
+        email: 'owner@example.com',
+        password: PASSWORD,
+        role: 'Administrator',
+        hashCost: svc.config.secretHashCost,
+      },
       { id: 'test' },
     );
   });

@@ -45,7 +45,13 @@ describe('console users: sign-in, sessions, roles, invitations, API credentials'
     ({ userId: adminId } = await ensureUser(
       svc.db,
       acct.accountId,
-      { email: 'Ada@Example.com', password: PASSWORD, role: 'Administrator', firstName: 'Ada' },
+      {
+        email: 'Ada@Example.com',
+        password: PASSWORD,
+        role: 'Administrator',
+        firstName: 'Ada',
+        hashCost: svc.config.secretHashCost,
+      },
       { id: 'test' },
     ));
   });
@@ -74,7 +80,7 @@ describe('console users: sign-in, sessions, roles, invitations, API credentials'
     await ensureUser(
       svc.db,
       acct.accountId,
-      { email: 'lock@example.com', password: PASSWORD, role: 'Viewer' },
+      { email: 'lock@example.com', password: PASSWORD, role: 'Viewer', hashCost: svc.config.secretHashCost },
       {},
     );
     const unknown = await signIn('nobody@example.com', PASSWORD);

@@ -86,13 +86,20 @@ describe('inbox: unread, assignment, opt-out marker, saved replies', () => {
         role: 'Member',
         firstName: 'Ada',
         lastName: 'Lovelace',
+        hashCost: svc.config.secretHashCost,
       },
       { id: 'test' },
     ));
     ({ userId: bobOfB } = await ensureUser(
       svc.db,
       b.accountId,
-      { email: 'bob@inbox.example', password: PASSWORD, role: 'Administrator', firstName: 'Bob' },
+      {
+        email: 'bob@inbox.example',
+        password: PASSWORD,
+        role: 'Administrator',
+        firstName: 'Bob',
+        hashCost: svc.config.secretHashCost,
+      },
       { id: 'test' },
     ));
     adaAuth = await consoleToken('ada@inbox.example', a.accountId);
@@ -195,7 +202,12 @@ describe('inbox: unread, assignment, opt-out marker, saved replies', () => {
       const { userId } = await ensureUser(
         svc.db,
         a.accountId,
-        { email: 'leaver@inbox.example', password: PASSWORD, role: 'Member' },
+        {
+          email: 'leaver@inbox.example',
+          password: PASSWORD,
+          role: 'Member',
+          hashCost: svc.config.secretHashCost,
+        },
         { id: 'test' },
       );
       const c = await say(sender(), 'to the leaver');
