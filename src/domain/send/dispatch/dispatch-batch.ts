@@ -277,7 +277,8 @@ export async function dispatchRound(ctx: AppContext, signal: AbortSignal): Promi
         empty = 0;
         continue;
       }
-      empty = r.claimed > 0 || r.held > 0 ? 0 : empty + 1;
+      // Past here a batch that took anything was throttled: the lane ends below either way.
+      empty++;
       if (r.throttled || (holding.count === 0 && (busy === 0 || empty >= EMPTY_LOOKS))) return;
       await sleep(IDLE_MS, signal);
     }
