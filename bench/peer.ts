@@ -21,7 +21,9 @@
  * SMPP_WINDOW_SIZE, and the SMPP clients' window), IN_FLIGHT (Sparrow's DISPATCH_IN_FLIGHT; unset:
  * its default), RACES, TICK (set: each round also prints, every second, the messages the sink got
  * and each process's CPU seconds in that second, which shows where the round is CPU-bound), PROFILE
- * (a directory: the Sparrow process writes a V8 CPU profile there when it stops).
+ * (a directory: the Sparrow process writes a V8 CPU profile there when it stops), ROLES (`split`:
+ * Sparrow as `sparrow api` and `sparrow worker`, two processes on the one database; default one
+ * `sparrow start`).
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -49,6 +51,7 @@ const RACES = (process.env.RACES ?? 'http,smpp').split(',').map((r) => r.trim())
 const IN_FLIGHT = process.env.IN_FLIGHT;
 const TICK = Boolean(process.env.TICK);
 const PROFILE = process.env.PROFILE;
+const ROLES = process.env.ROLES ?? 'start';
 const TEXT = 'Your appointment is confirmed for Tuesday 10:30. Reply STOP to opt out.';
 const ROUND_TIMEOUT_MS = Number(process.env.ROUND_TIMEOUT_MS ?? 900_000);
 const BIN = path.resolve('bin/sparrow.js');
@@ -96,36 +99,42 @@ async function startSparrow(sinkPort: number): Promise<Sparrow> {
     100_000,
   );
   const [apiPort, externalsPort, smppPort] = [await freePort(), await freePort(), await freePort()];
-  const proc = spawnLogged(
-    process.execPath,
-    [
-      '--max-old-space-size=256',
-      ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : []),
-      BIN,
-      'start',
-    ],
-    {
-      ...process.env,
-      DATABASE_URL: database.url,
-      HOST: '127.0.0.1',
-      PORT: String(apiPort),
-      EXTERNALS_PORT: String(externalsPort),
-      PUBLIC_URL: `http://127.0.0.1:${apiPort}`,
-      EXTERNALS_URL: `http://127.0.0.1:${externalsPort}`,
-      SMPP_URL: `smpp://127.0.0.1:${sinkPort}`,
-      SMPP_SYSTEM_ID: 'sparrow',
-      SMPP_PASSWORD: 'sparrow',
-      SMPP_WINDOW_SIZE: String(WINDOW),
-      SMPP_MAX_PER_SECOND: '0',
-      SMPP_SERVER_PORT: String(smppPort),
-      SMPP_SERVER_WINDOW: String(Math.max(WINDOW, 50)),
-      ...(IN_FLIGHT ? { DISPATCH_IN_FLIGHT: IN_FLIGHT } : {}),
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      QUIET_HOURS_ENABLED: 'false',
-      LOG_LEVEL: 'warn',
-    },
-    process.cwd(),
-  );
+  const env = {
+    ...process.env,
+    DATABASE_URL: database.url,
+    HOST: '127.0.0.1',
+    PORT: String(apiPort),
+    EXTERNALS_PORT: String(externalsPort),
+    PUBLIC_URL: `http://127.0.0.1:${apiPort}`,
+    EXTERNALS_URL: `http://127.0.0.1:${externalsPort}`,
+    SMPP_URL: `smpp://127.0.0.1:${sinkPort}`,
+    SMPP_SYSTEM_ID: 'sparrow',
+    SMPP_PASSWORD: 'sparrow',
+    SMPP_WINDOW_SIZE: String(WINDOW),
+    SMPP_MAX_PER_SECOND: '0',
+    SMPP_SERVER_PORT: String(smppPort),
+    SMPP_SERVER_WINDOW: String(Math.max(WINDOW, 50)),
+    ...(IN_FLIGHT ? { DISPATCH_IN_FLIGHT: IN_FLIGHT } : {}),
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    QUIET_HOURS_ENABLED: 'false',
+    LOG_LEVEL: 'warn',
+  };
+  const sparrow = (role: string) =>
+    spawnLogged(
+      process.execPath,
+      [
+        '--max-old-space-size=256',
+        ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : []),
+        BIN,
+        role,
+      ],
+      env,
+      process.cwd(),
+    );
+  // ROLES=split: the listeners and the workers as two processes on the one database (the scale-out
+  // shape on one machine); else one `sparrow start`.
+  const procs = ROLES === 'split' ? [sparrow('api'), sparrow('worker')] : [sparrow('start')];
+  const proc = procs[0];
   const api = `http://127.0.0.1:${apiPort}`;
   for (let i = 0; ; i++) {
     const res = await request(`${api}/readyz`).catch(() => undefined);
@@ -154,8 +163,8 @@ async function startSparrow(sinkPort: number): Promise<Sparrow> {
     systemId: credential.system_id,
     password,
     sourceNumber: numbers[0].number,
-    pids: () => [proc.child.pid ?? 0, postmaster],
-    cpuParts: ['node', 'PostgreSQL'],
+    pids: () => [...procs.map((p) => p.child.pid ?? 0), postmaster],
+    cpuParts: ROLES === 'split' ? ['api', 'worker', 'PostgreSQL'] : ['node', 'PostgreSQL'],
     async sent() {
       const { rows } = await db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM messages WHERE account_id = $1 AND status = 'sent'`,
@@ -164,7 +173,7 @@ async function startSparrow(sinkPort: number): Promise<Sparrow> {
       return rows[0].n;
     },
     async stop() {
-      await stopChild(proc.child);
+      for (const p of procs) await stopChild(p.child);
       await db.end();
       await database.stop();
     },
