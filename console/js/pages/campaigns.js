@@ -7,6 +7,7 @@ import { badge, field, filterForm, h, money, nameOf, pager, searchInput, table, 
 import { showAfterNavigation, showError } from '../flash.js';
 import { go, link } from '../router.js';
 import { renderTemplate } from '../rules/render.js';
+import { confirmLabel, reviewRows, showReviewPanel } from '../send-review.js';
 import { mergeButtons, messageBox, newSendKey } from './compose.js';
 import { reportLink } from './reports.js';
 
@@ -275,30 +276,10 @@ function campaignEditor(lists, groups, templates, campaign) {
       lock(false);
       return showError(err);
     }
-    const reasons = e.failures.map(
-      (f) =>
-        `${f.count} ${f.code === 'CONT-010' ? 'opted out or blocked' : f.code === 'CONT-001' ? 'with an invalid number' : `not sendable (${f.description})`}`,
-    );
-    const rows = [
-      [
-        'Recipients',
-        `${e.valid} will get it${e.failed ? `; ${e.failed} will not: ${reasons.join(', ')}` : ''}`,
-      ],
-      ['Segments', `${e.segments} in all`],
-      [
-        'Encoding',
-        e.ucs2 ? `${e.ucs2} of ${e.valid} in UCS-2 (70 characters a segment instead of 160)` : 'GSM-7',
-      ],
-      ['Cost', `${money(e.estimatedPrice, e.currency)} (balance ${money(e.balance, e.currency)})`],
-      ['Sender', group.selectedOptions[0]?.textContent ?? ''],
-      ['When', when ? new Date(when).toLocaleString() : 'Now'],
-      ['Quiet hours', e.held ? `${e.held} held until 8:00 in the recipient’s time zone` : 'None held now'],
-    ];
     const confirm = h(
       'button',
       {
         type: 'button',
-        disabled: e.valid === 0 || !e.balanceCovers,
         onclick: async () => {
           if (confirm.disabled) return;
           confirm.disabled = true;
@@ -306,7 +287,7 @@ function campaignEditor(lists, groups, templates, campaign) {
             const c = await save({ nextExecution: when ?? new Date().toISOString() });
             showAfterNavigation(
               when
-                ? `“${c.name}” is scheduled for ${when ? new Date(when).toLocaleString() : ''}.`
+                ? `“${c.name}” is scheduled for ${new Date(when).toLocaleString()}.`
                 : `“${c.name}” is launched.`,
             );
             go('/campaigns', { t: Date.now() });
@@ -316,48 +297,19 @@ function campaignEditor(lists, groups, templates, campaign) {
           }
         },
       },
-      when
-        ? `Schedule for ${e.valid} recipient${e.valid === 1 ? '' : 's'}`
-        : `Launch to ${e.valid} recipient${e.valid === 1 ? '' : 's'}`,
+      confirmLabel(e, 'Launch', when),
     );
-    review.replaceChildren(
-      h('h3', {}, 'Review before launching'),
-      h(
-        'dl',
-        { class: 'review-figures' },
-        rows.map(([k, v]) => [
-          h('dt', {}, k),
-          h('dd', { 'data-test': `review-${k.toLowerCase().replace(/ /g, '-')}` }, v),
-        ]),
-      ),
-      ...(e.balanceCovers
-        ? []
-        : [
-            h(
-              'p',
-              { class: 'warn', role: 'alert' },
-              'The balance cannot cover this campaign: add credit on Billing first.',
-            ),
-          ]),
-      h(
-        'div',
-        { class: 'actions' },
-        confirm,
-        h(
-          'button',
-          {
-            type: 'button',
-            onclick: () => {
-              review.hidden = true;
-              lock(false);
-            },
-          },
-          'Back to edit',
-        ),
-      ),
-    );
-    review.hidden = false;
-    review.focus();
+    showReviewPanel(review, {
+      heading: 'Review before launching',
+      what: 'this campaign',
+      estimate: e,
+      rows: reviewRows(e, { sender: group.selectedOptions[0]?.textContent ?? '', when, quietHours: true }),
+      confirm,
+      back: () => {
+        review.hidden = true;
+        lock(false);
+      },
+    });
   }
 
   const form = h(

@@ -9,6 +9,7 @@ import { showError, showInfo } from '../flash.js';
 import { link } from '../router.js';
 import { parseTemplate, renderTemplate } from '../rules/render.js';
 import { countSegments, nonGsmCharacters, SEGMENT_LIMITS, smartEncode } from '../rules/segments.js';
+import { confirmLabel, reviewRows, showReviewPanel } from '../send-review.js';
 import { MEDIA_ACCEPT } from './files.js';
 
 /** Merge fields a person can insert with one click, by name; the text keeps the API's syntax. */
@@ -434,81 +435,28 @@ export async function composePage(view, { query }) {
    * @param {any} e the estimate
    */
   function showReview(body, sendAt, e) {
-    const groupName = group.selectedOptions[0]?.textContent ?? '';
-    const failures = e.failures.map((f) => `${f.count} ${plainFailure(f.code, f.description)}`);
     const confirm = h(
       'button',
-      {
-        type: 'button',
-        class: 'primary',
-        disabled: e.valid === 0 || !e.balanceCovers,
-        onclick: () => confirmSend(body, sendAt, confirm),
+      { type: 'button', class: 'primary', onclick: () => confirmSend(body, sendAt, confirm) },
+      confirmLabel(e, 'Send', sendAt),
+    );
+    showReviewPanel(review, {
+      heading: 'Review before sending',
+      headingId: 'review-heading',
+      what: 'this send',
+      estimate: e,
+      rows: reviewRows(e, {
+        sender: group.selectedOptions[0]?.textContent ?? '',
+        when: sendAt,
+        quietHours: Boolean(body.quietHours),
+      }),
+      confirm,
+      back: () => {
+        review.hidden = true;
+        lock(false);
+        reviewButton.focus();
       },
-      sendAt
-        ? `Schedule for ${e.valid} recipient${e.valid === 1 ? '' : 's'}`
-        : `Send to ${e.valid} recipient${e.valid === 1 ? '' : 's'}`,
-    );
-    const rows = [
-      [
-        'Recipients',
-        `${e.valid} will get it${e.failed ? `; ${e.failed} will not: ${failures.join(', ')}` : ''}`,
-      ],
-      [
-        'Segments',
-        `${e.segments} in all${e.valid ? ` (${(e.segments / e.valid).toFixed(1)} a message)` : ''}`,
-      ],
-      [
-        'Encoding',
-        e.ucs2
-          ? `${e.ucs2} of ${e.valid} message${e.valid === 1 ? '' : 's'} in UCS-2 (a character outside GSM-7 in the text or a recipient’s name): 70 characters a segment instead of 160`
-          : 'GSM-7 (160 characters a segment)',
-      ],
-      ['Cost', `${money(e.estimatedPrice, e.currency)} (balance ${money(e.balance, e.currency)})`],
-      ['Sender', groupName],
-      ['When', sendAt ? new Date(sendAt).toLocaleString() : 'Now'],
-    ];
-    if (e.held) rows.push(['Quiet hours', `${e.held} held until 8:00 in the recipient’s time zone`]);
-    else if (body.quietHours) rows.push(['Quiet hours', 'None held: it is daytime for every recipient']);
-    review.replaceChildren(
-      h('h3', { id: 'review-heading' }, 'Review before sending'),
-      h(
-        'dl',
-        { class: 'review-figures' },
-        rows.map(([k, v]) => [
-          h('dt', {}, k),
-          h('dd', { 'data-test': `review-${k.toLowerCase().replace(/ /g, '-')}` }, v),
-        ]),
-      ),
-      ...(e.balanceCovers
-        ? []
-        : [
-            h(
-              'p',
-              { class: 'warn', role: 'alert' },
-              'The balance cannot cover this send: add credit on Billing first.',
-            ),
-          ]),
-      ...(e.valid === 0 ? [h('p', { class: 'warn', role: 'alert' }, 'Nobody would get this message.')] : []),
-      h(
-        'div',
-        { class: 'actions' },
-        confirm,
-        h(
-          'button',
-          {
-            type: 'button',
-            onclick: () => {
-              review.hidden = true;
-              lock(false);
-              reviewButton.focus();
-            },
-          },
-          'Back to edit',
-        ),
-      ),
-    );
-    review.hidden = false;
-    review.focus();
+    });
   }
 
   /**
@@ -696,17 +644,4 @@ export async function composePage(view, { query }) {
   view.append(h('h2', {}, 'Compose'), form, review);
   drawChips();
   show();
-}
-
-/**
- * A failure reason in words a sender uses.
- * @param {string} code
- * @param {string} description
- */
-function plainFailure(code, description) {
-  if (code === 'CONT-010') return 'opted out or blocked';
-  if (code === 'CONT-001') return 'with an invalid number';
-  if (code === 'MSG-004') return 'whose text would be empty';
-  if (code === 'MSG-005') return 'whose text would be too long';
-  return `not sendable (${description})`;
 }
