@@ -4,7 +4,8 @@ import type { Queryable } from '../client.ts';
  * The shared way a worker takes items off a queue table. Most `FOR UPDATE SKIP LOCKED` claims of
  * the service are written here; the dispatcher's (dispatch-ranges.ts, message-dispatch.ts,
  * dispatch-inflight.ts: docs/architecture.md says why), message expiry's (message-expiry.ts), early
- * receipts' (message-receipts.ts) and the CRM integrations' (integrations.ts) write their own.
+ * receipts' (message-receipts.ts) and the CRM integrations' (integration-sync.ts,
+ * integration-pushes.ts) write their own.
  * A queue is a table whose due rows workers share:
  *
  * - **locked** queues (no `lease`): the row lock of the caller's transaction is the claim; the

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/client.ts';
-import { findIntegration, listIntegrations as listRows, pushCounts } from '../../db/queries/integrations.ts';
+import { pushCounts } from '../../db/queries/integration-pushes.ts';
+import { findIntegration, listIntegrations as listRows } from '../../db/queries/integrations.ts';
 import { fail } from '../../errors.ts';
 import { presentIntegration } from './present-integration.ts';
 

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/client.ts';
-import { listExists } from '../../db/queries/integrations.ts';
+import { listExists } from '../../db/queries/integration-sync.ts';
 import { fail } from '../../errors.ts';
 
 /** Every Sparrow list a connection syncs into exists in the account (else 404 LIST-001). */

@@ -2,12 +2,12 @@ import type { Db } from '../../db/client.ts';
 import {
   claimPushes,
   collectPushes,
-  type IntegrationRow,
   markPushesDone,
   markPushesFailed,
   type PushRow,
   schedulePushes,
-} from '../../db/queries/integrations.ts';
+} from '../../db/queries/integration-pushes.ts';
+import type { IntegrationRow } from '../../db/queries/integrations.ts';
 import { type CrmClient, CrmError, type CrmWrite } from './crm/types.ts';
 
 /** Pushes one round claims at most; the events scanned per collection. */

@@ -2,11 +2,11 @@ import type { AppContext } from '../../context.ts';
 import {
   claimIntegration,
   failSync,
-  type IntegrationRow,
   releaseDueNow,
   releaseIntegration,
   syncStateOf,
-} from '../../db/queries/integrations.ts';
+} from '../../db/queries/integration-sync.ts';
+import type { IntegrationRow } from '../../db/queries/integrations.ts';
 import { CrmError } from './crm/types.ts';
 import { clientOf, crmAccess } from './crm-access.ts';
 import { pushToCrm } from './push-to-crm.ts';

@@ -5,12 +5,11 @@ import {
   type CrmContactRecord,
   contactsByCrmIds,
   finishSync,
-  type IntegrationRow,
-  type SyncState,
   saveProgress,
   touchListSource,
   upsertCrmContacts,
-} from '../../db/queries/integrations.ts';
+} from '../../db/queries/integration-sync.ts';
+import type { IntegrationRow, SyncState } from '../../db/queries/integrations.ts';
 import { parseMobile, readingCountry } from '../../messaging/phone.ts';
 import { newId } from '../../util/ids.ts';
 import type { Actor } from '../actor.ts';
