@@ -8,7 +8,8 @@
  *    A has queued BIG texts (calls of 2,000 named mobiles, 4 at a time, accepted while the
  *    dispatcher is stopped): the time until B's messages are handed to the carrier (every message
  *    of the job left the queue), and A's whole send.
- *    Also the CPU (this process + PostgreSQL's) per message of A's send.
+ *    Also the CPU (this process + PostgreSQL's) per message of A's send. Then B's sends again while
+ *    A posts another BIG texts (the dispatcher running): what A's calls in flight do to B's.
  * 2. The split: A and B each queue SPLIT texts (the dispatcher stopped meanwhile); from its start
  *    until the first has nothing left to hand out, the share of what was handed out that was A's
  *    (A's weight 1, then 3). The grain of the turns is a range (2,000 at the simulator's pace):
@@ -185,6 +186,25 @@ async function dispatchFigures() {
   console.log(
     `CPU per message of that phase (accept and dispatch): this process ${fmt((node.user + node.system) / n, 1)} µs` +
       (pgSeconds === undefined ? '' : `, PostgreSQL ${fmt((pgSeconds * 1e6) / n, 1)} µs`),
+  );
+
+  // B's sends while A's are still being accepted (A posts its calls 4 at a time, the dispatcher runs):
+  // the listener's turns per account (src/http/account-lanes.ts) keep A's calls from all being
+  // worked on together in front of B's.
+  const posting = bigSend(a, BIG);
+  await new Promise((r) => setTimeout(r, 1000));
+  const onePosting: number[] = [];
+  const fiftyPosting: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    onePosting.push(await timed(b, 1));
+    fiftyPosting.push(await timed(b, 50));
+  }
+  const postingJobs = await posting;
+  await jobsDone(a.id, postingJobs);
+  console.log(
+    `while A posts ${fmt(BIG)} texts (4 calls of ${fmt(BATCH)} at a time): B's one text ${fmt(median(onePosting))} ms ` +
+      `(${fmt(median(onePosting) / median(oneAlone), 1)}× alone), B's 50 texts ${fmt(median(fiftyPosting))} ms ` +
+      `(${fmt(median(fiftyPosting) / median(fiftyAlone), 1)}× alone) (median of 3)`,
   );
   return { a, b };
 }

@@ -13,6 +13,7 @@ import {
   SendMessagesBody,
   SendMessagesResult,
 } from '../../schemas/messages.ts';
+import { AccountLanes } from '../account-lanes.ts';
 import { ok, page } from '../respond.ts';
 import type { App } from '../types.ts';
 
@@ -36,8 +37,12 @@ const SEND_DESCRIPTION =
   "job `failed` with ACCT-002. Without the `contacts:read` scope the messages' `contact` carries only its `id`, " +
   'and `message` is left out where merge fields were rendered into it.';
 
+/** An account's sends accepted at once by this listener; its others wait their turn (account-lanes.ts). */
+const SENDS_AT_ONCE = 2;
+
 /** Messages: bulk send, list and get. */
 export async function messageRoutes(app: App) {
+  const lanes = new AccountLanes(SENDS_AT_ONCE);
   app.post(
     '/v1/accounts/:accountId/messages',
     {
@@ -70,10 +75,11 @@ export async function messageRoutes(app: App) {
       };
       const { db } = app.ctx;
       const { accountId } = req.params;
-      const result =
+      const result = await lanes.run(accountId, () =>
         sendAt === undefined
-          ? await sendMessages(db, accountId, input, req.actor, app.ctx.config)
-          : await scheduleSend(db, accountId, input, sendAt, req.actor, app.ctx.config);
+          ? sendMessages(db, accountId, input, req.actor, app.ctx.config)
+          : scheduleSend(db, accountId, input, sendAt, req.actor, app.ctx.config),
+      );
       // Contact details only to a token that may read contacts (messages:send alone may not).
       if (req.grant?.scopes.has('contacts:read')) return ok(result);
       return ok({ ...result, messages: result.messages.map(hideContactDetails) });
