@@ -1,5 +1,5 @@
 /**
- * The shared setup of the console's accessibility tests: the routes read from console/js/app.js,
+ * The shared setup of the console's accessibility tests: the routes read from console/js/site-map.js,
  * a service with a record for every detail page, the helpers that open a route, run axe-core and
  * measure sideways overflow, and routeSuite(): one half of the routes at one width. The routes are
  * checked in four files (accessibility.test.ts and accessibility-routes.test.ts at desktop width,
@@ -17,8 +17,8 @@ import { axeViolations, describeViolations } from './axe.ts';
 import { type ConsoleSession, skipWithoutChromium, startConsole } from './browser.ts';
 import { routeScreenshot, routeScreenshotName, SCREENSHOTS } from './screenshot.ts';
 
-/** The hash routes of the console, in the order of app.js's ROUTES list. */
-const appSource = readFileSync(new URL('../../console/js/app.js', import.meta.url), 'utf8');
+/** The hash routes of the console, in the order of site-map.js's ROUTES list. */
+const appSource = readFileSync(new URL('../../console/js/site-map.js', import.meta.url), 'utf8');
 const routesBlock = /(?:export )?const ROUTES = \[([\s\S]*?)\n\];/.exec(appSource)?.[1] ?? '';
 export const ROUTES = [...routesBlock.matchAll(/path: '([^']+)'/g)].map((m) => m[1] as string);
 /** The pages of the navigation (NAV): each is one of the ROUTES checked. */

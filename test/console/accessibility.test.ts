@@ -1,6 +1,6 @@
 /**
  * Accessibility of the console: axe-core finds no serious or critical violation on the sign-in
- * page, an invitation page, and every route of console/js/app.js (read from its ROUTES list, with a
+ * page, an invitation page, and every route of console/js/site-map.js (read from its ROUTES list, with a
  * record made first for every detail page, so none is skipped and tables are not empty). This
  * file checks the first half of the routes; accessibility-routes.test.ts the other half, and
  * accessibility-narrow*.test.ts every route at 360 px. Each page visited is saved as a full-page
@@ -22,7 +22,7 @@ describe('the console’s accessibility (axe-core)', { skip: skipWithoutChromium
   });
   after(() => t?.c.close());
 
-  it('reads the console’s routes from app.js', () => {
+  it('reads the console’s routes from site-map.js', () => {
     assert.ok(ROUTES.length >= 20, `ROUTES: ${ROUTES.join(', ')}`);
     assert.ok(ROUTES.includes('/overview') && ROUTES.includes('/contacts/:id'));
     assert.ok(NAV.length >= 10, `NAV: ${NAV.join(', ')}`);
