@@ -3,8 +3,8 @@
 import { api } from '../api.js';
 import { badge, field, filterForm, h, pager, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
+import { mergeButtons, messageBox } from '../message-box.js';
 import { go, link } from '../router.js';
-import { mergeButtons, messageBox } from './compose.js';
 
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 const pad = (n) => String(n).padStart(2, '0');

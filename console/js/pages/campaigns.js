@@ -5,10 +5,10 @@
 import { api } from '../api.js';
 import { badge, field, filterForm, h, money, nameOf, pager, searchInput, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
+import { mergeButtons, messageBox, newSendKey } from '../message-box.js';
 import { go, link } from '../router.js';
 import { renderTemplate } from '../rules/render.js';
 import { confirmLabel, reviewRows, showReviewPanel } from '../send-review.js';
-import { mergeButtons, messageBox, newSendKey } from './compose.js';
 import { reportLink } from './reports.js';
 
 /** #/campaigns?name=&offset= */

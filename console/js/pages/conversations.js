@@ -17,8 +17,8 @@ import {
   whileShown,
 } from '../dom.js';
 import { showAfterNavigation, showError, showInfo } from '../flash.js';
+import { messageBox } from '../message-box.js';
 import { go } from '../router.js';
-import { messageBox } from './compose.js';
 import { savedRepliesPanel } from './saved-replies.js';
 
 // "Open" holds conversations: threads where the contact wrote at least once. The threads a bulk

@@ -6,8 +6,8 @@ import { copyBox } from '../copy.js';
 import { add, badge, field, h, isolate, pager, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
 import { listPager, listWithTemplates, nameFilter, templateCard, templateGallery } from '../gallery.js';
+import { mergeButtons } from '../message-box.js';
 import { go, link } from '../router.js';
-import { mergeButtons } from './compose.js';
 
 /** The kinds of field a person picks from, in words (the API's types as values). */
 const FIELD_KINDS = [

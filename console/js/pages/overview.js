@@ -4,7 +4,7 @@ import { api } from '../api.js';
 import { barChart } from '../chart.js';
 import { badge, field, h, money, table, when } from '../dom.js';
 import { showError, showInfo } from '../flash.js';
-import { mergeButtons } from './compose.js';
+import { mergeButtons } from '../message-box.js';
 
 /** The figures of a report as cards: sent, delivered, failed, replies, opt-outs, clicks, spend. */
 export function figureCards(r, currency, testId) {

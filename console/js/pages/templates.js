@@ -2,8 +2,8 @@
 import { api } from '../api.js';
 import { field, filterForm, h, pager, searchInput, table, when } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
+import { mergeButtons, messageBox } from '../message-box.js';
 import { go, link } from '../router.js';
-import { mergeButtons, messageBox } from './compose.js';
 
 /** #/templates?name=&offset=&edit= */
 export async function templatesPage(view, { query }) {
