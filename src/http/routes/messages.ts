@@ -37,7 +37,7 @@ const SEND_DESCRIPTION =
   "job `failed` with ACCT-002. Without the `contacts:read` scope the messages' `contact` carries only its `id`, " +
   'and `message` is left out where merge fields were rendered into it.';
 
-/** An account's sends accepted at once by this listener; its others wait their turn (account-lanes.ts). */
+/** An account's sends (and estimates) worked on at once by this listener; its others wait their turn (account-lanes.ts). */
 const SENDS_AT_ONCE = 2;
 
 /** Messages: bulk send, list and get. */
@@ -120,7 +120,13 @@ export async function messageRoutes(app: App) {
         validityPeriod: fields.validityPeriod,
         quietHours: fields.quietHours === true && app.ctx.config.quietHoursEnabled,
       };
-      return ok(await estimateSend(app.ctx.db, req.params.accountId, input, req.actor, app.ctx.config));
+      const { accountId } = req.params;
+      // An estimate does a send's work and rolls it back: it takes the account's turn as a send does.
+      return ok(
+        await lanes.run(accountId, () =>
+          estimateSend(app.ctx.db, accountId, input, req.actor, app.ctx.config),
+        ),
+      );
     },
   );
 
