@@ -22,8 +22,10 @@
  * its default), RACES, TICK (set: each round also prints, every second, the messages the sink got
  * and each process's CPU seconds in that second, which shows where the round is CPU-bound), PROFILE
  * (a directory: the Sparrow process writes a V8 CPU profile there when it stops), ROLES (`split`:
- * Sparrow as `sparrow api` and `sparrow worker`, two processes on the one database; default one
- * `sparrow start`).
+ * Sparrow as `sparrow api` and `sparrow worker`, two processes on the one database; `api`: the
+ * listeners alone, no dispatcher, and Sparrow's round is its accept alone; default one
+ * `sparrow start`), PGSS (set: PostgreSQL preloads pg_stat_statements and each Sparrow round prints
+ * the statements that took most of its time).
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -40,7 +42,7 @@ import { type Kannel, startKannel } from './kannel-peer.ts';
 import { postmasterPid, treeCpuSeconds } from './proc-cpu.ts';
 import { agent, type Peer, pool, request, sleep, spawnLogged, stopChild } from './race-support.ts';
 import { type SmppSink, startSmppSink } from './smpp-sink.ts';
-import { benchDatabase, fmt } from './support.ts';
+import { benchDatabase, fmt, topStatements } from './support.ts';
 
 const N = Number(process.env.N ?? 100_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
@@ -52,6 +54,7 @@ const IN_FLIGHT = process.env.IN_FLIGHT;
 const TICK = Boolean(process.env.TICK);
 const PROFILE = process.env.PROFILE;
 const ROLES = process.env.ROLES ?? 'start';
+const PGSS = Boolean(process.env.PGSS);
 const TEXT = 'Your appointment is confirmed for Tuesday 10:30. Reply STOP to opt out.';
 const ROUND_TIMEOUT_MS = Number(process.env.ROUND_TIMEOUT_MS ?? 900_000);
 const BIN = path.resolve('bin/sparrow.js');
@@ -82,11 +85,13 @@ interface Sparrow extends Peer {
   sourceNumber: string;
   /** Messages of the account in `sent`. */
   sent(): Promise<number>;
+  /** PGSS: the statements that took most of PostgreSQL's time since the last call. */
+  statements(): Promise<string[]>;
 }
 
 async function startSparrow(sinkPort: number): Promise<Sparrow> {
   await ensureBundle();
-  const database = await benchDatabase();
+  const database = await benchDatabase({ statements: PGSS });
   const db = createPool(database.url, 2);
   const postmaster = (await postmasterPid(db)) ?? 0;
   const { account } = await createAccount(db, { name: 'peer race', balance: 10_000_000 });
@@ -133,7 +138,12 @@ async function startSparrow(sinkPort: number): Promise<Sparrow> {
     );
   // ROLES=split: the listeners and the workers as two processes on the one database (the scale-out
   // shape on one machine); else one `sparrow start`.
-  const procs = ROLES === 'split' ? [sparrow('api'), sparrow('worker')] : [sparrow('start')];
+  const procs =
+    ROLES === 'split'
+      ? [sparrow('api'), sparrow('worker')]
+      : ROLES === 'api'
+        ? [sparrow('api')]
+        : [sparrow('start')];
   const proc = procs[0];
   const api = `http://127.0.0.1:${apiPort}`;
   for (let i = 0; ; i++) {
@@ -172,6 +182,7 @@ async function startSparrow(sinkPort: number): Promise<Sparrow> {
       );
       return rows[0].n;
     },
+    statements: () => (PGSS ? topStatements(db) : Promise.resolve([])),
     async stop() {
       for (const p of procs) await stopChild(p.child);
       await db.end();
@@ -206,11 +217,13 @@ async function round(
   await feed();
   const accepted = performance.now();
   if (ticker) console.log(`    t=${fmt((accepted - t0) / 1000, 1)}: accepted`);
-  await sink.waitFor(N, ROUND_TIMEOUT_MS);
+  // ROLES=api: Sparrow has no dispatcher, its round is the accept alone.
+  const acceptOnly = ROLES === 'api' && peer.name === 'Sparrow';
+  if (!acceptOnly) await sink.waitFor(N, ROUND_TIMEOUT_MS);
   clearInterval(ticker);
-  const totalMs = sink.lastAt - t0;
+  const totalMs = acceptOnly ? accepted - t0 : sink.lastAt - t0;
   // Anything left in flight that would still cost CPU (records of the last acknowledgements).
-  const note = after ? await after() : '';
+  const note = acceptOnly ? ', the accept alone' : after ? await after() : '';
   const cpu = treeCpuSeconds(roots) - cpu0;
   const each = roots.map((pid, k) => treeCpuSeconds([pid]) - each0[k]);
   const r = {
@@ -373,7 +386,9 @@ try {
       console.log(`round ${i + 1}`);
       ks.push(await round(kannel, sink, kannelFeed(kannel, r, BATCH, CONCURRENCY)));
       sparrowSent += N;
+      await sparrow.statements();
       ss.push(await round(sparrow, sink, sparrowHttpFeed(sparrow, r), sparrowRecorded(sparrow, sparrowSent)));
+      for (const line of await sparrow.statements()) console.log(`    ${line}`);
     }
     summary('over HTTP, end to end (first request → last submit_sm at the sink):', ks, ss);
   }
@@ -388,7 +403,9 @@ try {
       console.log(`round ${i + 1}`);
       ks.push(await round(kannel, sink, kannelFeed(kannel, r, 1, CONCURRENCY * 4)));
       sparrowSent += N;
+      await sparrow.statements();
       ss.push(await round(sparrow, sink, sparrowSmppFeed(sparrow, r), sparrowRecorded(sparrow, sparrowSent)));
+      for (const line of await sparrow.statements()) console.log(`    ${line}`);
     }
     summary('one message a request, end to end (Kannel sendsms GET; Sparrow submit_sm):', ks, ss);
   }

@@ -78,6 +78,8 @@ export interface EmbeddedOptions {
    * `cli`: any server running on the directory is used as it is, and left running.
    */
   role?: 'service' | 'cli';
+  /** More server settings (`name=value`, each given as `-c`), e.g. a benchmark's preloaded extension. */
+  settings?: string[];
 }
 
 const PASSWORD = 'sparrow';
@@ -94,7 +96,7 @@ export async function startEmbedded(
   database: string,
   opts: EmbeddedOptions = {},
 ): Promise<EmbeddedServer> {
-  const { log, role = 'service' } = opts;
+  const { log, role = 'service', settings = [] } = opts;
   const pgdir = path.join(dir, 'pg');
   await fs.mkdir(dir, { recursive: true }).catch((err: NodeJS.ErrnoException) => {
     // A file in the way, or a folder this user may not create: one line naming the setting.
@@ -165,7 +167,13 @@ export async function startEmbedded(
       '--locale=C',
       ...(process.platform === 'linux' ? ['--sync-method=syncfs'] : []),
     ],
-    postgresFlags: ['-c', 'max_connections=200', '-c', 'unix_socket_directories='],
+    postgresFlags: [
+      '-c',
+      'max_connections=200',
+      '-c',
+      'unix_socket_directories=',
+      ...settings.flatMap((s) => ['-c', s]),
+    ],
     onLog: (line) => {
       logLines.push(String(line));
       if (logLines.length > 50) logLines.shift();

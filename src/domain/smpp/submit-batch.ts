@@ -40,7 +40,12 @@ export async function submitSmppBatch(
     )
       throw new Error('an SMPP batch is one credential, source and validity, one destination a submission');
   }
-  const numbers = await activeAccountNumbers(db, first.accountId);
+  // The account's numbers and sending settings, read side by side before the transaction (nothing
+  // is locked by reading them: the charge below is what must be atomic with the messages).
+  const [numbers, account] = await Promise.all([
+    activeAccountNumbers(db, first.accountId),
+    findAccount(db, first.accountId),
+  ]);
   const sender = numbers.find((n) => n.number === first.source && n.verified);
   if (!sender) {
     const description = `${first.source} is not a sending number of this account`;
@@ -52,10 +57,10 @@ export async function submitSmppBatch(
   try {
     // A blank text is refused as sendMessages refuses it: each submission then answers on its own.
     if (subs.some((s) => s.text.trim() === '')) fail('MSG-003');
+    if (!account) fail('ACCT-001');
     await withBulkTx(db, async (tx) => {
       // The account's sending settings, as sendMessages applies them: smart encoding of the text
       // and the default validity period when the submissions named none.
-      const account = (await findAccount(tx, first.accountId)) ?? fail('ACCT-001');
       const validity = effectiveValidity(first.validityPeriod, account.validity_period);
       const bodies = subs.map((s) => encodeText(s.text, account.smart_encoding));
       const byNumber = new Map<string, UpsertRecord>();
