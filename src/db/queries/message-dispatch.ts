@@ -11,14 +11,17 @@ import { MESSAGE_EVENT_DATA, MESSAGE_EVENT_REF } from './messages.ts';
  * n messages left the queue (sent or failed), nf of them failed and `amount` was refunded.
  * A job whose pending count reaches zero is `completed`.
  */
-// Gives back to each account what its failed messages in the `fin` CTE (amount per account and job) cost.
+// Gives back to each account what its failed messages in the `fin` CTE (amount per account and job)
+// cost. After the `job` CTE (JOB_SETTLE), which it reads: job rows are locked before account rows,
+// in the order an SMPP relay batch takes them (extendRelayJob), so the two never deadlock.
 export const REFUND_FAILED = `UPDATE accounts a SET balance = a.balance + s.amount, updated_at = now()
        FROM (SELECT account_id, sum(amount) AS amount FROM fin GROUP BY account_id) s
-       WHERE a.id = s.account_id AND s.amount > 0`;
+       WHERE a.id = s.account_id AND s.amount > 0 AND (SELECT count(*) FROM job) >= 0`;
 
 export const JOB_SETTLE = `UPDATE send_jobs j SET failures = j.failures + f.nf, price = j.price - f.amount,
          pending = j.pending - f.n, status = CASE WHEN j.pending - f.n <= 0 THEN 'completed' ELSE 'sending' END
-       FROM fin f WHERE j.account_id = f.account_id AND j.id = f.job_id`;
+       FROM fin f WHERE j.account_id = f.account_id AND j.id = f.job_id
+       RETURNING j.id`;
 
 /** A message eligible for dispatch, locked by the claim transaction. */
 export interface DispatchCandidate {
@@ -223,10 +226,10 @@ export async function recordSubmissions(
        SELECT account_id, job_id, count(*) AS n, count(*) FILTER (WHERE status = 'failed') AS nf,
               coalesce(sum(old_price) FILTER (WHERE status = 'failed'), 0) AS amount
        FROM upd WHERE status IN ('sent', 'failed') GROUP BY account_id, job_id
-     ), acct AS (
-       ${REFUND_FAILED}
      ), job AS (
        ${JOB_SETTLE}
+     ), acct AS (
+       ${REFUND_FAILED}
      ), refs AS (
        INSERT INTO provider_refs (provider, ref, account_id, message_id)
        SELECT m.provider, m.provider_ref, m.account_id, m.id FROM upd m WHERE m.status = 'sent' AND m.lookup
@@ -294,10 +297,10 @@ export async function failCandidates(
      ), fin AS (
        SELECT account_id, job_id, count(*) AS n, count(*) AS nf, sum(old_price) AS amount
        FROM upd GROUP BY account_id, job_id
-     ), acct AS (
-       ${REFUND_FAILED}
      ), job AS (
        ${JOB_SETTLE}
+     ), acct AS (
+       ${REFUND_FAILED}
      )
      INSERT INTO events (id, account_id, type, data)
      SELECT sparrow_uuidv7(), m.account_id, 'message-status', ${MESSAGE_EVENT_DATA} FROM upd m

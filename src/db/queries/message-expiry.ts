@@ -18,10 +18,10 @@ const FAIL_EXPIRED = `upd AS (
      ), fin AS (
        SELECT account_id, job_id, count(*) AS n, count(*) AS nf, sum(old_price) AS amount
        FROM upd GROUP BY account_id, job_id
-     ), acct AS (
-       ${REFUND_FAILED}
      ), job AS (
        ${JOB_SETTLE}
+     ), acct AS (
+       ${REFUND_FAILED}
      ), ev AS (
        INSERT INTO events (id, account_id, type, data)
        SELECT sparrow_uuidv7(), m.account_id, 'message-status', ${MESSAGE_EVENT_DATA} FROM upd m

@@ -42,6 +42,24 @@ export async function insertSendJob(
   );
 }
 
+/**
+ * CTEs `level` and `lift` of a statement that opens a job for range dispatch ($1 the account, $4 the
+ * messages queued): an account that had no open job starts level with the others' least share
+ * (takeTurn serves the least first), or with none open, the most of all (no one is owed turns
+ * then): time spent idle earns no turns.
+ */
+const LIFT_SHARE = `level AS (
+       SELECT coalesce((SELECT min(o.served) FROM dispatch_shares o
+                         WHERE o.account_id <> $1
+                           AND EXISTS (SELECT 1 FROM dispatch_cursors c WHERE c.account_id = o.account_id)),
+                       (SELECT max(o.served) FROM dispatch_shares o WHERE o.account_id <> $1)) AS served
+     ), lift AS (
+       UPDATE dispatch_shares s SET served = (SELECT served FROM level)
+        WHERE s.account_id = $1 AND $4 > 0
+          AND NOT EXISTS (SELECT 1 FROM dispatch_cursors c WHERE c.account_id = $1)
+          AND s.served < (SELECT served FROM level)
+     )`;
+
 /** A send of at most this many messages (no campaign's) is transactional: see setSendJobCounts. */
 export const TRANSACTIONAL_MAX = 10;
 
@@ -82,20 +100,7 @@ export async function setSendJobCounts(
      WHERE account_id = $1 AND id = $2 RETURNING *`;
   const { rows } = await db.query<SendJobRow>(
     // A job with queued (bulk) messages is opened for range dispatch: one cursor per hold.
-    `WITH level AS (
-       -- The others' level: the least share of the accounts with open jobs (takeTurn serves the
-       -- least first), or with none open, the most of all (no one is owed turns then).
-       SELECT coalesce((SELECT min(o.served) FROM dispatch_shares o
-                         WHERE o.account_id <> $1
-                           AND EXISTS (SELECT 1 FROM dispatch_cursors c WHERE c.account_id = o.account_id)),
-                       (SELECT max(o.served) FROM dispatch_shares o WHERE o.account_id <> $1)) AS served
-     ), lift AS (
-       -- An account that had no open job starts at that level: time spent idle earns no turns.
-       UPDATE dispatch_shares s SET served = (SELECT served FROM level)
-        WHERE s.account_id = $1 AND $4 > 0
-          AND NOT EXISTS (SELECT 1 FROM dispatch_cursors c WHERE c.account_id = $1)
-          AND s.served < (SELECT served FROM level)
-     ), open AS (
+    `WITH ${LIFT_SHARE}, open AS (
        INSERT INTO dispatch_cursors (account_id, job_id, not_before, transactional)
        SELECT DISTINCT $1::uuid, $2::uuid, coalesce(h, '-infinity'), ${transactional}
          FROM unnest($8::timestamptz[]) AS h WHERE $4 > 0
@@ -114,6 +119,49 @@ export async function setSendJobCounts(
       ...(create ? [create.campaignId, create.template, create.by] : []),
     ],
   );
+  return rows[0];
+}
+
+/**
+ * Adds a batch of messages to an open relay job (an SMPP client's submissions: SubmitBatcher) and
+ * charges the account, in one statement: the job's counts grow (a job its dispatcher had completed
+ * is sending again), its dispatch cursor is opened again at `after` (the last message of the
+ * relay's previous batch, which the dispatcher had handed out when it closed the cursor) or, when
+ * still open, locked as it is, and the balance is charged. The locks come in the dispatcher's
+ * order (cursor, job, account: no deadlock with a claim or a record), and the cursor's is held to
+ * the commit, so a claim of this job waits for these messages rather than close the cursor with
+ * them unseen. Answers whether the job took them (false: it was cancelled, PUT …/jobs/{id}/cancel)
+ * and the balance after the charge (null when nothing was charged).
+ */
+export async function extendRelayJob(
+  db: Queryable,
+  accountId: string,
+  jobId: string,
+  c: { submitted: number; queued: number; failures: number; price: number; after: string },
+): Promise<{ extended: boolean; balance: number | null }> {
+  const { rows } = await db.query<{ extended: boolean; balance: number | null }>({
+    name: 'relay-job-extend',
+    text: `WITH cur AS (
+       INSERT INTO dispatch_cursors AS c (account_id, job_id, not_before, transactional, cursor)
+       SELECT $1::uuid, $2::uuid, '-infinity', true, $7::uuid WHERE $4 > 0
+       ON CONFLICT (account_id, job_id, not_before) DO UPDATE SET cursor = c.cursor
+       RETURNING c.job_id
+     ), job AS (
+       UPDATE send_jobs j SET submitted = j.submitted + $3, queued = j.queued + $4, pending = j.pending + $4,
+              failures = j.failures + $5, price = j.price + $6,
+              status = CASE WHEN $4 > 0 AND j.status = 'completed' THEN 'sending' ELSE j.status END,
+              updated_at = now()
+        WHERE j.account_id = $1 AND j.id = $2 AND j.status IN ('queued', 'sending', 'completed')
+          AND j.cancelled_at IS NULL AND (SELECT count(*) FROM cur) >= 0
+       RETURNING j.id
+     ), ${LIFT_SHARE}, charge AS (
+       UPDATE accounts a SET balance = a.balance - $6, updated_at = now()
+        WHERE a.id = $1 AND $6 > 0 AND EXISTS (SELECT 1 FROM job)
+       RETURNING a.balance::float8
+     )
+     SELECT EXISTS (SELECT 1 FROM job) AS extended, (SELECT balance FROM charge) AS balance`,
+    values: [accountId, jobId, c.submitted, c.queued, c.failures, c.price, c.after],
+  });
   return rows[0];
 }
 

@@ -4,7 +4,7 @@ import { contactsForMobiles } from '../../db/queries/contacts.ts';
 import { fieldsToRecord, type UpsertRecord } from '../../db/queries/contacts-merge.ts';
 import { insertJobMessages } from '../../db/queries/message-bulk.ts';
 import { activeAccountNumbers } from '../../db/queries/phone-numbers.ts';
-import { setSendJobCounts } from '../../db/queries/send-jobs.ts';
+import { extendRelayJob, setSendJobCounts } from '../../db/queries/send-jobs.ts';
 import { enqueueFinalReceipts, insertSmppSubmissions } from '../../db/queries/smpp.ts';
 import { contactsCreated } from '../../db/statistics.ts';
 import { AppError, fail } from '../../errors.ts';
@@ -17,19 +17,44 @@ import type { SendSettings } from '../send/accept/send-messages.ts';
 import { type SmppSubmission, type SmppSubmitOutcome, submitSmppMessage } from './submit-message.ts';
 
 /**
+ * The open send job a batch goes to (a lane of SubmitBatcher's), and the last message id of the
+ * relay's previous batch (null: the job is not written yet, this batch creates it).
+ */
+export interface RelayJob {
+  id: string;
+  lastId: string | null;
+}
+
+/** What a batch answers: an outcome per submission, and the relay job it went to when it went whole. */
+export interface SmppBatchResult {
+  outcomes: SmppSubmitOutcome[];
+  relay?: RelayJob;
+}
+
+/** The relay job takes no more messages: it was cancelled (its lane opens another). */
+class RelayClosed extends Error {}
+
+/**
  * Sends submissions of one credential from one source number, each to ONE destination, in one
- * transaction and one send job: the same rules as submitSmppMessage (contacts created for new
+ * transaction: the same rules as submitSmppMessage (contacts created for new
  * numbers, opt-outs and blocks as failed messages, pricing, the balance charged, events, the
  * submission recorded when a receipt is asked for), with one commit and one charge for all of them
  * instead of one each. Answers an outcome per submission, in order. When the batch cannot go as a
  * whole (the balance does not cover it, or a rule refuses it), each submission is sent on its own
  * so that each gets its own answer. Prices are the service's (`settings.priceTable`).
+ *
+ * The messages go to `relay`'s job (a relay: one job for many batches, so that the dispatcher
+ * hands them out in ranges as large as its backlog instead of one small job per batch), or to a
+ * new job of their own without one. A relay's batches must come one at a time, each after the
+ * previous one committed: their ids (uuidv7, increasing in this process) then follow the job's
+ * earlier ones, which the dispatch cursor relies on (extendRelayJob).
  */
 export async function submitSmppBatch(
   db: Db,
   subs: SmppSubmission[],
   settings: SendSettings,
-): Promise<SmppSubmitOutcome[]> {
+  relay?: RelayJob,
+): Promise<SmppBatchResult> {
   const first = subs[0];
   for (const s of subs) {
     if (
@@ -49,10 +74,13 @@ export async function submitSmppBatch(
   const sender = numbers.find((n) => n.number === first.source && n.verified);
   if (!sender) {
     const description = `${first.source} is not a sending number of this account`;
-    return subs.map(() => ({ ok: false, reason: 'source', description }));
+    return { outcomes: subs.map(() => ({ ok: false, reason: 'source', description })) };
   }
   const by: Actor = { id: first.credentialId, name: first.systemId, source: 'smpp' };
   const ids = subs.map(() => newId());
+  // Ids not after the relay's last one (a clock set back further than uuidv7 bridges): a new job.
+  const after = relay?.lastId && ids[0] > relay.lastId ? relay.lastId : null;
+  const jobId = relay && (relay.lastId === null || after) ? relay.id : newId();
   let created = 0;
   try {
     // A blank text is refused as sendMessages refuses it: each submission then answers on its own.
@@ -79,7 +107,6 @@ export async function submitSmppBatch(
       const contacts = await contactsForMobiles(tx, first.accountId, byNumber, by);
       const contactOf = contacts.ids;
       created = contacts.created;
-      const jobId = newId();
       const counts = await insertJobMessages(tx, first.accountId, {
         jobId,
         campaignId: null,
@@ -98,22 +125,23 @@ export async function submitSmppBatch(
         prices: settings.priceTable,
         by,
       });
-      // The job is written with its counts, after its messages (nothing reads it before the commit).
-      await setSendJobCounts(
-        tx,
-        first.accountId,
-        jobId,
-        {
-          holds: counts.holds,
-          numberIds: [sender.id],
-          submitted: counts.queued + counts.failed,
-          queued: counts.queued,
-          failures: counts.failed,
-          price: counts.price,
-          invalid: [],
-        },
-        { campaignId: null, template: first.text, by },
-      );
+      // A new job is written with its counts, after its messages (nothing reads it before the commit).
+      if (!after)
+        await setSendJobCounts(
+          tx,
+          first.accountId,
+          jobId,
+          {
+            holds: counts.holds,
+            numberIds: [sender.id],
+            submitted: counts.queued + counts.failed,
+            queued: counts.queued,
+            failures: counts.failed,
+            price: counts.price,
+            invalid: [],
+          },
+          { campaignId: null, template: first.text, by },
+        );
       const receipts = subs.flatMap((s, k) =>
         s.receiptMask === 0
           ? []
@@ -134,19 +162,33 @@ export async function submitSmppBatch(
           first.accountId,
           receipts.map((r) => r.messageId),
         );
-      // The charge comes last: the account row it locks is held to the commit.
-      if (counts.price > 0) {
+      // The charge comes last: the rows it locks (with the relay job's cursor and row) are held
+      // to the commit.
+      if (after) {
+        const added = await extendRelayJob(tx, first.accountId, jobId, {
+          submitted: counts.queued + counts.failed,
+          queued: counts.queued,
+          failures: counts.failed,
+          price: counts.price,
+          after,
+        });
+        if (!added.extended) throw new RelayClosed();
+        if (added.balance !== null && added.balance < 0) fail('ACCT-002');
+      } else if (counts.price > 0) {
         const balance = await adjustBalance(tx, first.accountId, -counts.price);
         if (balance === undefined || balance < 0) fail('ACCT-002');
       }
     });
   } catch (err) {
-    if (!(err instanceof AppError)) throw err;
+    if (!(err instanceof AppError) && !(err instanceof RelayClosed)) throw err;
     // Not as a whole: each on its own, answered its own outcome (e.g. the balance covers some).
     const outcomes: SmppSubmitOutcome[] = [];
     for (const s of subs) outcomes.push(await submitSmppMessage(db, s, settings));
-    return outcomes;
+    return { outcomes };
   }
   contactsCreated(db, created);
-  return ids.map((id) => ({ ok: true, messageIds: [id] }));
+  return {
+    outcomes: ids.map((id) => ({ ok: true, messageIds: [id] })),
+    relay: relay && jobId === relay.id ? { id: jobId, lastId: ids[ids.length - 1] } : undefined,
+  };
 }
