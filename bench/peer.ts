@@ -30,19 +30,13 @@
 import os from 'node:os';
 import path from 'node:path';
 import smpp, { type PDU } from 'smpp';
-import { ensureBundle } from '../scripts/bundle.js';
-import { createPool } from '../src/db/client.ts';
-import { freePort } from '../src/db/embedded.ts';
-import { createAccount } from '../src/domain/accounts/create-account.ts';
-import { SYSTEM } from '../src/domain/actor.ts';
-import { createClient } from '../src/domain/auth/create-client.ts';
-import { createSmppCredential } from '../src/domain/smpp/create-credential.ts';
 import { BEARERBOX } from '../test/support/kannel-config.ts';
 import { type Kannel, startKannel } from './kannel-peer.ts';
-import { postmasterPid, treeCpuSeconds } from './proc-cpu.ts';
-import { agent, type Peer, pool, request, sleep, spawnLogged, stopChild } from './race-support.ts';
+import { treeCpuSeconds } from './proc-cpu.ts';
+import { agent, type Peer, pool, request, sleep } from './race-support.ts';
 import { type SmppSink, startSmppSink } from './smpp-sink.ts';
-import { benchDatabase, fmt, topStatements } from './support.ts';
+import { type Sparrow, startSparrow } from './sparrow-peer.ts';
+import { fmt } from './support.ts';
 
 const N = Number(process.env.N ?? 100_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
@@ -72,124 +66,6 @@ const median = (xs: number[]) => {
 /** Round r's destinations: N distinct US numbers of an area code of their own (no round repeats one). */
 const AREAS = ['201', '202', '203', '205', '206', '207', '208', '209', '210', '212', '213', '214'];
 const destination = (round: number, i: number) => `+1${AREAS[round % AREAS.length]}${2_000_000 + i}`;
-
-// --- The peers -------------------------------------------------------------------------------------
-
-interface Sparrow extends Peer {
-  apiPort: number;
-  smppPort: number;
-  accountId: string;
-  token: string;
-  systemId: string;
-  password: string;
-  sourceNumber: string;
-  /** Messages of the account in `sent`. */
-  sent(): Promise<number>;
-  /** PGSS: the statements that took most of PostgreSQL's time since the last call. */
-  statements(): Promise<string[]>;
-}
-
-async function startSparrow(sinkPort: number): Promise<Sparrow> {
-  await ensureBundle();
-  const database = await benchDatabase({ statements: PGSS });
-  const db = createPool(database.url, 2);
-  const postmaster = (await postmasterPid(db)) ?? 0;
-  const { account } = await createAccount(db, { name: 'peer race', balance: 10_000_000 });
-  const { client, secret } = await createClient(db, account.id);
-  const { credential, password } = await createSmppCredential(
-    db,
-    account.id,
-    { throughput: 100_000, name: 'bench' },
-    SYSTEM,
-    100_000,
-  );
-  const [apiPort, externalsPort, smppPort] = [await freePort(), await freePort(), await freePort()];
-  const env = {
-    ...process.env,
-    DATABASE_URL: database.url,
-    HOST: '127.0.0.1',
-    PORT: String(apiPort),
-    EXTERNALS_PORT: String(externalsPort),
-    PUBLIC_URL: `http://127.0.0.1:${apiPort}`,
-    EXTERNALS_URL: `http://127.0.0.1:${externalsPort}`,
-    SMPP_URL: `smpp://127.0.0.1:${sinkPort}`,
-    SMPP_SYSTEM_ID: 'sparrow',
-    SMPP_PASSWORD: 'sparrow',
-    SMPP_WINDOW_SIZE: String(WINDOW),
-    SMPP_MAX_PER_SECOND: '0',
-    SMPP_SERVER_PORT: String(smppPort),
-    SMPP_SERVER_WINDOW: String(Math.max(WINDOW, 50)),
-    ...(IN_FLIGHT ? { DISPATCH_IN_FLIGHT: IN_FLIGHT } : {}),
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    QUIET_HOURS_ENABLED: 'false',
-    LOG_LEVEL: 'warn',
-  };
-  const sparrow = (role: string) =>
-    spawnLogged(
-      process.execPath,
-      [
-        '--max-old-space-size=256',
-        ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : []),
-        BIN,
-        role,
-      ],
-      env,
-      process.cwd(),
-    );
-  // ROLES=split: the listeners and the workers as two processes on the one database (the scale-out
-  // shape on one machine); else one `sparrow start`.
-  const procs =
-    ROLES === 'split'
-      ? [sparrow('api'), sparrow('worker')]
-      : ROLES === 'api'
-        ? [sparrow('api')]
-        : [sparrow('start')];
-  const proc = procs[0];
-  const api = `http://127.0.0.1:${apiPort}`;
-  for (let i = 0; ; i++) {
-    const res = await request(`${api}/readyz`).catch(() => undefined);
-    if (res?.status === 200) break;
-    if (proc.child.exitCode !== null || i > 1200) throw new Error(`sparrow did not start:\n${proc.output()}`);
-    await sleep(100);
-  }
-  const tokenRes = await request(`${api}/oauth2/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'client_credentials', client_id: client.id, client_secret: secret }),
-  });
-  const token = JSON.parse(tokenRes.text).access_token as string;
-  if (!token) throw new Error(`no token: ${tokenRes.text}`);
-  // The account's number goes out through the SMPP provider (the sink) with no rate of its own.
-  const { rows: numbers } = await db.query<{ number: string }>(
-    `UPDATE phone_numbers SET provider = 'smpp', throughput_mps = 1000000 WHERE account_id = $1 RETURNING number`,
-    [account.id],
-  );
-  return {
-    name: 'Sparrow',
-    apiPort,
-    smppPort,
-    accountId: account.id,
-    token,
-    systemId: credential.system_id,
-    password,
-    sourceNumber: numbers[0].number,
-    pids: () => [...procs.map((p) => p.child.pid ?? 0), postmaster],
-    cpuParts: ROLES === 'split' ? ['api', 'worker', 'PostgreSQL'] : ['node', 'PostgreSQL'],
-    async sent() {
-      const { rows } = await db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM messages WHERE account_id = $1 AND status = 'sent'`,
-        [account.id],
-      );
-      return rows[0].n;
-    },
-    statements: () => (PGSS ? topStatements(db) : Promise.resolve([])),
-    async stop() {
-      for (const p of procs) await stopChild(p.child);
-      await db.end();
-      await database.stop();
-    },
-  };
-}
 
 // --- One round --------------------------------------------------------------------------------------
 
@@ -369,7 +245,13 @@ let kannel: Kannel | undefined;
 let sparrow: Sparrow | undefined;
 try {
   kannel = await startKannel(sink.port, WINDOW);
-  sparrow = await startSparrow(sink.port);
+  sparrow = await startSparrow(sink.port, {
+    window: WINDOW,
+    inFlight: IN_FLIGHT,
+    profile: PROFILE,
+    roles: ROLES,
+    statements: PGSS,
+  });
   let sparrowSent = 0;
   let r = 0;
   console.log(
