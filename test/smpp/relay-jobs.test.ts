@@ -79,6 +79,43 @@ describe('SMPP relay jobs, the dispatcher running', () => {
   });
 });
 
+describe('SMPP relay jobs beside a busy dispatcher', () => {
+  const smppd = smppSuite(SERVER_OPTIONS, { workers: true });
+  const { get, window } = setUp(smppd);
+
+  it('leaves no message behind when windows keep arriving while the dispatcher drains and closes the jobs', async () => {
+    // Two binds, each window sent as soon as the previous is answered: batches commit while claims
+    // of the same jobs close and reopen their cursors.
+    const binds = await Promise.all(
+      [0, 1].map(async (b) => {
+        const all = [];
+        for (let w = 0; w < 8; w++) all.push(...(await window(300 + b * 100 + w * 5, 5)));
+        return all;
+      }),
+    );
+    const messages = binds.flat();
+    assert.equal(messages.length, 80);
+    // Read in one statement (80 reads a poll would pass the API's rate limit).
+    await eventually(async () => {
+      const { rows } = await smppd.svc.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM messages WHERE id = ANY($1::uuid[]) AND status IN ('sent', 'delivered')`,
+        [messages.map((m) => m.id)],
+      );
+      return rows[0].n === 80;
+    });
+    const jobs = [...new Set(messages.map((m) => m.jobId))];
+    let submitted = 0;
+    for (const id of jobs) {
+      const job = await eventually(async () => {
+        const j = await get(`/jobs/${id}`);
+        return j.status === 'completed' ? j : undefined;
+      });
+      submitted += job.submitted;
+    }
+    assert.equal(submitted, 80);
+  });
+});
+
 describe('SMPP relay jobs, no dispatcher', () => {
   const smppd = smppSuite(SERVER_OPTIONS);
   const { s, get, window } = setUp(smppd);
