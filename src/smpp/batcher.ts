@@ -60,7 +60,7 @@ export class SubmitBatcher {
   ) {}
 
   submit(submission: SmppSubmission): Promise<SmppSubmitOutcome> {
-    // One batch is one send job's, whose messages share a validity period.
+    // A batch goes to one send job, whose messages share a validity period.
     const key = `${submission.credentialId}|${submission.source}|${submission.validityPeriod ?? ''}`;
     let queue = this.queues.get(key);
     if (!queue) {
