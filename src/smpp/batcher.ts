@@ -98,8 +98,8 @@ export class SubmitBatcher {
         this.settings,
         relay,
       );
-      relays[lane] = result.relay
-        ? { ...relay, lastId: result.relay.lastId, taken: relay.taken + batch.length }
+      relays[lane] = result.lastId
+        ? { ...relay, lastId: result.lastId, taken: relay.taken + batch.length }
         : undefined;
       for (const [i, w] of batch.entries()) w.resolve(result.outcomes[i]);
     } catch (err) {

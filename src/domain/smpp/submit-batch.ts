@@ -25,10 +25,10 @@ export interface RelayJob {
   lastId: string | null;
 }
 
-/** What a batch answers: an outcome per submission, and the relay job it went to when it went whole. */
+/** What a batch answers: an outcome per submission, and when it went whole to the relay's job, its last id. */
 export interface SmppBatchResult {
   outcomes: SmppSubmitOutcome[];
-  relay?: RelayJob;
+  lastId?: string;
 }
 
 /** The relay job takes no more messages: it was cancelled (its lane opens another). */
@@ -189,6 +189,6 @@ export async function submitSmppBatch(
   contactsCreated(db, created);
   return {
     outcomes: ids.map((id) => ({ ok: true, messageIds: [id] })),
-    relay: relay && jobId === relay.id ? { id: jobId, lastId: ids[ids.length - 1] } : undefined,
+    lastId: relay && jobId === relay.id ? ids[ids.length - 1] : undefined,
   };
 }
