@@ -16,6 +16,7 @@ import { parseTemplate, type TemplatePart } from '../../../messaging/render.ts';
 import { countSegments, encodeText } from '../../../messaging/segments.ts';
 import { effectiveValidity } from '../../../messaging/validity.ts';
 import { isId, newId } from '../../../util/ids.ts';
+import { YIELD_EVERY, yieldToLoop } from '../../../util/yield.ts';
 import type { Actor } from '../../actor.ts';
 import { shortenLinks } from '../../links/shorten-links.ts';
 import { type Message, presentMessage } from '../../messages/present-message.ts';
@@ -244,8 +245,10 @@ export async function sendMessages(
     // A national number is read in the given country, else the send's sender number's, else US
     // (messaging/phone.ts, readingCountry: the rule the contacts area applies too).
     const home = senders[0]?.country;
+    let parsedSoFar = 0;
     for (const c of contacts) {
       if (c.id || !c.mobile) continue;
+      if (++parsedSoFar % YIELD_EVERY === 0) await yieldToLoop();
       const parsed = parseMobile(c.mobile.number, readingCountry(c.mobile.country, home));
       if (!parsed) {
         invalidNumbers.push(

@@ -14,7 +14,7 @@ import { dispatchBlocker } from './checks.ts';
 import { applyDailyCaps } from './daily-caps.ts';
 import { LANES, observeRange } from './grain.ts';
 import { BatchLease, LeaseLost } from './lease.ts';
-import { claimRangeBatch } from './ranges.ts';
+import { claimRangeBatch, holdAccount, type RangeClaim } from './ranges.ts';
 import { reconcileInflight } from './reconcile.ts';
 import { OutcomeRecorder } from './record.ts';
 import { routeClaims } from './route.ts';
@@ -27,6 +27,17 @@ export { MAX_ATTEMPTS, retryDelaySeconds } from './submit.ts';
 export const BATCH_SIZE = 2000;
 /** Poll interval when the queue is empty. */
 const IDLE_MS = 100;
+/**
+ * The express lane (issue 25): beside the LANES lanes, one that passes over the accounts whose
+ * ranges they hold and takes at most EXPRESS_GRAIN messages a claim, looking every EXPRESS_LOOK_MS
+ * while they send. Each lane holds its range about a second (grain.ts, TURN_MS) and every one may
+ * hold one account's big send: another account's one text or 50-recipient send waited for a lane
+ * to come free, up to a second at the simulator's pace under load and at a capped carrier alike.
+ * Turns and shares are the same (takeTurn): the express lane takes the turn of the next account
+ * not being served, and is charged for it as any lane.
+ */
+const EXPRESS_GRAIN = 100;
+const EXPRESS_LOOK_MS = 50;
 /** Empty claims in a row after which a lane stops looking while other lanes only claim (dispatchRound). */
 const EMPTY_LOOKS = 2;
 /**
@@ -150,17 +161,35 @@ async function claimBatch(
 export async function dispatchBatch(
   ctx: AppContext,
   limit = BATCH_SIZE,
-  opts: { singles?: boolean; holding?: { count: number } } = {},
+  opts: { singles?: boolean; holding?: { count: number }; express?: boolean } = {},
 ): Promise<BatchResult> {
   const single = opts.singles === false ? NO_SINGLES : await claimBatch(ctx, limit);
   const range =
-    single.claimed.length < limit ? await claimRangeBatch(ctx, limit - single.claimed.length) : undefined;
+    single.claimed.length < limit
+      ? await claimRangeBatch(ctx, limit - single.claimed.length, { express: opts.express })
+      : undefined;
+  // A range a lane holds passes its account over for the express lane until it is recorded.
+  const release = range?.range && !opts.express ? holdAccount(ctx, range.range.accountId) : undefined;
+  try {
+    return await handOver(ctx, limit, single, range, opts.holding);
+  } finally {
+    release?.();
+  }
+}
+
+async function handOver(
+  ctx: AppContext,
+  limit: number,
+  single: Awaited<ReturnType<typeof claimBatch>>,
+  range: RangeClaim | undefined,
+  holding: { count: number } | undefined,
+): Promise<BatchResult> {
   const claimed: Claimed[] = single.claimed.map((m) => ({ ...m, ranged: false, submittedSecond: null }));
   if (range) claimed.push(...range.claimed);
   await routeClaims(ctx, claimed);
   pinOwedLookups(ctx, claimed);
   if (claimed.length > 0) {
-    if (opts.holding) opts.holding.count++;
+    if (holding) holding.count++;
     const lease = new BatchLease(
       ctx,
       range?.range,
@@ -184,7 +213,7 @@ export async function dispatchBatch(
       const done = range?.range;
       await recorder.finish(done ? (tx) => finishRange(tx, done, range.complete) : undefined);
     } finally {
-      if (opts.holding) opts.holding.count--;
+      if (holding) holding.count--;
       await lease.stop();
     }
   } else if (range?.range) {
@@ -228,13 +257,16 @@ function msToNextSecond(): number {
 }
 
 /**
- * The lanes a round runs: LANES, fewer on a small pool. A lane holds two connections at once (its
- * claim's transaction, and the turn or a rate grant taken on the pool beside it), so LANES lanes
- * on a pool of LANES connections would all wait for a fifth until the connect timeout.
+ * The lanes a round runs: LANES, fewer on a small pool, and the express lane where the pool has
+ * room for it too. A lane holds two connections at once (its claim's transaction, and the turn or
+ * a rate grant taken on the pool beside it), so LANES lanes on a pool of LANES connections would
+ * all wait for a fifth until the connect timeout.
  */
-function lanesFor(db: AppContext['db']): number {
+function lanesFor(db: AppContext['db']): { lanes: number; express: boolean } {
   const max = db.options?.max ?? LANES * 2;
-  return Math.max(1, Math.min(LANES, Math.floor(max / 2)));
+  const lanes = Math.max(1, Math.min(LANES, Math.floor(max / 2)));
+  // The express lane's two connections, and two left for the process's other tasks.
+  return { lanes, express: max >= 2 * (lanes + 2) };
 }
 
 /**
@@ -254,14 +286,16 @@ export async function dispatchRound(ctx: AppContext, signal: AbortSignal): Promi
   const holding = { count: 0 };
   let busy = 0;
   let singlesQuietUntil = 0;
-  const lane = async () => {
+  const lane = async (express = false) => {
     let empty = 0;
     while (!signal.aborted) {
       busy++;
       let r: BatchResult;
       try {
         const singles = Date.now() >= singlesQuietUntil;
-        r = await dispatchBatch(ctx, BATCH_SIZE, { singles, holding });
+        r = express
+          ? await dispatchBatch(ctx, EXPRESS_GRAIN, { singles, holding, express })
+          : await dispatchBatch(ctx, BATCH_SIZE, { singles, holding });
         if (singles && r.singles === 0) singlesQuietUntil = Date.now() + SINGLES_QUIET_MS;
       } catch (err) {
         ctx.metrics.claimFailure(err instanceof LeaseLost ? 'lease-lost' : 'error');
@@ -280,7 +314,7 @@ export async function dispatchRound(ctx: AppContext, signal: AbortSignal): Promi
       // Past here a batch that took anything was throttled: the lane ends below either way.
       empty++;
       if (r.throttled || (holding.count === 0 && (busy === 0 || empty >= EMPTY_LOOKS))) return;
-      await sleep(IDLE_MS, signal);
+      await sleep(express ? EXPRESS_LOOK_MS : IDLE_MS, signal);
     }
   };
   // A provider that cannot be asked right now holds back only the messages it may have: the
@@ -289,7 +323,8 @@ export async function dispatchRound(ctx: AppContext, signal: AbortSignal): Promi
   await reconcileInflight(ctx, ctx.log).catch((err: unknown) => {
     unsettled = err;
   });
-  await Promise.all(Array.from({ length: lanesFor(ctx.db) }, lane));
+  const { lanes, express } = lanesFor(ctx.db);
+  await Promise.all([...Array.from({ length: lanes }, () => lane()), ...(express ? [lane(true)] : [])]);
   await applyEarlyReceipts(ctx);
   if (unsettled) throw unsettled;
   return throttled ? msToNextSecond() : IDLE_MS;

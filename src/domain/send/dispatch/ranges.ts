@@ -74,6 +74,32 @@ function passThisSecond(ctx: AppContext, accountId: string, second: number): voi
   m.set(accountId, second);
 }
 
+/** Accounts whose ranges this process's lanes hold now, with how many (holdAccount). */
+const holding = new WeakMap<AppContext, Map<string, number>>();
+
+/**
+ * Counts a range of the account as held by a lane of this process until `release` is called (the
+ * range's outcomes are recorded): the express lane passes over such accounts (dispatchRound).
+ */
+export function holdAccount(ctx: AppContext, accountId: string): () => void {
+  let m = holding.get(ctx);
+  if (!m) {
+    m = new Map();
+    holding.set(ctx, m);
+  }
+  const held = m;
+  held.set(accountId, (held.get(accountId) ?? 0) + 1);
+  return () => {
+    const n = (held.get(accountId) ?? 1) - 1;
+    if (n <= 0) held.delete(accountId);
+    else held.set(accountId, n);
+  };
+}
+
+function heldAccounts(ctx: AppContext): string[] {
+  return [...(holding.get(ctx)?.keys() ?? [])];
+}
+
 /**
  * Claims up to `limit` bulk messages in one short transaction: first a range whose lease passed
  * (its worker died; its still-queued messages go again under the same submission key), else the
@@ -87,14 +113,21 @@ function passThisSecond(ctx: AppContext, accountId: string, second: number): voi
  * stopped, validity ended, number gone) are failed and refunded here. The turn is charged what the claim is expected
  * to take (turnCharge) when taken, and settled to what it took once it committed (or failed).
  */
-export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<RangeClaim> {
+export async function claimRangeBatch(
+  ctx: AppContext,
+  limit: number,
+  opts: { express?: boolean } = {},
+): Promise<RangeClaim> {
   const turns: Turn[] = [];
   let taken = 0;
   try {
     const claim = await withTx(
       ctx.db,
       async (tx) => {
-        const expired = await lockExpiredRange(tx);
+        // The express lane takes no range over (one may be thousands of messages), passes over the
+        // accounts whose ranges the other lanes hold, and takes a job only when what it has left
+        // fits in one claim: it serves the small sends of the accounts waiting for a lane.
+        const expired = opts.express ? undefined : await lockExpiredRange(tx);
         if (expired) return claimMessages(ctx, tx, expired, await rangeMessages(tx, expired), false);
         // The account whose turn it is, then its next open job with messages left; a job found
         // exhausted is closed and the account's next one tried in the same claim (a lane that came
@@ -103,10 +136,11 @@ export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<R
         // read to know whether the range ends the job.
         let turn: Turn | undefined;
         const passOver = throttledAccounts(ctx);
+        const busy = opts.express ? heldAccounts(ctx) : [];
         for (let tries = 0; tries < MAX_JOBS_PER_CLAIM; tries++) {
           if (!turn) {
             // On another connection, committed at once (takeTurn): the turn holds no lock of this claim.
-            turn = await takeTurn(ctx.db, turnCharge(ctx, limit), passOver);
+            turn = await takeTurn(ctx.db, turnCharge(ctx, limit), [...passOver, ...busy]);
             if (!turn) break;
             turns.push(turn);
           }
@@ -118,6 +152,13 @@ export async function claimRangeBatch(ctx: AppContext, limit: number): Promise<R
           const messages = await jobMessagesAfter(tx, open, limit + 1);
           if (messages.length === 0) {
             await closeJobDispatch(tx, open);
+            continue;
+          }
+          if (opts.express && messages.length > limit) {
+            // The express lane takes only what it hands over in one claim: a range of a big send at
+            // a slow carrier would hold it as it holds the other lanes.
+            busy.push(turn.accountId);
+            turn = undefined;
             continue;
           }
           const result = await claimMessages(ctx, tx, open, messages, true, limit);
