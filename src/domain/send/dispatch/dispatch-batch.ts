@@ -313,6 +313,16 @@ export async function dispatchRound(ctx: AppContext, signal: AbortSignal): Promi
       }
       // Past here a batch that took anything was throttled: the lane ends below either way.
       empty++;
+      if (express && throttled) {
+        // The round waits for the next second (an account's numbers used up their rate): the
+        // express lane keeps looking until then for the accounts that did not (a send arriving
+        // meanwhile waited for the next second, up to a second, beside a big send at its rate).
+        if (Date.now() + EXPRESS_LOOK_MS < (Math.floor(Date.now() / 1000) + 1) * 1000) {
+          await sleep(EXPRESS_LOOK_MS, signal);
+          continue;
+        }
+        return;
+      }
       if (r.throttled || (holding.count === 0 && (busy === 0 || empty >= EMPTY_LOOKS))) return;
       await sleep(express ? EXPRESS_LOOK_MS : IDLE_MS, signal);
     }
