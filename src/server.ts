@@ -110,7 +110,7 @@ export async function startService(role: Role, config: Config = loadConfig()) {
     ] = await modules;
     step(database);
     log(database.embedded ? `embedded PostgreSQL ready in ${config.dataDir}` : 'connected to DATABASE_URL');
-    db = createPool(database.url, role === 'worker' ? 12 : 20, config.db);
+    db = createPool(database.url, role === 'worker' ? 10 : 20, config.db);
     ctx = createContext(config, db, log);
     if (config.metrics.port || config.metrics.token) {
       await ctx.metrics.enable(role);

@@ -98,7 +98,7 @@ const UNLIMITED_PUBLIC = {
  */
 export async function startTestService(
   overrides: Partial<Config> = {},
-  opts: { env?: Record<string, string>; logger?: LoggerOption; pool?: number } = {},
+  opts: { env?: Record<string, string>; logger?: LoggerOption } = {},
 ): Promise<TestService> {
   const database = await freshDatabase();
   const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env, DATABASE_URL: database.url };
@@ -121,8 +121,8 @@ export async function startTestService(
     crm: { hubspotBase: 'http://127.0.0.1:9', pipedriveBase: 'http://127.0.0.1:9' },
     ...overrides,
   };
-  // 10 connections: the dispatcher runs four lanes and no express lane (12 or more, as the service).
-  const db = createPool(database.url, opts.pool ?? 10);
+  // 10 connections, as a worker's: the dispatcher runs three lanes and the express lane.
+  const db = createPool(database.url, 10);
   const ctx = createContext(config, db);
   // Schemas compile on first use, as in the service (about 2 s of CPU saved per test file);
   // test/http/lazy-schemas.test.ts compiles every one of them and compares with an eager app.

@@ -257,16 +257,20 @@ function msToNextSecond(): number {
 }
 
 /**
- * The lanes a round runs: LANES, fewer on a small pool, and the express lane where the pool has
- * room for it too. A lane holds two connections at once (its claim's transaction, and the turn or
- * a rate grant taken on the pool beside it), so LANES lanes on a pool of LANES connections would
- * all wait for a fifth until the connect timeout.
+ * The lanes a round runs: LANES and the express lane, fewer on a small pool. A lane holds two
+ * connections at once (its claim's transaction, and the turn or a rate grant taken on the pool
+ * beside it), so LANES lanes on a pool of LANES connections would all wait for a fifth until the
+ * connect timeout.
  */
-function lanesFor(db: AppContext['db']): { lanes: number; express: boolean } {
+export function lanesFor(db: AppContext['db']): { lanes: number; express: boolean } {
   const max = db.options?.max ?? LANES * 2;
+  // Room for the express lane's two connections and two for the process's other tasks (the
+  // service's pool of 20): four lanes and the express lane.
+  if (max >= 2 * (LANES + 2)) return { lanes: LANES, express: true };
+  // Else the lanes the pool has room for, one of them the express lane (a worker's pool of 10:
+  // three and the express lane), so that the pool holds no more lanes than before it.
   const lanes = Math.max(1, Math.min(LANES, Math.floor(max / 2)));
-  // The express lane's two connections, and two left for the process's other tasks.
-  return { lanes, express: max >= 2 * (lanes + 2) };
+  return lanes >= 2 ? { lanes: lanes - 1, express: true } : { lanes, express: false };
 }
 
 /**
