@@ -67,7 +67,7 @@ try {
     const accepted = performance.now() - t0;
     const oneAfter = await oneText(b);
     const fiftyAfter = await fifty(b);
-    for (const id of jobs) await jobDone(a, id, 600_000, 50);
+    for (const id of jobs) await jobDone(a, id, 600_000, 250);
     const whole = performance.now() - t0;
     console.log(
       `round ${round}: alone: one text ${ms(oneAlone)}, 50 texts ${ms(fiftyAlone)}; ` +

@@ -289,6 +289,8 @@ export async function dispatchRound(ctx: AppContext, signal: AbortSignal): Promi
   // and took the message again within the round.
   const holding = { count: 0 };
   let busy = 0;
+  /** The round's lanes other than the express lane that have not ended. */
+  let running = 0;
   let singlesQuietUntil = 0;
   const lane = async (express = false) => {
     let empty = 0;
@@ -317,11 +319,13 @@ export async function dispatchRound(ctx: AppContext, signal: AbortSignal): Promi
       }
       // Past here a batch that took anything was throttled: the lane ends below either way.
       empty++;
-      if (express && throttled) {
-        // The round waits for the next second (an account's numbers used up their rate): the
-        // express lane keeps looking until then for the accounts that did not (a send arriving
-        // meanwhile waited for the next second, up to a second, beside a big send at its rate).
-        if (Date.now() + EXPRESS_LOOK_MS < (Math.floor(Date.now() / 1000) + 1) * 1000) {
+      if (express) {
+        // The express lane keeps looking while any other lane of the round runs (ended early, it
+        // left a send arriving later to wait for a range to end, a second or more beside a big
+        // send), and while the round waits for the next second because an account's numbers used
+        // up their rate (for the accounts that did not: such a send waited up to a second).
+        const nextSecond = (Math.floor(Date.now() / 1000) + 1) * 1000;
+        if (running > 0 || (throttled && Date.now() + EXPRESS_LOOK_MS < nextSecond)) {
           await sleep(EXPRESS_LOOK_MS, signal);
           continue;
         }
@@ -338,7 +342,9 @@ export async function dispatchRound(ctx: AppContext, signal: AbortSignal): Promi
     unsettled = err;
   });
   const { lanes, express } = lanesFor(ctx.db);
-  await Promise.all([...Array.from({ length: lanes }, () => lane()), ...(express ? [lane(true)] : [])]);
+  running = lanes;
+  const regular = () => lane().finally(() => running--);
+  await Promise.all([...Array.from({ length: lanes }, regular), ...(express ? [lane(true)] : [])]);
   await applyEarlyReceipts(ctx);
   if (unsettled) throw unsettled;
   return throttled ? msToNextSecond() : IDLE_MS;
