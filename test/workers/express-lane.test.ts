@@ -9,34 +9,20 @@ import { after, before, describe, it } from 'node:test';
 import { lanesFor } from '../../src/domain/send/dispatch/dispatch-batch.ts';
 import { dispatch } from '../../src/workers/dispatch.ts';
 import { startWorkers } from '../../src/workers/index.ts';
-import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
-import { RecordingSmsc } from '../support/recording-smsc.ts';
+import { body, call, eventually, type TestAccount, type TestService } from '../helpers.ts';
+import { startCappedCarrier } from '../support/capped-carrier.ts';
 
 describe('the express lane: a text is not held behind lanes busy with another account at a slow carrier', () => {
-  const smsc = new RecordingSmsc('slow', 'secret');
   let svc: TestService;
+  let close: () => Promise<void>;
   let seq = 0;
   const mobile = () => `+1202${String(6_700_000 + seq++).padStart(7, '0')}`;
 
+  // Two messages a second: each lane's range of A's send is held for seconds.
   before(async () => {
-    const url = await smsc.listen();
-    svc = await startTestService(
-      { dispatchInFlight: 64 },
-      {
-        env: {
-          // Two messages a second: each lane's range of A's send is held for seconds.
-          PROVIDERS: JSON.stringify([
-            { name: 'slow', kind: 'smpp', url, systemId: 'slow', password: 'secret', maxPerSecond: 2 },
-          ]),
-        },
-      },
-    );
-    svc.startWorkers([]);
+    ({ svc, close } = await startCappedCarrier('slow', 2));
   });
-  after(async () => {
-    await svc.close();
-    await smsc.close();
-  });
+  after(() => close());
 
   const send = async (accountId: string, auth: TestAccount['auth'], n: number) => {
     const contacts = Array.from({ length: n }, () => ({ mobile: { number: mobile() } }));

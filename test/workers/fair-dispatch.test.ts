@@ -13,7 +13,8 @@ import { claimRangeBatch } from '../../src/domain/send/dispatch/ranges.ts';
 import { dispatch } from '../../src/workers/dispatch.ts';
 import { startWorkers } from '../../src/workers/index.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
-import { RecordingSmsc } from '../support/recording-smsc.ts';
+import { startCappedCarrier } from '../support/capped-carrier.ts';
+import type { RecordingSmsc } from '../support/recording-smsc.ts';
 
 const pct = (r: { a: number; b: number; share: number }) =>
   `${(r.share * 100).toFixed(1)} % (${r.a} to ${r.b})`;
@@ -267,30 +268,16 @@ describe('fair dispatch: which job a claim takes', () => {
  * claimed; now a range holds about a second of the provider's pace (grain.ts).
  */
 describe('fair dispatch at a capped carrier: what reaches it', () => {
-  const smsc = new RecordingSmsc('fair', 'secret');
+  let smsc: RecordingSmsc;
   let svc: TestService;
+  let close: () => Promise<void>;
   let seq = 0;
   const mobile = () => `+1202${String(6_500_000 + seq++).padStart(7, '0')}`;
 
   before(async () => {
-    const url = await smsc.listen();
-    svc = await startTestService(
-      { dispatchInFlight: 64 },
-      {
-        env: {
-          PROVIDERS: JSON.stringify([
-            { name: 'capped', kind: 'smpp', url, systemId: 'fair', password: 'secret', maxPerSecond: 200 },
-          ]),
-        },
-      },
-    );
-    // The providers' links (the dispatcher runs only while a race does).
-    svc.startWorkers([]);
+    ({ svc, smsc, close } = await startCappedCarrier('capped', 200));
   });
-  after(async () => {
-    await svc.close();
-    await smsc.close();
-  });
+  after(() => close());
 
   /** A new account whose number goes through the capped carrier, with no rate of its own. */
   const account = async () => {
