@@ -332,7 +332,7 @@ export async function dispatchRound(ctx: AppContext, signal: AbortSignal): Promi
         return;
       }
       if (r.throttled || (holding.count === 0 && (busy === 0 || empty >= EMPTY_LOOKS))) return;
-      await sleep(express ? EXPRESS_LOOK_MS : IDLE_MS, signal);
+      await sleep(IDLE_MS, signal);
     }
   };
   // A provider that cannot be asked right now holds back only the messages it may have: the
