@@ -23,6 +23,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { atATime, median } from './support.ts';
 
 const BIG = Number(process.env.BIG ?? 100_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
@@ -194,18 +195,12 @@ async function fifty(acc: Account): Promise<number> {
 /** A's BIG texts, 4 calls at a time; `half` is called when half of the calls are accepted. */
 async function bigSend(acc: Account, half: () => void): Promise<string[]> {
   const calls = Math.ceil(BIG / CALL);
-  const jobs: string[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 4 }, async () => {
-      while (next < calls) {
-        next++;
-        jobs.push((await send(acc, CALL)).data.jobId);
-        if (jobs.length === Math.ceil(calls / 2)) half();
-      }
-    }),
-  );
-  return jobs;
+  let accepted = 0;
+  return atATime(calls, 4, async () => {
+    const job = (await send(acc, CALL)).data.jobId as string;
+    if (++accepted === Math.ceil(calls / 2)) half();
+    return job;
+  });
 }
 
 async function jobDone(acc: Account, id: string, timeout: number, every = 5) {
@@ -232,11 +227,6 @@ async function repeat(n: number, f: () => Promise<number>) {
   const out: number[] = [];
   for (let i = 0; i < n; i++) out.push(await f());
   return out;
-}
-
-function median(xs: number[]) {
-  const s = [...xs].sort((x, y) => x - y);
-  return s[Math.floor(s.length / 2)];
 }
 
 function ratio(x: number, alone: number) {

@@ -40,7 +40,7 @@ import { webhookDelivery } from '../src/workers/webhook-delivery.ts';
 import { webhookFanOut } from '../src/workers/webhook-fanout.ts';
 import { postmasterPid, treeCpuSeconds } from './proc-cpu.ts';
 import { startSmppSink } from './smpp-sink.ts';
-import { benchDatabase, fmt } from './support.ts';
+import { atATime, benchDatabase, fmt, median } from './support.ts';
 
 const BIG = Number(process.env.BIG ?? 60_000);
 const SPLIT = Number(process.env.SPLIT ?? 40_000);
@@ -135,21 +135,8 @@ async function timed(acc: Acc, n: number): Promise<number> {
 
 /** A's big send: calls of BATCH named mobiles, 4 at a time; answers the job ids once all are accepted. */
 async function bigSend(acc: Acc, total: number): Promise<string[]> {
-  const calls = Math.ceil(total / BATCH);
-  const jobs: string[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 4 }, async () => {
-      while (next < calls) {
-        const i = next++;
-        jobs.push(await send(acc, Math.min(BATCH, total - i * BATCH)));
-      }
-    }),
-  );
-  return jobs;
+  return atATime(Math.ceil(total / BATCH), 4, (i) => send(acc, Math.min(BATCH, total - i * BATCH)));
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function dispatchFigures() {
   const a = await account('A');

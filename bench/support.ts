@@ -80,3 +80,23 @@ export async function topStatements(db: pg.Pool, limit = 15): Promise<string[]> 
       `${fmt(r.ms).padStart(7)} ms + plan ${fmt(r.plan).padStart(5)} ms ${fmt(r.calls).padStart(7)} calls ${fmt(r.rows).padStart(8)} rows  ${r.query.replace(/\s+/g, ' ').slice(0, 140)}`,
   );
 }
+
+/** Runs `task(0..n-1)`, `width` at a time (a client's concurrent calls); answers the results in call order. */
+export async function atATime<T>(n: number, width: number, task: (i: number) => Promise<T>): Promise<T[]> {
+  const out = new Array<T>(n);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, n) }, async () => {
+      while (next < n) {
+        const i = next++;
+        out[i] = await task(i);
+      }
+    }),
+  );
+  return out;
+}
+
+/** The median of some timings (the upper one of an even count). */
+export function median(xs: number[]): number {
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+}
