@@ -101,7 +101,16 @@ async function bundleTests(files: string[], outdir: string): Promise<string[]> {
  * changes what its process shares (the clock, the environment, process handlers, hooks outside
  * a suite) runs alone.
  */
-const GROUPED = ['test/http/', 'test/messaging/', 'test/domain/', 'test/docs/'];
+const GROUPED = [
+  'test/http/',
+  'test/messaging/',
+  'test/domain/',
+  'test/docs/',
+  'test/contract/',
+  'test/db/',
+  'test/providers/',
+  'test/smpp/',
+];
 const GROUP_SIZE = Number(process.env.SPARROW_TEST_GROUP) || 4;
 const SHARES_PROCESS =
   /mock\.timers|process\.env\.\w+\s*=[^=]|delete process\.env|process\.(on|once|chdir|exit)\(|setGlobalDispatcher|^(before|after|beforeEach|afterEach)\(/m;
@@ -270,10 +279,14 @@ async function main() {
   // 220 s at 3 and 159 s at 5 on the same machine (docs/testing.md).
   const concurrency = Number(process.env.SPARROW_TEST_CONCURRENCY) || 4;
   // Bundled, the files need no loader (tsx's hooks cost a bundled file 0.6 s more CPU: importing
-  // test/helpers.ts bundled took 0.33-0.38 s user without them, 0.93-1.01 s with), and source maps
-  // name the .ts lines in stacks (0.04 s). The processes the tests start run bin/sparrow.js.
+  // test/helpers.ts bundled took 0.33-0.38 s user without them, 0.93-1.01 s with), and stacks name
+  // the .ts lines through the bundle's source maps, read only when a stack is formatted
+  // (scripts/test-source-maps.mjs: --enable-source-maps decoded them all at load, 0.35 s a file).
+  // The processes the tests start run bin/sparrow.js.
   const loader = [
-    ...(runFiles === files ? ['--import', 'tsx'] : ['--enable-source-maps']),
+    ...(runFiles === files
+      ? ['--import', 'tsx']
+      : ['--import', pathToFileURL(path.join(ROOT, 'scripts', 'test-source-maps.mjs')).href]),
     // Each file's process ends with its tests (scripts/test-file-exit.mjs).
     '--import',
     pathToFileURL(path.join(ROOT, 'scripts', 'test-file-exit.mjs')).href,
