@@ -29,6 +29,34 @@ describe('sparrow CLI', () => {
     await assert.rejects(sparrow('clients', 'revoke', client.clientId), /no active client/);
   });
 
+  it('loads only what a command needs: `--help` and `accounts create` load neither the web server nor the mailer', async () => {
+    // Lists, as the process exits, the packages it loaded from node_modules (CommonJS ones, as
+    // fastify, pg and nodemailer are, are in require's cache even when imported from ESM).
+    const probe =
+      "import{createRequire}from'node:module';const r=createRequire(process.cwd()+'/');" +
+      "process.on('exit',()=>{const p=new Set(Object.keys(r.cache).map(f=>/node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(f)?.[1]).filter(Boolean));" +
+      "process.stderr.write('\\nLOADED '+[...p].sort().join(',')+'\\n')})";
+    const loaded = async (...args: string[]) => {
+      const { stderr } = await run(
+        process.execPath,
+        ['--import', `data:text/javascript,${encodeURIComponent(probe)}`, BIN, ...args],
+        {
+          env: { ...process.env, DATABASE_URL: db.url },
+        },
+      );
+      const line = /^LOADED (.*)$/m.exec(stderr);
+      assert.ok(line, stderr);
+      return line[1].split(',').filter(Boolean);
+    };
+    const help = await loaded('--help');
+    for (const pkg of ['fastify', 'nodemailer', '@fastify/swagger-ui'])
+      assert.ok(!help.includes(pkg), `--help loaded ${pkg}: ${help}`);
+    const create = await loaded('accounts', 'create', '--name', 'Split build');
+    assert.ok(create.includes('pg'), `accounts create: ${create}`);
+    for (const pkg of ['fastify', 'nodemailer', '@fastify/swagger-ui'])
+      assert.ok(!create.includes(pkg), `accounts create loaded ${pkg}: ${create}`);
+  });
+
   it('refuses to run the api or worker role without DATABASE_URL', async () => {
     for (const role of ['api', 'worker']) {
       await assert.rejects(
