@@ -18,7 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { startEmbedded } from '../src/db/embedded.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { ensureBundle } from './bundle.js';
+import { ensureBundle, externalPackages } from './bundle.js';
 
 function findTests(dir: string): string[] {
   return fs
@@ -69,11 +69,12 @@ async function bundleTests(files: string[], outdir: string): Promise<string[]> {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
     keepNames: true,
     sourcemap: 'linked',
     logLevel: 'silent',
     plugins: [
+      // Dependencies load from node_modules, as the service's own bundle has them (scripts/bundle.js).
+      externalPackages,
       {
         name: 'source-import-meta',
         setup(build) {
