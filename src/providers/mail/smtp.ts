@@ -3,7 +3,7 @@
  * nodemailer. Each message names its one recipient in the envelope as well as in `To`, so nothing
  * an address parser makes of a header can add a recipient.
  */
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { SmtpConfig } from '../../config.ts';
 import { isPlainEmail } from '../../util/email.ts';
 
@@ -32,21 +32,28 @@ const CONTROL = /[\u0000-\u001f\u007f]+/g;
 
 /** A mailer for `smtp`: one connection per message (invitations are few), STARTTLS when offered. */
 export function createSmtpMailer(smtp: SmtpConfig): Mailer {
-  const transport = createTransport({
-    host: smtp.host,
-    port: smtp.port,
-    secure: smtp.secure,
-    auth: smtp.user ? { user: smtp.user, pass: smtp.pass ?? '' } : undefined,
-    connectionTimeout: TIMEOUT_MS,
-    greetingTimeout: TIMEOUT_MS,
-    socketTimeout: TIMEOUT_MS,
-    dnsTimeout: TIMEOUT_MS,
-  });
+  // nodemailer is loaded with the first message (~65 ms of CPU that most processes never need).
+  let transport: Promise<Transporter> | undefined;
+  let closed = false;
+  const open = () =>
+    (transport ??= import('nodemailer').then(({ createTransport }) =>
+      createTransport({
+        host: smtp.host,
+        port: smtp.port,
+        secure: smtp.secure,
+        auth: smtp.user ? { user: smtp.user, pass: smtp.pass ?? '' } : undefined,
+        connectionTimeout: TIMEOUT_MS,
+        greetingTimeout: TIMEOUT_MS,
+        socketTimeout: TIMEOUT_MS,
+        dnsTimeout: TIMEOUT_MS,
+      }),
+    ));
   return {
     async send(message) {
       const to = message.to.trim();
       if (!isPlainEmail(to)) throw new Error('the address is not a single plain e-mail address');
-      await transport.sendMail({
+      if (closed) throw new Error('the mailer is closed');
+      await (await open()).sendMail({
         from: smtp.from,
         to: { name: '', address: to },
         envelope: { from: smtp.fromAddress, to: [to] },
@@ -55,7 +62,8 @@ export function createSmtpMailer(smtp: SmtpConfig): Mailer {
       });
     },
     close() {
-      transport.close();
+      closed = true;
+      void transport?.then((t) => t.close());
     },
   };
 }
