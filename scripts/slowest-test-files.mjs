@@ -3,33 +3,19 @@
  * whose tests took longest (the sum of their top-level tests' durations, so a file's load time is
  * not counted), to show where a run's time goes. Bundled paths are shown as their sources.
  */
-import fs from 'node:fs';
-import { SourceMap } from 'node:module';
 import path from 'node:path';
+import { sourcePosition } from './test-source-maps.mjs';
 
 const BUNDLED = /^.*[/\\]\.tmp[/\\]tests-\d+[/\\](.*)\.js$/;
-
-/** Each bundled file's source map (null: none), decoded once. */
-const maps = new Map();
 
 /**
  * The source file of a test declared at `line`:`column` of a bundled file (a shared chunk holds
  * the helpers that declare tests, as the accessibility walk's), through the bundle's source map.
  */
 function sourceOf(file, line, column) {
-  if (!maps.has(file)) {
-    let map = null;
-    try {
-      map = new SourceMap(JSON.parse(fs.readFileSync(`${file}.map`, 'utf8')));
-    } catch {
-      // No map: the test is counted as declared in shared helpers.
-    }
-    maps.set(file, map);
-  }
-  const map = maps.get(file);
-  if (!map || line == null) return undefined;
-  const source = map.findEntry(line - 1, (column ?? 1) - 1)?.originalSource;
-  return source ? path.relative(process.cwd(), path.resolve(path.dirname(file), source)) : undefined;
+  if (line == null) return undefined;
+  const source = sourcePosition(file, line, column ?? 1);
+  return source ? path.relative(process.cwd(), source.file) : undefined;
 }
 
 export default async function* slowestTestFiles(source) {

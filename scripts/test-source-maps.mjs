@@ -16,38 +16,42 @@ const BUNDLED = /[/\\]\.tmp[/\\]tests-\d+[/\\]/;
 /** Each bundled file's map (null: none could be read), decoded once. */
 const maps = new Map();
 
-function mapOf(file) {
+/**
+ * Where 1-based `line`:`column` of a bundled file (a path) comes from: its source file (absolute)
+ * and 1-based position, through the map beside it; undefined without one. Also used by the
+ * slowest-files reporter (scripts/slowest-test-files.mjs) to name a test's declaring file.
+ */
+export function sourcePosition(file, line, column) {
   if (!maps.has(file)) {
     let map = null;
     try {
-      map = {
-        dir: path.dirname(file),
-        map: new SourceMap(JSON.parse(fs.readFileSync(`${file}.map`, 'utf8'))),
-      };
+      map = new SourceMap(JSON.parse(fs.readFileSync(`${file}.map`, 'utf8')));
     } catch {
-      // No map beside it (or it is gone): the bundled position is shown.
+      // No map beside it (or it is gone): the bundled position stands.
     }
     maps.set(file, map);
   }
-  return maps.get(file);
+  const entry = maps.get(file)?.findEntry(line - 1, column - 1);
+  if (!entry?.originalSource) return undefined;
+  return {
+    file: path.resolve(path.dirname(file), entry.originalSource.replace(/^file:\/\//, '')),
+    line: entry.originalLine + 1,
+    column: entry.originalColumn + 1,
+  };
 }
 
 /** `fn (file:line:col)` of one frame, in the source file when the frame is in a bundled file. */
 function frameText(frame) {
   const text = String(frame);
-  let name = frame.getFileName();
-  if (!name || !BUNDLED.test(name)) return text;
-  const file = name.startsWith('file:') ? fileURLToPath(name) : name;
-  const found = mapOf(file);
+  const name = frame.getFileName();
   const line = frame.getLineNumber();
   const column = frame.getColumnNumber();
-  if (!found || line == null || column == null) return text;
-  const entry = found.map.findEntry(line - 1, column - 1);
-  if (!entry?.originalSource) return text;
-  name = path.resolve(found.dir, entry.originalSource.replace(/^file:\/\//, ''));
-  const at = `${name}:${entry.originalLine + 1}:${entry.originalColumn + 1}`;
+  if (!name || !BUNDLED.test(name) || line == null || column == null) return text;
+  const source = sourcePosition(name.startsWith('file:') ? fileURLToPath(name) : name, line, column);
+  if (!source) return text;
+  const at = `${source.file}:${source.line}:${source.column}`;
   // The frame's own text with its bundled position replaced by the source's.
-  const bundled = `${frame.getFileName()}:${line}:${column}`;
+  const bundled = `${name}:${line}:${column}`;
   return text.includes(bundled) ? text.replace(bundled, at) : `${text} [${at}]`;
 }
 
