@@ -18,6 +18,8 @@ import type { TurnCharge } from '../../../db/queries/dispatch-ranges.ts';
 export const TURN_MS = 1000;
 /** Batches in flight at once in one process (one claims while another sends or writes back). */
 export const LANES = 4;
+/** The most a grain grows from one range to the next (observeRange). */
+const GROWTH = 2;
 
 /** What a range of a provider's numbers took to hand over, as the grain learns from it. */
 export interface RangePace {
@@ -86,9 +88,15 @@ export function turnCharge(ctx: AppContext, limit: number): TurnCharge {
  * overlap anyway). A range that filled its grain, or took longer than TURN_MS, sets the provider's
  * next grain to what it would have handed over in TURN_MS; a short range done quickly (a small
  * job) says nothing of the pace.
+ *
+ * The grain shrinks at once but grows at most GROWTH-fold a range: a range that had the provider
+ * to itself (the first of a send, before the other lanes claimed) goes at the provider's whole
+ * pace, which the lanes then share. Taken as it came, a carrier capped at 200 a second gave a
+ * grain of 200 where four lanes hand over 50 each in TURN_MS, and the first turns were four
+ * ranges of four seconds: two accounts at 3:1 reached the carrier at 69-84 % instead of 75 %.
  */
 export function observeRange(ctx: AppContext, pace: RangePace, taken: number, ms: number, max: number): void {
   if (taken <= 0 || (taken < pace.grain && ms <= TURN_MS)) return;
-  const next = Math.floor((taken * TURN_MS) / Math.max(ms, 1));
+  const next = Math.min(Math.floor((taken * TURN_MS) / Math.max(ms, 1)), pace.grain * GROWTH);
   grainsOf(ctx).set(pace.provider, Math.min(max, Math.max(floorOf(ctx), next)));
 }
