@@ -98,7 +98,8 @@ async function bundleTests(files: string[], outdir: string): Promise<string[]> {
 /**
  * Files of these folders run several to a process (each file's tests in order, then the next
  * file's), the bundle and the service loaded once for them: loading them cost each file about
- * 0.6 s of CPU (module compilation), more than many of these files' tests take. A file that
+ * 0.6 s of CPU (module compilation), more than many of these files' tests take (the console,
+ * workers and cli files grouped: 320 s of CPU against 370 s, docs/testing.md). A file that
  * changes what its process shares (the clock, the environment, process handlers, hooks outside
  * a suite) runs alone.
  */
@@ -111,6 +112,9 @@ const GROUPED = [
   'test/db/',
   'test/providers/',
   'test/smpp/',
+  'test/workers/',
+  'test/console/',
+  'test/cli/',
 ];
 const GROUP_SIZE = Number(process.env.SPARROW_TEST_GROUP) || 4;
 const SHARES_PROCESS =
