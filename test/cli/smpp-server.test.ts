@@ -24,7 +24,10 @@ describe('sparrow start with SMPP_SERVER_PORT', () => {
     const dir = services.dataDir();
     const smppPort = await freePort();
     const svc = await services.start(dir, { SMPP_SERVER_PORT: String(smppPort), HOST: '127.0.0.1' });
-    assert.match(svc.output(), new RegExp(`SMPP server listening on 127.0.0.1:${smppPort}`));
+    // The API answers /readyz as soon as it listens; the SMPP server starts right after it.
+    const listening = new RegExp(`SMPP server listening on 127.0.0.1:${smppPort}`);
+    await eventually(async () => listening.test(svc.output()), 30_000, 50).catch(() => {});
+    assert.match(svc.output(), listening);
     const env = { DATA_DIR: dir };
     const acct = await sparrow(['accounts', 'create', '--name', 'ESME owner'], env);
     assert.equal(acct.code, 0, acct.stderr);
