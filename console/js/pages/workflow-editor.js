@@ -4,22 +4,14 @@
 // against the type's rules (mandatory fields, lengths, ranges, outgoing-edge rules) before saving.
 // Saving makes a new version (or edits a draft that never ran); a version can be activated here;
 // the workflow's runs are listed with their status, and a contact can be enrolled by hand. The
-// graph's layout, rules and node forms are in workflow-graph.js; the runs panel in workflow-runs.js.
+// graph's layout, rules and node forms are in workflow-graph.js, its drawing (the SVG, the edges'
+// table, the rules broken) in workflow-drawing.js, the runs panel in workflow-runs.js.
 import { api } from '../api.js';
-import { badge, field, h, table } from '../dom.js';
+import { badge, field, h } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
 import { go } from '../router.js';
-import {
-  clip,
-  configForm,
-  edgeValues,
-  layout,
-  NODE_H,
-  NODE_W,
-  PAD,
-  problemsOf,
-  svg,
-} from './workflow-graph.js';
+import { edgesTable, graphChart, problemsView, scrollIntoGraph } from './workflow-drawing.js';
+import { configForm, edgeValues, problemsOf } from './workflow-graph.js';
 import { runsPanel } from './workflow-runs.js';
 
 /**
@@ -82,71 +74,7 @@ export async function workflowEditorPage(view, { params, query }) {
   const label = (/** @type {EditorNode} */ n) => `${types.get(n.typeId)?.label ?? n.typeId}`;
 
   function drawGraph() {
-    const at = layout(nodes, edges);
-    const width = Math.max(...[...at.values()].map((p) => p.x + NODE_W + PAD), 320);
-    const height = Math.max(...[...at.values()].map((p) => p.y + NODE_H + PAD), 120);
-    const chart = svg('svg', {
-      viewBox: `0 0 ${width} ${height}`,
-      width,
-      height,
-      class: 'workflow-graph',
-      role: 'img',
-      'aria-label': `Workflow graph: ${nodes.length} node(s), ${edges.length} edge(s). The node list beside it selects and edits nodes.`,
-    });
-    chart.append(
-      svg(
-        'defs',
-        {},
-        svg(
-          'marker',
-          {
-            id: 'arrow',
-            viewBox: '0 0 10 10',
-            refX: 10,
-            refY: 5,
-            markerWidth: 7,
-            markerHeight: 7,
-            orient: 'auto-start-reverse',
-          },
-          svg('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: 'arrow' }),
-        ),
-      ),
-    );
-    for (const e of edges) {
-      const s = at.get(e.source);
-      const t = at.get(e.target);
-      if (!s || !t) continue;
-      const x1 = s.x + NODE_W;
-      const y1 = s.y + NODE_H / 2;
-      const x2 = t.x;
-      const y2 = t.y + NODE_H / 2;
-      const bend = Math.max(40, Math.abs(x2 - x1) / 2);
-      const d =
-        x2 > x1
-          ? `M ${x1} ${y1} C ${x1 + bend} ${y1}, ${x2 - bend} ${y2}, ${x2} ${y2}`
-          : `M ${x1} ${y1} C ${x1 + 80} ${y1 - 60}, ${x2 - 80} ${y2 - 60}, ${x2} ${y2}`;
-      chart.append(svg('path', { d, class: 'edge', 'marker-end': 'url(#arrow)', 'data-edge': e.id }));
-      if (e.value)
-        chart.append(svg('text', { x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 4, class: 'edge-label' }, e.value));
-    }
-    for (const n of nodes) {
-      const p = at.get(n.id);
-      if (!p) continue;
-      const kind = types.get(n.typeId)?.type ?? 'action';
-      const g = svg('g', {
-        class: `node node-${kind}${n.id === selected ? ' selected' : ''}`,
-        'data-node': n.id,
-        transform: `translate(${p.x} ${p.y})`,
-      });
-      g.append(
-        svg('rect', { width: NODE_W, height: NODE_H, rx: 8 }),
-        svg('text', { x: 10, y: 20, class: 'node-type' }, clip(label(n))),
-        svg('text', { x: 10, y: 40, class: 'node-id' }, clip(n.id)),
-      );
-      g.addEventListener('click', () => select(n.id));
-      chart.append(g);
-    }
-    graphBox.replaceChildren(chart);
+    graphBox.replaceChildren(graphChart({ nodes, edges, types, selected, label, onSelect: select }));
   }
 
   function drawList() {
@@ -192,32 +120,10 @@ export async function workflowEditorPage(view, { params, query }) {
 
   function drawEdges() {
     edgeBox.replaceChildren(
-      table(
-        [
-          ['From', (/** @type {EditorEdge} */ e) => h('bdi', { dir: 'auto' }, e.source)],
-          ['To', (/** @type {EditorEdge} */ e) => h('bdi', { dir: 'auto' }, e.target)],
-          ['When', (/** @type {EditorEdge} */ e) => e.value || '—'],
-          [
-            '',
-            (/** @type {EditorEdge} */ e) =>
-              h(
-                'button',
-                {
-                  type: 'button',
-                  class: 'link danger',
-                  'aria-label': `Remove the edge from ${e.source} to ${e.target}`,
-                  onclick: () => {
-                    edges = edges.filter((x) => x !== e);
-                    redraw();
-                  },
-                },
-                'Remove',
-              ),
-          ],
-        ],
-        edges,
-        'Nothing comes after any step yet: connect the steps below.',
-      ),
+      edgesTable(edges, (e) => {
+        edges = edges.filter((x) => x !== e);
+        redraw();
+      }),
     );
   }
 
@@ -260,24 +166,7 @@ export async function workflowEditorPage(view, { params, query }) {
 
   function drawProblems() {
     const problems = problemsOf(nodes, edges, types);
-    problemsBox.replaceChildren(
-      problems.length
-        ? h(
-            'div',
-            { class: 'problems', 'data-test': 'problems' },
-            h('strong', {}, 'Before saving:'),
-            h(
-              'ul',
-              {},
-              problems.map((p) => h('li', {}, p)),
-            ),
-          )
-        : h(
-            'p',
-            { class: 'ok', 'data-test': 'problems-none' },
-            'The definition follows every node type’s rules.',
-          ),
-    );
+    problemsBox.replaceChildren(problemsView(problems));
     return problems;
   }
 
@@ -295,28 +184,7 @@ export async function workflowEditorPage(view, { params, query }) {
     /** @type {HTMLButtonElement | null} */ (
       nodeList.querySelector(`button[data-node="${CSS.escape(id)}"]`)
     )?.focus();
-    showInGraph(id);
-  }
-
-  /** Scrolls the graph's box (not the page) so that the node is in view, e.g. chosen in the list on a phone. */
-  function showInGraph(/** @type {string} */ id) {
-    const wrap = graphBox.parentElement;
-    const node = graphBox.querySelector(`g[data-node="${CSS.escape(id)}"]`);
-    if (!wrap || !node) return;
-    const box = wrap.getBoundingClientRect();
-    const at = node.getBoundingClientRect();
-    // Where the node is in the scrolled graph; then the least scroll that shows it whole, its start first.
-    const left = at.left - box.left - wrap.clientLeft + wrap.scrollLeft;
-    const top = at.top - box.top - wrap.clientTop + wrap.scrollTop;
-    const margin = 8;
-    wrap.scrollLeft = Math.min(
-      Math.max(wrap.scrollLeft, left + at.width + margin - wrap.clientWidth),
-      left - margin,
-    );
-    wrap.scrollTop = Math.min(
-      Math.max(wrap.scrollTop, top + at.height + margin - wrap.clientHeight),
-      top - margin,
-    );
+    scrollIntoGraph(graphBox, id);
   }
 
   // Add a node from the catalog.
