@@ -43,7 +43,7 @@ export interface AppContext {
 export function createContext(config: Config, db: Db, log?: (msg: string) => void): AppContext {
   const secrets = secretBoxFor(config);
   const tokens = new TokenService(db, config.publicUrl, config.tokenTtlSeconds, secrets);
-  const rateLimiter = createRateLimiter(config.rateLimitPerMinute, config.redisUrl);
+  const rateLimiter = createRateLimiter(config.rateLimitPerMinute, config.redisUrl, config.redisKeyPrefix);
   // Carrier links log what an operator needs (binds, refusals, reconnects), each line naming its instance.
   const providers = createProviders(config, log);
   const mailer = config.smtp ? createSmtpMailer(config.smtp) : undefined;

@@ -17,6 +17,7 @@ describe('loadConfig', () => {
     assert.equal(c.dispatchInFlight, 256);
     assert.equal(c.databaseUrl, undefined);
     assert.equal(c.priceTable.US, 0.0079);
+    assert.equal(c.redisKeyPrefix, 'sparrow');
   });
 
   it('reads PRICE_TABLE over the built-in rates', () => {
@@ -41,6 +42,9 @@ describe('loadConfig', () => {
       { DISPATCH_IN_FLIGHT: 'lots' },
       { SECRET_HASH_COST: '9' },
       { SECRET_HASH_COST: '17' },
+      { REDIS_KEY_PREFIX: 'has space' },
+      { REDIS_KEY_PREFIX: 'x'.repeat(65) },
+      { REDIS_KEY_PREFIX: 'line\nbreak' },
     ]) {
       const name = Object.keys(env)[0];
       assert.throws(

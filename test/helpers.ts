@@ -116,6 +116,9 @@ export async function startTestService(
     // the tests of quiet hours turn them on.
     quietHoursEnabled: false,
     publicRateLimits: UNLIMITED_PUBLIC,
+    // With REDIS_URL (CI's second pass), each test service counts its budgets under its own keys:
+    // a client address's (127.0.0.1's) would otherwise be spent by every file running at once.
+    redisKeyPrefix: new URL(database.url).pathname.slice(1),
     // Test traffic stays on this machine: the CRMs' default API bases are hosts on the internet
     // (the integrations tests point these at their local servers).
     crm: { hubspotBase: 'http://127.0.0.1:9', pipedriveBase: 'http://127.0.0.1:9' },

@@ -57,8 +57,11 @@ export function memoryRateLimiter(defaultLimit: number, maxKeys = MEMORY_RATE_LI
   };
 }
 
-/** Counters in Redis, shared by every process that points at the same server. */
-export function redisRateLimiter(defaultLimit: number, url: string): RateLimiter {
+/**
+ * Counters in Redis, shared by every process that points at the same server with the same key
+ * prefix (REDIS_KEY_PREFIX: one per deployment).
+ */
+export function redisRateLimiter(defaultLimit: number, url: string, prefix = 'sparrow'): RateLimiter {
   // Loaded only when REDIS_URL is set: ioredis costs a start-up that does not use it ~0.1 s.
   const { Redis } = createRequire(import.meta.url)('ioredis') as { Redis: typeof RedisClient };
   const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
@@ -67,7 +70,7 @@ export function redisRateLimiter(defaultLimit: number, url: string): RateLimiter
     async hit(key, limit = defaultLimit) {
       const now = Date.now();
       const start = now - (now % RATE_LIMIT_WINDOW_MS);
-      const rkey = `sparrow:rl:${key}:${start}`;
+      const rkey = `${prefix}:rl:${key}:${start}`;
       const [[, count]] = (await redis
         .multi()
         .incr(rkey)
@@ -81,8 +84,8 @@ export function redisRateLimiter(defaultLimit: number, url: string): RateLimiter
   };
 }
 
-export function createRateLimiter(limit: number, redisUrl?: string): RateLimiter {
-  return redisUrl ? redisRateLimiter(limit, redisUrl) : memoryRateLimiter(limit);
+export function createRateLimiter(limit: number, redisUrl?: string, prefix?: string): RateLimiter {
+  return redisUrl ? redisRateLimiter(limit, redisUrl, prefix) : memoryRateLimiter(limit);
 }
 
 /** The IETF draft-ietf-httpapi-ratelimit-headers (rev. 11) fields for a hit. */

@@ -32,6 +32,24 @@ describe('rate limits shared through Redis (REDIS_URL)', {
     }
   });
 
+  it('counts deployments with different key prefixes (REDIS_KEY_PREFIX) apart', async () => {
+    const key = `ip:${randomUUID()}`;
+    const prod = redisRateLimiter(2, REDIS_URL!, `prod-${randomUUID()}`);
+    const staging = redisRateLimiter(2, REDIS_URL!, `staging-${randomUUID()}`);
+    try {
+      assert.equal((await prod.hit(key)).allowed, true);
+      assert.equal((await prod.hit(key)).allowed, true);
+      assert.equal((await prod.hit(key)).allowed, false);
+      // The other deployment's budget for the same client is untouched.
+      const first = await staging.hit(key);
+      assert.equal(first.allowed, true);
+      assert.equal(first.remaining, 1);
+    } finally {
+      await prod.close();
+      await staging.close();
+    }
+  });
+
   it('answers 429 through the API once the shared budget is spent', async () => {
     const a = await svc.newAccount();
     const url = `/v1/accounts/${a.accountId}`;

@@ -16,17 +16,12 @@ import { workerProcesses } from '../support/worker-processes.ts';
 const REDIS_URL = process.env.REDIS_URL;
 const LIMIT = 20;
 /**
- * The two APIs' Redis: REDIS_URL's server, a database of this file's own. A token request counts
- * against its address's budget (`ip:127.0.0.1`), which every test on the machine sharing that Redis
- * also spends in the same minute: a CI run had this file's one token request refused (429) after
- * other files' requests spent the budget of 20.
+ * The two APIs' keys in Redis (REDIS_KEY_PREFIX), this file's own: a token request counts against
+ * its address's budget (`ip:127.0.0.1`), which every test on the machine sharing that Redis also
+ * spends in the same minute under the default prefix: a CI run had this file's one token request
+ * refused (429) after other files' requests spent the budget of 20.
  */
-const OWN_REDIS = (() => {
-  if (!REDIS_URL) return undefined;
-  const u = new URL(REDIS_URL);
-  u.pathname = '/11';
-  return u.toString();
-})();
+const KEY_PREFIX = `sparrow-limits-${process.pid}-${Date.now()}`;
 
 describe('the per-client rate limit with two API processes sharing Redis', {
   skip: REDIS_URL ? false : 'REDIS_URL is not set (without it each process counts on its own)',
@@ -44,7 +39,8 @@ describe('the per-client rate limit with two API processes sharing Redis', {
           ...process.env,
           ...l.env,
           DATABASE_URL: svc.config.databaseUrl!,
-          REDIS_URL: OWN_REDIS!,
+          REDIS_URL: REDIS_URL!,
+          REDIS_KEY_PREFIX: KEY_PREFIX,
           RATE_LIMIT_PER_MINUTE: String(LIMIT),
           // The load balancer's address, the same for both: tokens name it as their issuer.
           PUBLIC_URL: 'http://127.0.0.1:1',

@@ -317,6 +317,8 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResult> {
       DATABASE_URL: serviceUrl,
       ...(opts.pgbouncer ? { DATABASE_POOLER: 'transaction' } : {}),
       REDIS_URL: opts.redisUrl,
+      // This deployment's keys in Redis, apart from every other test's sharing the server.
+      REDIS_KEY_PREFIX: new URL(database.url).pathname.slice(1),
       TWILIO_BASE_URL: carrierUrl,
       TWILIO_ACCOUNT_SID: SID,
       TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
