@@ -23,6 +23,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { START_FLAGS } from '../test/support/start-flags.ts';
 import { atATime, median } from './support.ts';
 
 const BIG = Number(process.env.BIG ?? 100_000);
@@ -86,7 +87,7 @@ try {
 
 async function startServer(): Promise<ChildProcess> {
   const profile = process.env.PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE}`] : [];
-  const child = spawn(process.execPath, [...profile, '--max-old-space-size=256', 'bin/sparrow.js', 'start'], {
+  const child = spawn(process.execPath, [...profile, ...START_FLAGS, 'bin/sparrow.js', 'start'], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'inherit'],

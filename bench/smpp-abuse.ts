@@ -21,6 +21,7 @@ import { createPool } from '../src/db/client.ts';
 import { freePort } from '../src/db/embedded.ts';
 import { createAccount } from '../src/domain/accounts/create-account.ts';
 import { createSmppCredential } from '../src/domain/smpp/create-credential.ts';
+import { START_FLAGS } from '../test/support/start-flags.ts';
 import { benchDatabase, fmt } from './support.ts';
 
 const PARTS = Number(process.env.PARTS ?? 20_000);
@@ -77,23 +78,19 @@ const [apiPort, externalsPort, smppPort] = [await freePort(), await freePort(), 
 const report =
   'data:text/javascript,setInterval(()=>{const m=process.memoryUsage();' +
   'process.stderr.write("@mem "+JSON.stringify({rss:m.rss,heap:m.heapUsed,external:m.external})+"\\n")},250).unref()';
-const child = spawn(
-  process.execPath,
-  ['--max-old-space-size=256', '--import', report, 'bin/sparrow.js', 'start'],
-  {
-    cwd: DIR,
-    env: {
-      ...process.env,
-      DATABASE_URL: database.url,
-      HOST: '127.0.0.1',
-      PORT: String(apiPort),
-      EXTERNALS_PORT: String(externalsPort),
-      SMPP_SERVER_PORT: String(smppPort),
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
+const child = spawn(process.execPath, [...START_FLAGS, '--import', report, 'bin/sparrow.js', 'start'], {
+  cwd: DIR,
+  env: {
+    ...process.env,
+    DATABASE_URL: database.url,
+    HOST: '127.0.0.1',
+    PORT: String(apiPort),
+    EXTERNALS_PORT: String(externalsPort),
+    SMPP_SERVER_PORT: String(smppPort),
+    LOG_LEVEL: 'warn',
   },
-);
+  stdio: ['ignore', 'ignore', 'pipe'],
+});
 let mem = { rss: 0, heap: 0, external: 0 };
 const peak = { rss: 0, heap: 0 };
 let lastError = '';
@@ -125,7 +122,7 @@ for (let i = 0; ; i++) {
 await sleep(1000);
 const baseline = { ...mem };
 console.log(
-  `sparrow start (${DIR}) under --max-old-space-size=256: RSS ${mb(baseline.rss)}, heap ${mb(baseline.heap)} at rest`,
+  `sparrow start (${DIR}) under ${START_FLAGS.join(' ')}: RSS ${mb(baseline.rss)}, heap ${mb(baseline.heap)} at rest`,
 );
 console.log(
   `flood: ${PARTS} first parts, ${SEGMENTS} segments, ${PAYLOAD}-byte payload, ${BINDS} binds × ${WINDOW}`,

@@ -6,6 +6,7 @@ import { createAccount } from '../src/domain/accounts/create-account.ts';
 import { SYSTEM } from '../src/domain/actor.ts';
 import { createClient } from '../src/domain/auth/create-client.ts';
 import { createSmppCredential } from '../src/domain/smpp/create-credential.ts';
+import { START_FLAGS } from '../test/support/start-flags.ts';
 import { postmasterPid } from './proc-cpu.ts';
 import { type Peer, request, sleep, spawnLogged, stopChild } from './race-support.ts';
 import { benchDatabase, topStatements } from './support.ts';
@@ -82,12 +83,7 @@ export async function startSparrow(sinkPort: number, o: SparrowOptions): Promise
   const sparrow = (role: string) =>
     spawnLogged(
       process.execPath,
-      [
-        '--max-old-space-size=256',
-        ...(o.profile ? ['--cpu-prof', `--cpu-prof-dir=${o.profile}`] : []),
-        BIN,
-        role,
-      ],
+      [...START_FLAGS, ...(o.profile ? ['--cpu-prof', `--cpu-prof-dir=${o.profile}`] : []), BIN, role],
       env,
       process.cwd(),
     );

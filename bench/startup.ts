@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureBundle } from '../scripts/bundle.js';
 import { listenerEnv, ready } from '../test/support/child-service.ts';
+import { START_FLAGS } from '../test/support/start-flags.ts';
 
 const runs = Number(process.env.RUNS ?? 3);
 
@@ -22,10 +23,7 @@ const commands: Record<string, [string, string[]]> = custom
   ? { [custom.join(' ')]: [custom[0], custom.slice(1)] }
   : {
       'npm start': ['npm', ['start', '--silent']],
-      'node bin/sparrow.js start': [
-        process.execPath,
-        ['--max-old-space-size=256', 'bin/sparrow.js', 'start'],
-      ],
+      'node bin/sparrow.js start': [process.execPath, [...START_FLAGS, 'bin/sparrow.js', 'start']],
     };
 
 async function untilReady(port: number, child: ChildProcess): Promise<void> {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { uuidv7 } from 'uuidv7';
 import { listenerEnv, requestToken } from './support/child-service.ts';
+import { START_FLAGS } from './support/start-flags.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -36,7 +37,7 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
   const clientId = `bench-${randomBytes(4).toString('hex')}`;
   const clientSecret = randomBytes(24).toString('base64url');
   let output = '';
-  const child = spawn(process.execPath, ['--max-old-space-size=256', 'bin/sparrow.js', 'start'], {
+  const child = spawn(process.execPath, [...START_FLAGS, 'bin/sparrow.js', 'start'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

@@ -1,5 +1,5 @@
 /**
- * The service as `npm start` runs it (`node --max-old-space-size=256 … start`) in a child process
+ * The service as `npm start` runs it (`node` with its flags, START_FLAGS, `… start`) in a child process
  * whose open-file limit is `fdLimit` (`ulimit -n`, lowered by the shell that execs it), on free
  * loopback ports, with a bootstrap client: for the connection-flood test and bench:flood. `root`
  * runs another checkout (bench:flood's "before" figures). Its whole output is kept.
@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { uuidv7 } from 'uuidv7';
 import { listenerEnv } from './child-service.ts';
+import { START_FLAGS } from './start-flags.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -43,7 +44,7 @@ export async function startLimitedService(opts: {
   const entry = existsSync(path.join(root, 'bin', 'sparrow.js'))
     ? ['bin/sparrow.js']
     : ['--import', 'tsx', 'src/main.ts'];
-  const node = [process.execPath, '--max-old-space-size=256', ...entry, 'start'];
+  const node = [process.execPath, ...START_FLAGS, ...entry, 'start'];
   const child = spawn(
     '/bin/sh',
     ['-c', `${opts.fdLimit ? `ulimit -n ${opts.fdLimit} && ` : ''}exec "$@"`, 'sh', ...node],
