@@ -10,6 +10,7 @@ import {
   key32,
   pooler,
   prices,
+  redisKeyPrefix,
   trustProxy,
   url,
   uuid,
@@ -267,20 +268,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** scrypt's N for new secrets is 2^this by default (SECRET_HASH_COST; domain/auth/secrets.ts). */
 export const DEFAULT_SECRET_HASH_COST = 15;
-
-/**
- * REDIS_KEY_PREFIX (default `sparrow`): deployments that share one Redis give each its own, or
- * they share their request budgets (a client address's, e.g. 127.0.0.1's token requests).
- */
-function redisKeyPrefix(env: NodeJS.ProcessEnv): string {
-  const value = env.REDIS_KEY_PREFIX ?? '';
-  if (value === '') return 'sparrow';
-  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(value))
-    throw new ConfigError(
-      `REDIS_KEY_PREFIX must be 1-64 letters, digits, '_', '.', ':' or '-', got ${JSON.stringify(value.slice(0, 80))}`,
-    );
-  return value;
-}
 
 /**
  * SECRET_HASH_COST (10–16, default 15): below the default only outside production, where a test

@@ -94,6 +94,20 @@ export function pooler(env: NodeJS.ProcessEnv): 'none' | 'transaction' {
   return raw;
 }
 
+/**
+ * REDIS_KEY_PREFIX (default `sparrow`): deployments that share one Redis give each its own, or
+ * they share their request budgets (a client address's, e.g. 127.0.0.1's token requests).
+ */
+export function redisKeyPrefix(env: NodeJS.ProcessEnv): string {
+  const value = env.REDIS_KEY_PREFIX ?? '';
+  if (value === '') return 'sparrow';
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(value))
+    throw new ConfigError(
+      `REDIS_KEY_PREFIX must be 1-64 letters, digits, '_', '.', ':' or '-', got ${JSON.stringify(value.slice(0, 80))}`,
+    );
+  return value;
+}
+
 /** DELIVERY_GUARANTEE: at-least-once (the default) or at-most-once. */
 export function deliveryGuarantee(env: NodeJS.ProcessEnv): Config['deliveryGuarantee'] {
   const raw = env.DELIVERY_GUARANTEE || 'at-least-once';
