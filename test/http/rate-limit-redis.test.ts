@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { redisRateLimiter } from '../../src/http/rate-limiter.ts';
+import { type RateLimiter, redisRateLimiter } from '../../src/http/rate-limiter.ts';
 import { body, call, startTestService, type TestService } from '../helpers.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
@@ -15,28 +15,36 @@ describe('rate limits shared through Redis (REDIS_URL)', {
   });
   after(() => svc.close());
 
-  it('counts one budget across limiter instances, as separate processes would', async () => {
-    const one = redisRateLimiter(3, REDIS_URL!);
-    const two = redisRateLimiter(3, REDIS_URL!);
-    const key = `test:${randomUUID()}`;
+  /** Two limiters of `limit` a minute on REDIS_URL (key prefixes as given), closed after `use`. */
+  const withTwoLimiters = async (
+    limit: number,
+    prefixes: [string | undefined, string | undefined],
+    use: (one: RateLimiter, two: RateLimiter) => Promise<void>,
+  ) => {
+    const one = redisRateLimiter(limit, REDIS_URL!, prefixes[0]);
+    const two = redisRateLimiter(limit, REDIS_URL!, prefixes[1]);
     try {
+      await use(one, two);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  };
+
+  it('counts one budget across limiter instances, as separate processes would', () =>
+    withTwoLimiters(3, [undefined, undefined], async (one, two) => {
+      const key = `test:${randomUUID()}`;
       assert.equal((await one.hit(key)).remaining, 2);
       assert.equal((await two.hit(key)).remaining, 1);
       assert.equal((await one.hit(key)).allowed, true);
       const over = await two.hit(key);
       assert.equal(over.allowed, false);
       assert.equal(over.remaining, 0);
-    } finally {
-      await one.close();
-      await two.close();
-    }
-  });
+    }));
 
-  it('counts deployments with different key prefixes (REDIS_KEY_PREFIX) apart', async () => {
-    const key = `ip:${randomUUID()}`;
-    const prod = redisRateLimiter(2, REDIS_URL!, `prod-${randomUUID()}`);
-    const staging = redisRateLimiter(2, REDIS_URL!, `staging-${randomUUID()}`);
-    try {
+  it('counts deployments with different key prefixes (REDIS_KEY_PREFIX) apart', () =>
+    withTwoLimiters(2, [`prod-${randomUUID()}`, `staging-${randomUUID()}`], async (prod, staging) => {
+      const key = `ip:${randomUUID()}`;
       assert.equal((await prod.hit(key)).allowed, true);
       assert.equal((await prod.hit(key)).allowed, true);
       assert.equal((await prod.hit(key)).allowed, false);
@@ -44,11 +52,7 @@ describe('rate limits shared through Redis (REDIS_URL)', {
       const first = await staging.hit(key);
       assert.equal(first.allowed, true);
       assert.equal(first.remaining, 1);
-    } finally {
-      await prod.close();
-      await staging.close();
-    }
-  });
+    }));
 
   it('answers 429 through the API once the shared budget is spent', async () => {
     const a = await svc.newAccount();
