@@ -124,6 +124,16 @@ describe('the web console’s workflow graph editor in a browser', { skip: skipW
     await page.locator('button', { hasText: 'Activate this version' }).click();
     await page.locator('.flash', { hasText: 'Version activated' }).waitFor();
     assert.ok((await api('GET', `/workflows/${workflowId}`)).versions[1].active);
+    // The version picker names both, the active one marked; picking the first opens it.
+    const picker = page.locator('select[name=version]');
+    assert.deepEqual(
+      (await picker.locator('option').allTextContents()).map((t) => t.trim()),
+      [wf.versions[0].name || wf.versions[0].id, 'with a branch (active)'],
+    );
+    await picker.selectOption(wf.versions[0].id);
+    await page.waitForURL(new RegExp(`version=${wf.versions[0].id}`));
+    await page.locator('select[name=version]').selectOption(v2.id);
+    await page.waitForURL(new RegExp(`version=${v2.id}`));
 
     await page.getByRole('button', { name: 'Enroll', exact: true }).click();
     await page.locator('.flash', { hasText: 'Contact enrolled.' }).waitFor();

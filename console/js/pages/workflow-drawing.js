@@ -2,12 +2,14 @@
 // workflow-graph.js's layout, edges as arrows with their answers), the table of edges, and the
 // list of rules the definition breaks. Each answers an element; the editor places it.
 import { h, table } from '../dom.js';
+import { go } from '../router.js';
 import { clip, layout, NODE_H, NODE_W, PAD, svg } from './workflow-graph.js';
 
 /**
  * @typedef {import('./workflow-graph.js').NodeType} NodeType
  * @typedef {import('./workflow-graph.js').EditorNode} EditorNode
  * @typedef {import('./workflow-graph.js').EditorEdge} EditorEdge
+ * @typedef {import('./workflow-graph.js').Version} Version
  */
 
 /** The arrowhead every edge ends with. */
@@ -164,5 +166,33 @@ export function scrollIntoGraph(/** @type {HTMLElement} */ graphBox, /** @type {
   wrap.scrollTop = Math.min(
     Math.max(wrap.scrollTop, top + at.height + margin - wrap.clientHeight),
     top - margin,
+  );
+}
+
+/**
+ * The workflow's versions to pick from (marked active, or having run): picking one opens it in the
+ * editor. Null when it has none yet.
+ * @param {string} workflowId
+ * @param {Version[]} versions
+ * @param {Version | undefined} shown
+ */
+export function versionPicker(workflowId, versions, shown) {
+  if (!versions.length) return null;
+  return h(
+    'select',
+    {
+      name: 'version',
+      onchange: (/** @type {Event} */ e) =>
+        go(`/workflows/${encodeURIComponent(workflowId)}/editor`, {
+          version: /** @type {HTMLSelectElement} */ (e.target).value,
+        }),
+    },
+    versions.map((v) =>
+      h(
+        'option',
+        { value: v.id, selected: v.id === shown?.id },
+        `${v.name || v.id}${v.active ? ' (active)' : ''}${v.readonly ? ' (has run)' : ''}`,
+      ),
+    ),
   );
 }

@@ -10,8 +10,8 @@ import { api } from '../api.js';
 import { badge, field, h } from '../dom.js';
 import { showAfterNavigation, showError } from '../flash.js';
 import { go } from '../router.js';
-import { edgesTable, graphChart, problemsView, scrollIntoGraph } from './workflow-drawing.js';
-import { configForm, edgeValues, problemsOf } from './workflow-graph.js';
+import { edgesTable, graphChart, problemsView, scrollIntoGraph, versionPicker } from './workflow-drawing.js';
+import { configForm, definitionOf, edgeValues, problemsOf } from './workflow-graph.js';
 import { runsPanel } from './workflow-runs.js';
 
 /**
@@ -245,15 +245,7 @@ export async function workflowEditorPage(view, { params, query }) {
     maxlength: 200,
     value: wf?.name ?? '',
   });
-  const definition = () => ({
-    nodes: nodes.map((n) => ({ id: n.id, type: { id: n.typeId }, config: n.config })),
-    edges: edges.map((e) => ({
-      id: e.id,
-      source: e.source,
-      target: e.target,
-      ...(e.value ? { value: e.value } : {}),
-    })),
-  });
+  const definition = () => definitionOf(nodes, edges);
   const save = async (/** @type {boolean} */ inPlace) => {
     const problems = drawProblems();
     if (problems.length) {
@@ -303,25 +295,7 @@ export async function workflowEditorPage(view, { params, query }) {
     }
   };
 
-  const versionPicker = versions.length
-    ? h(
-        'select',
-        {
-          name: 'version',
-          onchange: (/** @type {Event} */ e) =>
-            go(`/workflows/${encodeURIComponent(wf.id)}/editor`, {
-              version: /** @type {HTMLSelectElement} */ (e.target).value,
-            }),
-        },
-        versions.map((v) =>
-          h(
-            'option',
-            { value: v.id, selected: v.id === version?.id },
-            `${v.name || v.id}${v.active ? ' (active)' : ''}${v.readonly ? ' (has run)' : ''}`,
-          ),
-        ),
-      )
-    : null;
+  const picker = wf ? versionPicker(wf.id, versions, version) : null;
 
   view.append(
     h(
@@ -341,7 +315,7 @@ export async function workflowEditorPage(view, { params, query }) {
       'div',
       { class: 'inline' },
       field('Workflow name', workflowName),
-      versionPicker ? field('Version', versionPicker) : null,
+      picker ? field('Version', picker) : null,
       version
         ? h(
             'span',

@@ -148,6 +148,23 @@ export function edgeValues(/** @type {NodeType | undefined} */ type) {
 }
 
 /**
+ * The definition the API takes, from the editor's nodes and edges (an edge's empty value left out).
+ * @param {EditorNode[]} nodes
+ * @param {EditorEdge[]} edges
+ */
+export function definitionOf(nodes, edges) {
+  return {
+    nodes: nodes.map((n) => ({ id: n.id, type: { id: n.typeId }, config: n.config })),
+    edges: edges.map((e) => ({
+      id: e.id,
+      source: e.source,
+      target: e.target,
+      ...(e.value ? { value: e.value } : {}),
+    })),
+  };
+}
+
+/**
  * A node's settings form, built from its type's properties; `onchange(config)` on every edit.
  * @param {EditorNode} node
  * @param {NodeType} type
