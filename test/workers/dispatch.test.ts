@@ -359,6 +359,46 @@ describe('dispatch', () => {
       assert.equal((await events(a, 'message-status', id)).length, 1);
     });
 
+    it('is due again at the second after its lanes ended when throttled, however long the receipts after them take', async () => {
+      const acc = await svc.newAccount({ balance: 10 });
+      const number = await ourNumber(acc);
+      const put = await call(svc.api, 'PUT', `/v1/accounts/${acc.accountId}/phonenumbers/${number.id}`, {
+        auth: acc.auth,
+        json: { throughput: 1 },
+      });
+      assert.equal(put.statusCode, 200, put.body);
+      await send(acc, {
+        contacts: toMobiles([nextMobile(), nextMobile(), nextMobile()]),
+        template: 'one a second',
+      });
+      // The round applies early receipts once its lanes end; held here until past the next second.
+      const blocker = await svc.db.connect();
+      try {
+        await blocker.query('BEGIN');
+        await blocker.query('LOCK TABLE early_receipts IN SHARE MODE');
+        const round = dispatch.run(svc.ctx, new AbortController().signal);
+        const waiting = await eventually(async () => {
+          const { rows } = await svc.db.query(
+            `SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'early_receipts'::regclass AND NOT granted`,
+          );
+          return rows[0].n > 0 && Date.now();
+        });
+        const nextSecond = waiting - (waiting % 1000) + 1000;
+        await new Promise((r) => setTimeout(r, nextSecond + 200 - Date.now()));
+        await blocker.query('COMMIT');
+        // Throttled (one of the three went this second), its next round was due when that second
+        // began, which has passed: at once, not at the second after (a whole second of nothing).
+        assert.equal(await round, 0);
+      } finally {
+        blocker.release();
+      }
+      const { rows } = await svc.db.query(
+        `SELECT count(*)::int AS n FROM messages WHERE account_id = $1 AND status IN ('sent', 'delivered')`,
+        [acc.accountId],
+      );
+      assert.equal(rows[0].n, 1);
+    });
+
     it("respects each number's throughput across workers (never more sends in one second than its mps)", async () => {
       const acc = await svc.newAccount({ balance: 10 });
       const number = await ourNumber(acc);

@@ -252,8 +252,9 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-function msToNextSecond(): number {
-  return 1000 - (Date.now() % 1000) + 5;
+/** The next second's start (5 ms into it), after `now`. */
+function nextSecondAt(now: number): number {
+  return now - (now % 1000) + 1005;
 }
 
 /**
@@ -345,7 +346,11 @@ export async function dispatchRound(ctx: AppContext, signal: AbortSignal): Promi
   running = lanes;
   const regular = () => lane().finally(() => running--);
   await Promise.all([...Array.from({ length: lanes }, regular), ...(express ? [lane(true)] : [])]);
+  // The next round is due at the second after the lanes ended, whatever the receipts below take:
+  // computed after them, a round ending just before a second waited for the one after (a whole
+  // second in which nothing was handed out, another account's one text included).
+  const due = throttled ? nextSecondAt(Date.now()) : Date.now() + IDLE_MS;
   await applyEarlyReceipts(ctx);
   if (unsettled) throw unsettled;
-  return throttled ? msToNextSecond() : IDLE_MS;
+  return Math.max(0, due - Date.now());
 }
