@@ -3,7 +3,7 @@
 import { plainArray, textArray } from '../arrays.ts';
 import type { Queryable } from '../client.ts';
 import { dailyCappedSql } from './daily-caps.ts';
-import { eventHeard } from './events.ts';
+import { heardOnce } from './events.ts';
 import { MESSAGE_EVENT_DATA, MESSAGE_EVENT_REF } from './messages.ts';
 
 /**
@@ -239,7 +239,7 @@ export async function recordSubmissions(
        SELECT sparrow_uuidv7(), m.account_id, CASE WHEN m.status = 'sent' THEN 'message-sent' ELSE 'message-status' END,
               ${MESSAGE_EVENT_REF}
        FROM upd m WHERE m.status IN ('sent', 'failed')
-         AND ${eventHeard('m.account_id', "CASE WHEN m.status = 'sent' THEN 'message-sent' ELSE 'message-status' END")}
+         AND ${heardOnce('upd', 'm.account_id', "CASE WHEN m.status = 'sent' THEN 'message-sent' ELSE 'message-status' END")}
        ORDER BY m.id
      )
      SELECT count(*) FILTER (WHERE status = 'sent')::int AS sent,
@@ -304,7 +304,7 @@ export async function failCandidates(
      )
      INSERT INTO events (id, account_id, type, data)
      SELECT sparrow_uuidv7(), m.account_id, 'message-status', ${MESSAGE_EVENT_DATA} FROM upd m
-     WHERE ${eventHeard('m.account_id', "'message-status'")} ORDER BY m.id`,
+     WHERE ${heardOnce('upd', 'm.account_id', "'message-status'")} ORDER BY m.id`,
     [
       failures.map((f) => f.accountId),
       failures.map((f) => f.id),

@@ -6,7 +6,7 @@
  */
 import { EXPIRED_ERROR } from '../../messaging/validity.ts';
 import type { Queryable } from '../client.ts';
-import { eventHeard } from './events.ts';
+import { heardOnce } from './events.ts';
 import { JOB_SETTLE, REFUND_FAILED } from './message-dispatch.ts';
 import { MESSAGE_EVENT_DATA } from './messages.ts';
 
@@ -25,7 +25,7 @@ const FAIL_EXPIRED = `upd AS (
      ), ev AS (
        INSERT INTO events (id, account_id, type, data)
        SELECT sparrow_uuidv7(), m.account_id, 'message-status', ${MESSAGE_EVENT_DATA} FROM upd m
-       WHERE ${eventHeard('m.account_id', "'message-status'")} ORDER BY m.id
+       WHERE ${heardOnce('upd', 'm.account_id', "'message-status'")} ORDER BY m.id
      )
      SELECT count(*)::int AS n FROM upd`;
 

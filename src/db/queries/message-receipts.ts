@@ -2,7 +2,7 @@
 
 import { plainArray, textArray } from '../arrays.ts';
 import type { Queryable } from '../client.ts';
-import { eventHeard } from './events.ts';
+import { heardOnce } from './events.ts';
 import { MESSAGE_EVENT_REF } from './messages.ts';
 
 /** One receipt to apply: a provider's status for one of its message ids. */
@@ -49,7 +49,7 @@ export async function applyReceipts(db: Queryable, receipts: ReceiptInput[]): Pr
      ), ev AS (
        INSERT INTO events (id, account_id, type, data)
        SELECT sparrow_uuidv7(), m.account_id, 'message-status', ${MESSAGE_EVENT_REF} FROM upd m
-       WHERE ${eventHeard('m.account_id', "'message-status'")}
+       WHERE ${heardOnce('upd', 'm.account_id', "'message-status'")}
      ), early AS (
        INSERT INTO early_receipts (provider, provider_message_id, status, error, at, account_id, message_id)
        SELECT u.provider, u.pmid, u.status, u.error, u.at, u.account_id, u.id FROM cur u
