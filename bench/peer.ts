@@ -33,7 +33,7 @@ import smpp, { type PDU } from 'smpp';
 import { BEARERBOX } from '../test/support/kannel-config.ts';
 import { type Kannel, startKannel } from './kannel-peer.ts';
 import { treeCpuSeconds } from './proc-cpu.ts';
-import { agent, type Peer, pool, request, sleep } from './race-support.ts';
+import { agent, closeIdleSockets, type Peer, pool, request, sleep } from './race-support.ts';
 import { type SmppSink, startSmppSink } from './smpp-sink.ts';
 import { type Sparrow, startSparrow } from './sparrow-peer.ts';
 import { fmt } from './support.ts';
@@ -85,6 +85,7 @@ async function round(
   after?: () => Promise<string>,
 ): Promise<RoundResult> {
   sink.reset();
+  closeIdleSockets();
   const roots = peer.pids();
   const cpu0 = treeCpuSeconds(roots);
   const each0 = roots.map((pid) => treeCpuSeconds([pid]));

@@ -4,6 +4,15 @@ import http from 'node:http';
 
 export const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
+/**
+ * Closes the agent's idle connections. Between two rounds of a peer the other peer's round runs
+ * for seconds, past the server's keep-alive timeout (Sparrow's 5 s): a request written on a
+ * connection the server was closing at that moment failed the run (`socket hang up`).
+ */
+export function closeIdleSockets(): void {
+  for (const sockets of Object.values(agent.freeSockets)) for (const s of sockets ?? []) s.destroy();
+}
+
 export function request(
   url: string,
   opts: { method?: string; headers?: Record<string, string>; body?: string } = {},
