@@ -16,8 +16,8 @@ interface Lane {
  * that posts many at once would otherwise have all of them worked on together, and another
  * account's one text would be interleaved with every one of them. Alone, an account's sends use
  * both lanes (its answers come sooner); beside another's, one (on two cores another account's
- * 50 texts took 2.2–5.8× their time alone beside two of a big sender's calls, 1.3–3.3× beside
- * one). Waiting costs nothing but the request's own time; other accounts never wait for an
+ * 50 texts took 2.5–5.8× their time alone while a big sender's calls were posted two at a time,
+ * 0.9–2.2× with this rule: bench:fairness-live). Waiting costs nothing but the request's own time; other accounts never wait for an
  * account's turn.
  */
 export class AccountLanes {

@@ -12,7 +12,7 @@ export const eventHeard = (account: string, type: string) => `sparrow_event_hear
 /**
  * eventHeard for the rows of a statement that span accounts (`rows`: a CTE, read as `m`; `account`
  * and `type`: expressions over `m`), asked once per account and type instead of once per row: a
- * dispatcher's outcomes, 64 rows of one account, asked 64 times (a quarter of the statement's time).
+ * dispatcher's outcomes, 64 rows of one account, asked 64 times (about a tenth of the statement's time).
  */
 export const heardOnce = (rows: string, account: string, type: string) =>
   // An uncorrelated ARRAY(...) is an init plan, run once (an IN was made a join, asked per row);
