@@ -197,6 +197,25 @@ export async function addProviderNumber(db: Db, accountId: string, provider: str
   return number;
 }
 
+/** A new account (balance 10) whose number sends at most `mps` messages a second, set over the API. */
+export async function accountAt(svc: TestService, mps: number): Promise<TestAccount> {
+  const acc = await svc.newAccount({ balance: 10 });
+  const numbers = await call(svc.api, 'GET', `/v1/accounts/${acc.accountId}/phonenumbers`, {
+    auth: acc.auth,
+  });
+  const put = await call(
+    svc.api,
+    'PUT',
+    `/v1/accounts/${acc.accountId}/phonenumbers/${body(numbers).data[0].id}`,
+    {
+      auth: acc.auth,
+      json: { throughput: mps },
+    },
+  );
+  if (put.statusCode !== 200) throw new Error(`setting the throughput: ${put.statusCode} ${put.body}`);
+  return acc;
+}
+
 /** The parsed JSON body of a response (throws on a non-JSON body, which is itself a failure). */
 export function body<T = any>(res: LightMyRequestResponse): T {
   return JSON.parse(res.body) as T;

@@ -5,7 +5,15 @@ import { applyStatusUpdates } from '../../src/domain/send/receipts/apply-status-
 import { SimulatorProvider } from '../../src/providers/simulator/provider.ts';
 import type { Provider, ProviderName, SendResult } from '../../src/providers/types.ts';
 import { dispatch } from '../../src/workers/dispatch.ts';
-import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import {
+  accountAt,
+  body,
+  call,
+  eventually,
+  startTestService,
+  type TestAccount,
+  type TestService,
+} from '../helpers.ts';
 import { listenToEvents } from '../support/listen.ts';
 
 const US_RATE = 0.0079;
@@ -50,17 +58,6 @@ describe('dispatch', () => {
       [acc.accountId, type, messageId],
     );
     return rows.map((r) => r.data);
-  };
-  /** A new account whose number sends at most `mps` messages a second. */
-  const accountAt = async (mps: number) => {
-    const acc = await svc.newAccount({ balance: 10 });
-    const number = await ourNumber(acc);
-    const put = await call(svc.api, 'PUT', `/v1/accounts/${acc.accountId}/phonenumbers/${number.id}`, {
-      auth: acc.auth,
-      json: { throughput: mps },
-    });
-    assert.equal(put.statusCode, 200, put.body);
-    return acc;
   };
   /** Runs dispatch rounds in this test until fn holds (the worker loop is not running). */
   const dispatchUntil = async <T>(fn: () => Promise<T | undefined | false | null>) =>
@@ -270,42 +267,6 @@ describe('dispatch', () => {
       assert.equal(replies[0].status, 'sent');
       assert.equal(replies[0].price, 0);
     });
-
-    it('is due again at the second after its lanes ended when throttled, however long the receipts after them take', async () => {
-      const acc = await accountAt(1);
-      await send(acc, {
-        contacts: toMobiles([nextMobile(), nextMobile(), nextMobile()]),
-        template: 'one a second',
-      });
-      // The round applies early receipts once its lanes end; held here until past the next second.
-      const blocker = await svc.db.connect();
-      try {
-        await blocker.query('BEGIN');
-        await blocker.query('LOCK TABLE early_receipts IN SHARE MODE');
-        const round = dispatch.run(svc.ctx, new AbortController().signal);
-        const waiting = await eventually(async () => {
-          const { rows } = await svc.db.query(
-            `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-             WHERE l.relation = 'early_receipts'::regclass AND NOT l.granted AND a.query LIKE 'DELETE FROM early_receipts%'`,
-          );
-          return rows[0].n > 0 && Date.now();
-        });
-        const nextSecond = waiting - (waiting % 1000) + 1000;
-        await new Promise((r) => setTimeout(r, nextSecond + 200 - Date.now()));
-        await blocker.query('COMMIT');
-        // Throttled (one of the three went this second), its next round was due when that second
-        // began, which has passed: at once, not at the second after (a whole second of nothing).
-        assert.equal(await round, 0);
-      } finally {
-        blocker.release();
-      }
-      const { rows } = await svc.db.query(
-        `SELECT count(*)::int AS n FROM messages WHERE account_id = $1 AND status IN ('sent', 'delivered')`,
-        [acc.accountId],
-      );
-      // One a second: one, or two when the round began in a second's last moments and ran into the next.
-      assert.ok(rows[0].n === 1 || rows[0].n === 2, `${rows[0].n} of three sent at one a second`);
-    });
   });
 
   describe('with the workers running', () => {
@@ -407,7 +368,7 @@ describe('dispatch', () => {
     });
 
     it("respects each number's throughput across workers (never more sends in one second than its mps)", async () => {
-      const acc = await accountAt(4);
+      const acc = await accountAt(svc, 4);
       svc.startWorkers([dispatch]); // a second dispatcher competing for the same number
       const mobiles = Array.from({ length: 14 }, () => nextMobile());
       const data = await send(acc, { contacts: toMobiles(mobiles), template: 'rate limited' });
