@@ -61,7 +61,7 @@ export function memoryRateLimiter(defaultLimit: number, maxKeys = MEMORY_RATE_LI
  * Counters in Redis, shared by every process that points at the same server with the same key
  * prefix (REDIS_KEY_PREFIX: one per deployment).
  */
-export function redisRateLimiter(defaultLimit: number, url: string, prefix = 'sparrow'): RateLimiter {
+export function redisRateLimiter(defaultLimit: number, url: string, prefix: string): RateLimiter {
   // Loaded only when REDIS_URL is set: ioredis costs a start-up that does not use it ~0.1 s.
   const { Redis } = createRequire(import.meta.url)('ioredis') as { Redis: typeof RedisClient };
   const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
@@ -84,7 +84,7 @@ export function redisRateLimiter(defaultLimit: number, url: string, prefix = 'sp
   };
 }
 
-export function createRateLimiter(limit: number, redisUrl?: string, prefix?: string): RateLimiter {
+export function createRateLimiter(limit: number, redisUrl: string | undefined, prefix: string): RateLimiter {
   return redisUrl ? redisRateLimiter(limit, redisUrl, prefix) : memoryRateLimiter(limit);
 }
 

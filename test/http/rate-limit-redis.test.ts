@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { redisKeyPrefix } from '../../src/config/read.ts';
 import { type RateLimiter, redisRateLimiter } from '../../src/http/rate-limiter.ts';
 import { body, call, startTestService, type TestService } from '../helpers.ts';
 
@@ -18,7 +19,7 @@ describe('rate limits shared through Redis (REDIS_URL)', {
   /** Two limiters of `limit` a minute on REDIS_URL (key prefixes as given), closed after `use`. */
   const withTwoLimiters = async (
     limit: number,
-    prefixes: [string | undefined, string | undefined],
+    prefixes: [string, string],
     use: (one: RateLimiter, two: RateLimiter) => Promise<void>,
   ) => {
     const one = redisRateLimiter(limit, REDIS_URL!, prefixes[0]);
@@ -32,7 +33,7 @@ describe('rate limits shared through Redis (REDIS_URL)', {
   };
 
   it('counts one budget across limiter instances, as separate processes would', () =>
-    withTwoLimiters(3, [undefined, undefined], async (one, two) => {
+    withTwoLimiters(3, [redisKeyPrefix({}), redisKeyPrefix({})], async (one, two) => {
       const key = `test:${randomUUID()}`;
       assert.equal((await one.hit(key)).remaining, 2);
       assert.equal((await two.hit(key)).remaining, 1);
