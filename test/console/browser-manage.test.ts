@@ -84,6 +84,8 @@ describe('the web console’s management pages in a browser', { skip: skipWithou
 
   it('creates a list, adds a contact to it, and launches a campaign to the list after its review', async () => {
     await page.click('a[href="#/lists"]');
+    // The page's own form: the page before it may have a field of the same name.
+    await page.locator('h3', { hasText: 'New list' }).waitFor();
     await page.fill('input[name=name]', 'Pioneers');
     await page.locator('button', { hasText: 'Create list' }).click();
     await page.locator('h2', { hasText: 'Pioneers' }).waitFor();
@@ -114,6 +116,8 @@ describe('the web console’s management pages in a browser', { skip: skipWithou
 
   it('saves a template, edits it, and offers it in compose', async () => {
     await page.click('a[href="#/templates"]');
+    // The page's own form: the campaign editor before it has a field named `name` too.
+    await page.locator('h3', { hasText: 'New template' }).waitFor();
     await page.fill('input[name=name]', 'Reminder');
     await page.fill('textarea[name=template]', 'See you soon, {{{firstName}}}!');
     await page.locator('button', { hasText: 'Create template' }).click();
@@ -134,6 +138,7 @@ describe('the web console’s management pages in a browser', { skip: skipWithou
 
   it('subscribes a webhook showing its secret once, rotates the secret and lists deliveries', async () => {
     await page.click('a[href="#/webhooks"]');
+    await page.locator('h3', { hasText: 'Subscribe' }).waitFor();
     await page.fill('input[name=url]', receiverUrl);
     await page.locator('button', { hasText: 'Subscribe' }).click();
     const first = (await page.locator('.flash-info code.secret').textContent()) ?? '';

@@ -49,10 +49,13 @@ describe('a dispatcher round', () => {
       blocker.release();
     }
     const { rows } = await svc.db.query(
-      `SELECT count(*)::int AS n FROM messages WHERE account_id = $1 AND status IN ('sent', 'delivered')`,
+      `SELECT date_trunc('second', submitted_at) AS second, count(*)::int AS n FROM messages
+       WHERE account_id = $1 AND status IN ('sent', 'delivered') GROUP BY 1`,
       [acc.accountId],
     );
-    // One a second: one, or two when the round began in a second's last moments and ran into the next.
-    assert.ok(rows[0].n === 1 || rows[0].n === 2, `${rows[0].n} of three sent at one a second`);
+    // One a second: at least the first went, never two in one second (a round that began in a
+    // second's last moments, or whose lanes a loaded machine kept past a second, sends on in the next).
+    assert.ok(rows.length >= 1, 'none of three sent');
+    for (const r of rows) assert.equal(r.n, 1, `${r.n} sent in the second of ${r.second.toISOString()}`);
   });
 });
