@@ -126,6 +126,8 @@ describe('the web console’s workflow graph editor in a browser', { skip: skipW
     assert.ok((await api('GET', `/workflows/${workflowId}`)).versions[1].active);
     // The version picker names both, the active one marked; picking the first opens it.
     const picker = page.locator('select[name=version]');
+    // The page after activation renders once its data is in (the flash is shown before it).
+    await picker.locator('option', { hasText: 'with a branch (active)' }).waitFor({ state: 'attached' });
     assert.deepEqual(
       (await picker.locator('option').allTextContents()).map((t) => t.trim()),
       [wf.versions[0].name || wf.versions[0].id, 'with a branch (active)'],
