@@ -77,6 +77,32 @@ export async function sendingSettings(
   return rows[0];
 }
 
+/**
+ * The sending settings of an account and its active, verified number `source` (null: none such; a
+ * number not released is unique), in one round trip: what an SMPP batch reads before its transaction (undefined: no such account).
+ */
+export async function sendingSettingsFrom(
+  db: Queryable,
+  accountId: string,
+  source: string,
+): Promise<(SendingSettings & { sender: { id: string; number: string } | null }) | undefined> {
+  const { rows } = await db.query<SendingSettings & { sender_id: string | null }>({
+    name: 'account-sending-settings-from',
+    text: `SELECT a.smart_encoding, a.validity_period, pn.id AS sender_id
+             FROM accounts a
+             LEFT JOIN phone_numbers pn ON pn.account_id = a.id AND pn.number = $2 AND pn.status = 'active' AND pn.verified
+            WHERE a.id = $1`,
+    values: [accountId, source],
+  });
+  const r = rows[0];
+  if (!r) return undefined;
+  return {
+    smart_encoding: r.smart_encoding,
+    validity_period: r.validity_period,
+    sender: r.sender_id ? { id: r.sender_id, number: source } : null,
+  };
+}
+
 /** Changes the given sending settings (null validity: none); answers the account, undefined when unknown. */
 export async function updateSendingSettings(
   db: Queryable,

@@ -1,9 +1,8 @@
 import { type Db, withBulkTx } from '../../db/client.ts';
-import { adjustBalance, findAccount } from '../../db/queries/accounts.ts';
+import { adjustBalance, sendingSettingsFrom } from '../../db/queries/accounts.ts';
 import { contactsForMobiles } from '../../db/queries/contacts.ts';
 import { fieldsToRecord, type UpsertRecord } from '../../db/queries/contacts-merge.ts';
 import { insertJobMessages } from '../../db/queries/message-bulk.ts';
-import { activeAccountNumbers } from '../../db/queries/phone-numbers.ts';
 import { extendRelayJob, setSendJobCounts } from '../../db/queries/send-jobs.ts';
 import { enqueueFinalReceipts, insertSmppSubmissions } from '../../db/queries/smpp.ts';
 import { contactsCreated } from '../../db/statistics.ts';
@@ -65,13 +64,10 @@ export async function submitSmppBatch(
     )
       throw new Error('an SMPP batch is one credential, source and validity, one destination a submission');
   }
-  // The account's numbers and sending settings, read side by side before the transaction (nothing
-  // is locked by reading them: the charge below is what must be atomic with the messages).
-  const [numbers, account] = await Promise.all([
-    activeAccountNumbers(db, first.accountId),
-    findAccount(db, first.accountId),
-  ]);
-  const sender = numbers.find((n) => n.number === first.source && n.verified);
+  // The account's sending settings and the source number, read before the transaction (nothing is
+  // locked by reading them: the charge below is what must be atomic with the messages).
+  const account = await sendingSettingsFrom(db, first.accountId, first.source);
+  const sender = account?.sender;
   if (!sender) {
     const description = `${first.source} is not a sending number of this account`;
     return { outcomes: subs.map(() => ({ ok: false, reason: 'source', description })) };
@@ -85,7 +81,6 @@ export async function submitSmppBatch(
   try {
     // A blank text is refused as sendMessages refuses it: each submission then answers on its own.
     if (subs.some((s) => s.text.trim() === '')) fail('MSG-003');
-    if (!account) fail('ACCT-001');
     await withBulkTx(db, async (tx) => {
       // The account's sending settings, as sendMessages applies them: smart encoding of the text
       // and the default validity period when the submissions named none.
