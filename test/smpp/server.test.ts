@@ -161,6 +161,34 @@ describe('SMPP server', () => {
       }
     });
 
+    it('refuses another account’s number, and its own number once unverified or released', async () => {
+      const other = await svc.newAccount({ balance: 10 });
+      const theirs = await smppd.numberOf(other);
+      const e = await bound('transmitter');
+      assert.equal(
+        (await e.submit(submitParams({ source_addr: theirs.slice(1) }))).command_status,
+        STATUS.RINVSRCADR,
+      );
+      const mine = await svc.db.query<{ id: string }>(
+        'SELECT id FROM phone_numbers WHERE account_id = $1 AND number = $2',
+        [acct.accountId, ourNumber],
+      );
+      const id = mine.rows[0].id;
+      try {
+        for (const change of ['verified = false', "status = 'released'"]) {
+          await svc.db.query(`UPDATE phone_numbers SET ${change} WHERE id = $1`, [id]);
+          assert.equal((await e.submit(submitParams())).command_status, STATUS.RINVSRCADR, change);
+          await svc.db.query(`UPDATE phone_numbers SET verified = true, status = 'active' WHERE id = $1`, [
+            id,
+          ]);
+        }
+        // Restored, it sends again.
+        assert.equal((await e.submit(submitParams())).command_status, 0);
+      } finally {
+        await svc.db.query(`UPDATE phone_numbers SET verified = true, status = 'active' WHERE id = $1`, [id]);
+      }
+    });
+
     it('refuses an invalid destination with ESME_RINVDSTADR and an unknown data coding with ESME_RINVDCS', async () => {
       const e = await bound('transmitter');
       assert.equal(
