@@ -156,6 +156,8 @@ describe('the inbox: opted-out marker, saved replies, assignment, mark unread', 
     await page.getByText('No conversations here.').waitFor();
 
     await page.goto(`${c.base}/console/#/inbox/${lee}`);
+    // The thread's own page: the list before it has a select of the same name (its filter).
+    await page.locator('textarea[name=reply]').waitFor();
     await page.selectOption('select[name=assignee]', { label: 'Nobody (unassigned)' });
     await page.locator('.flash-info', { hasText: 'Unassigned.' }).waitFor();
     assert.equal((await get(`/conversations/${lee}`)).assignee, undefined);
