@@ -1669,6 +1669,15 @@ AS $function$
                     THEN zones ELSE ARRAY[fallback] END AS zs) z
 $function$;
 
+CREATE OR REPLACE FUNCTION sparrow_refuse(reason text)
+ RETURNS boolean
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  RAISE EXCEPTION USING ERRCODE = 'SPA02', MESSAGE = reason;
+END;
+$function$;
+
 CREATE OR REPLACE FUNCTION sparrow_segments(t text)
  RETURNS integer
  LANGUAGE sql

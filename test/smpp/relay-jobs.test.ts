@@ -136,4 +136,92 @@ describe('SMPP relay jobs, no dispatcher', () => {
     assert.equal(job.status, 'cancelled');
     assert.equal(job.submitted, before.filter((m) => m.jobId === jobId).length);
   });
+
+  it('a later window records an opted-out recipient as failed with one receipt queued, and makes the new one a contact', async () => {
+    const [first] = await window(220, 1);
+    const made = await call(smppd.svc.api, 'POST', `/v1/accounts/${s.acct.accountId}/contacts`, {
+      auth: s.acct.auth,
+      json: { mobile: { number: '+12015550230' } },
+    });
+    assert.equal(made.statusCode, 201, made.body);
+    await smppd.svc.db.query('UPDATE contacts SET opted_out_at = now() WHERE account_id = $1 AND id = $2', [
+      s.acct.accountId,
+      body(made).data[0].id,
+    ]);
+    const e = await smppd.bound('transmitter', s.cred);
+    const answers = await Promise.all(
+      ['12015550230', '12015550231'].map((destination_addr) =>
+        e.submit(submitParams(s.source, { destination_addr, registered_delivery: 1 })),
+      ),
+    );
+    e.close();
+    assert.deepEqual(
+      answers.map((a) => a.command_status),
+      [STATUS.ROK, STATUS.ROK],
+    );
+    const [out, ok] = await Promise.all(answers.map((a) => get(`/messages/${a.message_id}`)));
+    // The relay's job: the window went as one batch after the first.
+    assert.equal(out.jobId, first.jobId);
+    assert.equal(ok.jobId, first.jobId);
+    assert.equal(out.status, 'failed');
+    assert.equal(out.error?.code, 'CONT-010');
+    assert.equal(ok.status, 'queued');
+    const { rows: receipts } = await smppd.svc.db.query<{ status: string }>(
+      `SELECT status FROM smpp_outbox WHERE account_id = $1 AND message_id = $2 AND kind = 'receipt'`,
+      [s.acct.accountId, out.id],
+    );
+    assert.deepEqual(
+      receipts.map((r) => r.status),
+      ['failed'],
+    );
+    const { rows: contacts } = await smppd.svc.db.query<{ id: string }>(
+      `SELECT id FROM contacts WHERE account_id = $1 AND mobile_number = '+12015550231'`,
+      [s.acct.accountId],
+    );
+    assert.equal(contacts.length, 1);
+    assert.equal(ok.contact.id, contacts[0].id);
+  });
+
+  it('a recipient whose contact another transaction creates meanwhile gets its one message, with that contact', async () => {
+    const [first] = await window(240, 1);
+    const submitted = (await get(`/jobs/${first.jobId}`)).submitted;
+    const blocker = await smppd.svc.db.connect();
+    let answer: Promise<{ command_status: number; message_id?: string }> | undefined;
+    const e = await smppd.bound('transmitter', s.cred);
+    try {
+      await blocker.query('BEGIN');
+      const { rows } = await blocker.query<{ id: string }>(
+        `INSERT INTO contacts (account_id, id, mobile_number, mobile_country, mobile_valid)
+         VALUES ($1, gen_random_uuid(), '+12015550241', 'US', true) RETURNING id`,
+        [s.acct.accountId],
+      );
+      answer = e.submit(submitParams(s.source, { destination_addr: '12015550241' }));
+      // The batch's statement waits for that contact's number, past its snapshot.
+      await eventually(async () => {
+        const { rows: waiting } = await smppd.svc.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+           WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'WITH nc AS%'`,
+        );
+        return waiting[0].n > 0;
+      });
+      await blocker.query('COMMIT');
+      const resp = await answer;
+      assert.equal(resp.command_status, STATUS.ROK);
+      const m = await get(`/messages/${resp.message_id}`);
+      assert.equal(m.contact.id, rows[0].id);
+      // Refused as a whole, the batch went one by one: a job of its own, the relay's unchanged.
+      assert.notEqual(m.jobId, first.jobId);
+      assert.equal((await get(`/jobs/${first.jobId}`)).submitted, submitted);
+      const { rows: sent } = await smppd.svc.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM messages WHERE account_id = $1 AND to_number = '+12015550241'`,
+        [s.acct.accountId],
+      );
+      assert.equal(sent[0].n, 1);
+    } finally {
+      await blocker.query('ROLLBACK').catch(() => {});
+      blocker.release();
+      e.close();
+      await answer?.catch(() => {});
+    }
+  });
 });

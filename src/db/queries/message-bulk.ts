@@ -62,7 +62,7 @@ export interface JobMessagesSpec {
    * `parts` and `fixed`; encoding and segments are counted per row, and each row keeps its text as
    * its template (the job's is only the first one's).
    */
-  rows?: { ids: string[]; contactIds: string[]; bodies: string[] };
+  rows?: { ids: string[]; contactIds: string[]; bodies: string[] } | RowsByNumber;
   /**
    * False: no conversation is opened or touched (an SMPP client's submissions: a relay's recipient
    * gets a conversation when it replies, as any inbound text opens one); the messages have none.
@@ -74,6 +74,20 @@ export interface JobMessagesSpec {
    * (the account's) serves numbers whose zone is unknown or too wide.
    */
   quiet?: { fallbackZone: string };
+}
+
+/**
+ * Per-row messages whose contacts are found by number in a relation of the same statement
+ * (`contactsFrom`: a CTE with the columns of contacts the insert reads: id, mobile_number,
+ * mobile_country, mobile_valid, opted_out_at, blocked_at), instead of by id in `contacts`: an SMPP
+ * batch that creates its recipients' contacts in the statement that inserts their messages. A row
+ * whose number is not in it has no message (the caller compares the count).
+ */
+export interface RowsByNumber {
+  ids: string[];
+  numbers: string[];
+  bodies: string[];
+  contactsFrom: string;
 }
 
 /** Counts of a bulk insert. */
@@ -141,15 +155,52 @@ export async function insertJobMessages(
   spec: JobMessagesSpec,
 ): Promise<JobMessagesResult> {
   const params: unknown[] = [accountId];
+  const { ctes, counts } = jobMessagesSql(spec, params);
+  // The statement holds every recipient in a few CTEs: kept in memory rather than spilled to disk.
+  // A batch of rows (an SMPP window) fits the default and saves the round trip.
+  if (!spec.rows || spec.rows.ids.length > SMALL_BATCH)
+    await db.query(`SELECT set_config('work_mem', '64MB', true)`);
+  const text = `WITH ${ctes} ${counts}`;
+  // A batch of rows (an SMPP window) is the same statement every time: prepared once per
+  // connection, its plan is reused instead of made again for each batch (about 1 ms).
+  const { rows } = await db.query<JobMessagesResult>(
+    spec.rows ? { name: preparedName('job-rows', text), text, values: params } : { text, values: params },
+  );
+  return rows[0];
+}
+
+/** A prepared statement's name for a statement text built at run time (the same text, the same name). */
+export function preparedName(prefix: string, text: string): string {
+  return `${prefix}-${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+}
+
+/** Rows that the default work_mem holds in a per-row statement (more: insertJobMessages raises it). */
+export const ROWS_IN_WORK_MEM = SMALL_BATCH;
+
+/**
+ * The statement of insertJobMessages as its parts: `ctes` (the recipients, the messages' insert as
+ * CTE \`ins\` returning status, price and not_before, their events) and `counts` (the final SELECT of
+ * the counts), over `params` whose first is the account id: so that a statement of its own (an SMPP
+ * batch) can put the same insert between CTEs of its own.
+ */
+export function jobMessagesSql(spec: JobMessagesSpec, params: unknown[]): { ctes: string; counts: string } {
   const add = (v: unknown) => {
     params.push(v);
     return `$${params.length}`;
   };
   const perRow = spec.rows;
-  const recipients = perRow
-    ? `SELECT t.contact_id, NULL::uuid AS forced_number_id, 1 AS pri, t.id AS row_id, t.body AS row_body
+  const byNumber = perRow && 'contactsFrom' in perRow ? perRow : undefined;
+  const recipients = byNumber
+    ? `SELECT cs.id AS contact_id, NULL::uuid AS forced_number_id, 1 AS pri, t.id AS row_id, t.body AS row_body
+       FROM unnest(${add(byNumber.ids)}::uuid[], ${add(byNumber.numbers)}::text[], ${add(byNumber.bodies)}::text[]) AS t(id, number, body)
+       JOIN ${byNumber.contactsFrom} cs ON cs.mobile_number = t.number`
+    : perRow && 'contactIds' in perRow
+      ? `SELECT t.contact_id, NULL::uuid AS forced_number_id, 1 AS pri, t.id AS row_id, t.body AS row_body
        FROM unnest(${add(perRow.ids)}::uuid[], ${add(perRow.contactIds)}::uuid[], ${add(perRow.bodies)}::text[]) AS t(id, contact_id, body)`
-    : recipientsSql(spec.recipients, params);
+      : recipientsSql(spec.recipients, params);
+  const contactsJoin = byNumber
+    ? `JOIN ${byNumber.contactsFrom} c ON c.id = r.contact_id`
+    : 'JOIN contacts c ON c.account_id = $1 AND c.id = r.contact_id';
   const body = perRow
     ? 'r.row_body'
     : spec.fixed
@@ -260,12 +311,7 @@ export async function insertJobMessages(
           };
         })();
 
-  // The statement holds every recipient in a few CTEs: kept in memory rather than spilled to disk.
-  // A batch of rows (an SMPP window) fits the default and saves the round trip.
-  if (!perRow || perRow.ids.length > SMALL_BATCH)
-    await db.query(`SELECT set_config('work_mem', '64MB', true)`);
-
-  const text = `WITH r AS (${recipients}),
+  const ctes = `r AS (${recipients}),
      x AS (
        SELECT ${perRow ? 'r.row_id' : 'sparrow_uuidv7()'} AS id, c.id AS contact_id, c.mobile_number, c.mobile_country,
               CASE WHEN c.mobile_number IS NULL OR NOT c.mobile_valid THEN ${invalid}::jsonb
@@ -274,7 +320,7 @@ export async function insertJobMessages(
                        sparrow_pick_sender(c.id, c.mobile_country, ${poolIds}::uuid[], ${byCountry})) AS number_id,
               ${body} AS body${spec.fixed ? '' : `, ${fields} AS fields`}${quiet.zones}
        FROM r
-       JOIN contacts c ON c.account_id = $1 AND c.id = r.contact_id
+       ${contactsJoin}
        ${sticky}
        ${quiet.lookup}
      ),
@@ -320,24 +366,13 @@ export async function insertJobMessages(
                     NULL::text AS provider_message_id, NULL::text AS provider_ref, NULL::text AS provider, y.contact_id
              FROM y WHERE y.error IS NOT NULL) m
        WHERE ${eventHeard('$1::uuid', "'message-status'")}
-     )
-     SELECT count(*) FILTER (WHERE status = 'queued')::int AS queued,
+     )`;
+  const counts = `SELECT count(*) FILTER (WHERE status = 'queued')::int AS queued,
             count(*) FILTER (WHERE status = 'failed')::int AS failed,
             coalesce(sum(price), 0)::float8 AS price,
             coalesce(array_agg(DISTINCT not_before) FILTER (WHERE status = 'queued'), '{}') AS holds
      FROM ins`;
-  // A batch of rows (an SMPP window, a few dozen rows) is the same statement every time: prepared
-  // once per connection, its plan is reused instead of made again for each batch (about 1 ms).
-  const { rows } = await db.query<JobMessagesResult>(
-    perRow
-      ? {
-          name: `job-rows-${createHash('sha1').update(text).digest('hex').slice(0, 16)}`,
-          text,
-          values: params,
-        }
-      : { text, values: params },
-  );
-  return rows[0];
+  return { ctes, counts };
 }
 
 /** Records messages to numbers that are not valid (no contact): failed with CONT-001, unpriced. */

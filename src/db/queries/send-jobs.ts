@@ -43,22 +43,23 @@ export async function insertSendJob(
 }
 
 /**
- * CTEs `level` and `lift` of a statement that opens a job for range dispatch ($1 the account, $4 the
- * messages queued): an account that had no open job starts level with the others' least share
- * (takeTurn serves the least first), or with none open, the most of all (no one is owed turns
- * then): time spent idle earns no turns.
+ * CTEs `level` and `lift` of a statement that opens a job for range dispatch (`account` the account,
+ * `queued` the messages queued: SQL expressions): an account that had no open job starts level with
+ * the others' least share (takeTurn serves the least first), or with none open, the most of all (no
+ * one is owed turns then): time spent idle earns no turns.
  */
-const LIFT_SHARE = `level AS (
+const liftShare = (account: string, queued: string) => `level AS (
        SELECT coalesce((SELECT min(o.served) FROM dispatch_shares o
-                         WHERE o.account_id <> $1
+                         WHERE o.account_id <> ${account}
                            AND EXISTS (SELECT 1 FROM dispatch_cursors c WHERE c.account_id = o.account_id)),
-                       (SELECT max(o.served) FROM dispatch_shares o WHERE o.account_id <> $1)) AS served
+                       (SELECT max(o.served) FROM dispatch_shares o WHERE o.account_id <> ${account})) AS served
      ), lift AS (
        UPDATE dispatch_shares s SET served = (SELECT served FROM level)
-        WHERE s.account_id = $1 AND $4 > 0
-          AND NOT EXISTS (SELECT 1 FROM dispatch_cursors c WHERE c.account_id = $1)
+        WHERE s.account_id = ${account} AND ${queued} > 0
+          AND NOT EXISTS (SELECT 1 FROM dispatch_cursors c WHERE c.account_id = ${account})
           AND s.served < (SELECT served FROM level)
      )`;
+const LIFT_SHARE = liftShare('$1', '$4');
 
 /** A send of at most this many messages (no campaign's) is transactional: see setSendJobCounts. */
 export const TRANSACTIONAL_MAX = 10;
@@ -141,28 +142,46 @@ export async function extendRelayJob(
 ): Promise<{ extended: boolean; balance: number | null }> {
   const { rows } = await db.query<{ extended: boolean; balance: number | null }>({
     name: 'relay-job-extend',
-    text: `WITH cur AS (
-       INSERT INTO dispatch_cursors AS c (account_id, job_id, not_before, transactional, cursor)
-       SELECT $1::uuid, $2::uuid, '-infinity', true, $7::uuid WHERE $4 > 0
-       ON CONFLICT (account_id, job_id, not_before) DO UPDATE SET cursor = c.cursor
-       RETURNING c.job_id
-     ), job AS (
-       UPDATE send_jobs j SET submitted = j.submitted + $3, queued = j.queued + $4, pending = j.pending + $4,
-              failures = j.failures + $5, price = j.price + $6,
-              status = CASE WHEN $4 > 0 AND j.status = 'completed' THEN 'sending' ELSE j.status END,
-              updated_at = now()
-        WHERE j.account_id = $1 AND j.id = $2 AND j.status IN ('queued', 'sending', 'completed')
-          AND j.cancelled_at IS NULL AND (SELECT count(*) FROM cur) >= 0
-       RETURNING j.id
-     ), ${LIFT_SHARE}, charge AS (
-       UPDATE accounts a SET balance = a.balance - $6, updated_at = now()
-        WHERE a.id = $1 AND $6 > 0 AND EXISTS (SELECT 1 FROM job)
-       RETURNING a.balance::float8
-     )
+    text: `WITH ${relayExtendSql({ account: '$1::uuid', job: '$2::uuid', submitted: '$3', queued: '$4', failures: '$5', price: '$6', after: '$7::uuid' })}
      SELECT EXISTS (SELECT 1 FROM job) AS extended, (SELECT balance FROM charge) AS balance`,
     values: [accountId, jobId, c.submitted, c.queued, c.failures, c.price, c.after],
   });
   return rows[0];
+}
+
+/**
+ * The CTEs of extendRelayJob (`cur`, `job`, `level`, `lift`, `charge`), each value a SQL expression,
+ * so that a statement of its own (an SMPP batch as one statement) can extend the job with counts of
+ * its own CTEs. `job` reads `cur` and `charge` reads `job`: a statement that reads `job` and `charge`
+ * takes the locks in the dispatcher's order (cursor, job, account).
+ */
+export function relayExtendSql(v: {
+  account: string;
+  job: string;
+  submitted: string;
+  queued: string;
+  failures: string;
+  price: string;
+  after: string;
+}): string {
+  return `cur AS (
+       INSERT INTO dispatch_cursors AS c (account_id, job_id, not_before, transactional, cursor)
+       SELECT ${v.account}, ${v.job}, '-infinity', true, ${v.after} WHERE ${v.queued} > 0
+       ON CONFLICT (account_id, job_id, not_before) DO UPDATE SET cursor = c.cursor
+       RETURNING c.job_id
+     ), job AS (
+       UPDATE send_jobs j SET submitted = j.submitted + ${v.submitted}, queued = j.queued + ${v.queued},
+              pending = j.pending + ${v.queued}, failures = j.failures + ${v.failures}, price = j.price + ${v.price},
+              status = CASE WHEN ${v.queued} > 0 AND j.status = 'completed' THEN 'sending' ELSE j.status END,
+              updated_at = now()
+        WHERE j.account_id = ${v.account} AND j.id = ${v.job} AND j.status IN ('queued', 'sending', 'completed')
+          AND j.cancelled_at IS NULL AND (SELECT count(*) FROM cur) >= 0
+       RETURNING j.id
+     ), ${liftShare(v.account, v.queued)}, charge AS (
+       UPDATE accounts a SET balance = a.balance - ${v.price}, updated_at = now()
+        WHERE a.id = ${v.account} AND ${v.price} > 0 AND EXISTS (SELECT 1 FROM job)
+       RETURNING a.balance::float8
+     )`;
 }
 
 export async function findSendJob(

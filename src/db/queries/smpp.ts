@@ -120,22 +120,27 @@ export async function insertSmppSubmissions(
   rows: { messageId: string; credentialId: string; smppIds: string[]; receiptMask: number }[],
 ): Promise<void> {
   if (rows.length === 0) return;
-  await db.query(
-    `INSERT INTO smpp_submissions (account_id, message_id, credential_id, smpp_ids, receipt_mask)
-     SELECT $1, r.message_id, r.credential_id, r.smpp_ids, r.receipt_mask
-       FROM jsonb_to_recordset($2::jsonb)
-         AS r(message_id uuid, credential_id uuid, smpp_ids text[], receipt_mask smallint)`,
-    [
-      accountId,
-      JSON.stringify(
-        rows.map((r) => ({
-          message_id: r.messageId,
-          credential_id: r.credentialId,
-          smpp_ids: r.smppIds,
-          receipt_mask: r.receiptMask,
-        })),
-      ),
-    ],
+  await db.query(smppSubmissionsSql('$1', '$2'), [accountId, smppSubmissionsJson(rows)]);
+}
+
+/** The INSERT of insertSmppSubmissions: `account` a SQL expression, `json` one of smppSubmissionsJson. */
+export const smppSubmissionsSql = (account: string, json: string) =>
+  `INSERT INTO smpp_submissions (account_id, message_id, credential_id, smpp_ids, receipt_mask)
+     SELECT ${account}, r.message_id, r.credential_id, r.smpp_ids, r.receipt_mask
+       FROM jsonb_to_recordset(${json}::jsonb)
+         AS r(message_id uuid, credential_id uuid, smpp_ids text[], receipt_mask smallint)`;
+
+/** Submissions as the JSON parameter of smppSubmissionsSql. */
+export function smppSubmissionsJson(
+  rows: { messageId: string; credentialId: string; smppIds: string[]; receiptMask: number }[],
+): string {
+  return JSON.stringify(
+    rows.map((r) => ({
+      message_id: r.messageId,
+      credential_id: r.credentialId,
+      smpp_ids: r.smppIds,
+      receipt_mask: r.receiptMask,
+    })),
   );
 }
 

@@ -2,12 +2,13 @@ import { type Db, withBulkTx } from '../../db/client.ts';
 import { adjustBalance, sendingSettingsFrom } from '../../db/queries/accounts.ts';
 import { contactsForMobiles } from '../../db/queries/contacts.ts';
 import { fieldsToRecord, type UpsertRecord } from '../../db/queries/contacts-merge.ts';
-import { insertJobMessages } from '../../db/queries/message-bulk.ts';
+import { insertJobMessages, ROWS_IN_WORK_MEM } from '../../db/queries/message-bulk.ts';
 import { extendRelayJob, setSendJobCounts } from '../../db/queries/send-jobs.ts';
 import { enqueueFinalReceipts, insertSmppSubmissions } from '../../db/queries/smpp.ts';
+import { REFUSED_SQLSTATE, relayBatch } from '../../db/queries/smpp-relay.ts';
 import { contactsCreated } from '../../db/statistics.ts';
 import { AppError, fail } from '../../errors.ts';
-import { parseMobile } from '../../messaging/phone.ts';
+import { type ParsedMobile, parseMobile } from '../../messaging/phone.ts';
 import { encodeText } from '../../messaging/segments.ts';
 import { effectiveValidity } from '../../messaging/validity.ts';
 import { newId } from '../../util/ids.ts';
@@ -81,101 +82,125 @@ export async function submitSmppBatch(
   try {
     // A blank text is refused as sendMessages refuses it: each submission then answers on its own.
     if (subs.some((s) => s.text.trim() === '')) fail('MSG-003');
-    await withBulkTx(db, async (tx) => {
-      // The account's sending settings, as sendMessages applies them: smart encoding of the text
-      // and the default validity period when the submissions named none.
-      const validity = effectiveValidity(first.validityPeriod, account.validity_period);
-      const bodies = subs.map((s) => encodeText(s.text, account.smart_encoding));
-      const byNumber = new Map<string, UpsertRecord>();
-      for (const s of subs) {
-        const number = s.destinations[0];
-        if (byNumber.has(number)) continue;
-        const parsed = s.mobiles?.[0]?.number === number ? s.mobiles[0] : parseMobile(number);
-        if (!parsed) fail('MSG-002');
-        byNumber.set(number, {
-          ...fieldsToRecord({ mobile: { ...parsed, valid: true } }),
-          id: newId(),
-          row: byNumber.size + 1,
-          event_id: newId(),
+    // The account's sending settings, as sendMessages applies them: smart encoding of the text
+    // and the default validity period when the submissions named none.
+    const validity = effectiveValidity(first.validityPeriod, account.validity_period);
+    const bodies = subs.map((s) => encodeText(s.text, account.smart_encoding));
+    const mobiles = new Map<string, ParsedMobile>();
+    for (const s of subs) {
+      const number = s.destinations[0];
+      if (mobiles.has(number)) continue;
+      const parsed = s.mobiles?.[0]?.number === number ? s.mobiles[0] : parseMobile(number);
+      if (!parsed) fail('MSG-002');
+      mobiles.set(number, parsed);
+    }
+    const receipts = subs.flatMap((s, k) =>
+      s.receiptMask === 0
+        ? []
+        : [
+            {
+              messageId: ids[k],
+              credentialId: s.credentialId,
+              smppIds: [...(s.otherPartIds ?? []), ids[k]],
+              receiptMask: s.receiptMask,
+            },
+          ],
+    );
+    const messages = {
+      jobId,
+      campaignId: null,
+      recipients: { contactIds: [], conversationIds: [] },
+      validity,
+      pool: [{ id: sender.id, number: sender.number }],
+      // A relay: the recipient's conversation opens when it replies, as submitSmppMessage's.
+      openConversations: false,
+      parts: [],
+      media: [],
+      prices: settings.priceTable,
+      by,
+    };
+    if (after && subs.length <= ROWS_IN_WORK_MEM) {
+      // The relay's next batch: one statement, its own transaction (smpp-relay.ts).
+      const recipients = [...mobiles.values()];
+      created = (
+        await relayBatch(db, first.accountId, {
+          recipients: {
+            ids: recipients.map(() => newId()),
+            numbers: recipients.map((m) => m.number),
+            countries: recipients.map((m) => m.country),
+            lineTypes: recipients.map((m) => m.lineType),
+          },
+          messages: { ...messages, rows: { ids, numbers: subs.map((s) => s.destinations[0]), bodies } },
+          receipts,
+          relay: { jobId, after },
+        })
+      ).created;
+    } else
+      await withBulkTx(db, async (tx) => {
+        const byNumber = new Map<string, UpsertRecord>();
+        for (const parsed of mobiles.values())
+          byNumber.set(parsed.number, {
+            ...fieldsToRecord({ mobile: { ...parsed, valid: true } }),
+            id: newId(),
+            row: byNumber.size + 1,
+            event_id: newId(),
+          });
+        const contacts = await contactsForMobiles(tx, first.accountId, byNumber, by);
+        const contactOf = contacts.ids;
+        created = contacts.created;
+        const counts = await insertJobMessages(tx, first.accountId, {
+          ...messages,
+          rows: {
+            ids,
+            contactIds: subs.map((s) => contactOf.get(s.destinations[0]) ?? fail('MSG-002')),
+            bodies,
+          },
         });
-      }
-      const contacts = await contactsForMobiles(tx, first.accountId, byNumber, by);
-      const contactOf = contacts.ids;
-      created = contacts.created;
-      const counts = await insertJobMessages(tx, first.accountId, {
-        jobId,
-        campaignId: null,
-        recipients: { contactIds: [], conversationIds: [] },
-        rows: {
-          ids,
-          contactIds: subs.map((s) => contactOf.get(s.destinations[0]) ?? fail('MSG-002')),
-          bodies,
-        },
-        validity,
-        pool: [{ id: sender.id, number: sender.number }],
-        // A relay: the recipient's conversation opens when it replies, as submitSmppMessage's.
-        openConversations: false,
-        parts: [],
-        media: [],
-        prices: settings.priceTable,
-        by,
-      });
-      // A new job is written with its counts, after its messages (nothing reads it before the commit).
-      if (!after)
-        await setSendJobCounts(
-          tx,
-          first.accountId,
-          jobId,
-          {
-            holds: counts.holds,
-            numberIds: [sender.id],
+        // A new job is written with its counts, after its messages (nothing reads it before the commit).
+        if (!after)
+          await setSendJobCounts(
+            tx,
+            first.accountId,
+            jobId,
+            {
+              holds: counts.holds,
+              numberIds: [sender.id],
+              submitted: counts.queued + counts.failed,
+              queued: counts.queued,
+              failures: counts.failed,
+              price: counts.price,
+              invalid: [],
+            },
+            { campaignId: null, template: first.text, by },
+          );
+        await insertSmppSubmissions(tx, first.accountId, receipts);
+        // A message failed at once (opted out, blocked) is final: its receipt goes now.
+        if (counts.failed > 0)
+          await enqueueFinalReceipts(
+            tx,
+            first.accountId,
+            receipts.map((r) => r.messageId),
+          );
+        // The charge comes last: the rows it locks (with the relay job's cursor and row) are held
+        // to the commit.
+        if (after) {
+          const added = await extendRelayJob(tx, first.accountId, jobId, {
             submitted: counts.queued + counts.failed,
             queued: counts.queued,
             failures: counts.failed,
             price: counts.price,
-            invalid: [],
-          },
-          { campaignId: null, template: first.text, by },
-        );
-      const receipts = subs.flatMap((s, k) =>
-        s.receiptMask === 0
-          ? []
-          : [
-              {
-                messageId: ids[k],
-                credentialId: s.credentialId,
-                smppIds: [...(s.otherPartIds ?? []), ids[k]],
-                receiptMask: s.receiptMask,
-              },
-            ],
-      );
-      await insertSmppSubmissions(tx, first.accountId, receipts);
-      // A message failed at once (opted out, blocked) is final: its receipt goes now.
-      if (counts.failed > 0)
-        await enqueueFinalReceipts(
-          tx,
-          first.accountId,
-          receipts.map((r) => r.messageId),
-        );
-      // The charge comes last: the rows it locks (with the relay job's cursor and row) are held
-      // to the commit.
-      if (after) {
-        const added = await extendRelayJob(tx, first.accountId, jobId, {
-          submitted: counts.queued + counts.failed,
-          queued: counts.queued,
-          failures: counts.failed,
-          price: counts.price,
-          after,
-        });
-        if (!added.extended) throw new RelayClosed();
-        if (added.balance !== null && added.balance < 0) fail('ACCT-002');
-      } else if (counts.price > 0) {
-        const balance = await adjustBalance(tx, first.accountId, -counts.price);
-        if (balance === undefined || balance < 0) fail('ACCT-002');
-      }
-    });
+            after,
+          });
+          if (!added.extended) throw new RelayClosed();
+          if (added.balance !== null && added.balance < 0) fail('ACCT-002');
+        } else if (counts.price > 0) {
+          const balance = await adjustBalance(tx, first.accountId, -counts.price);
+          if (balance === undefined || balance < 0) fail('ACCT-002');
+        }
+      });
   } catch (err) {
-    if (!(err instanceof AppError) && !(err instanceof RelayClosed)) throw err;
+    const refused = (err as { code?: unknown }).code === REFUSED_SQLSTATE;
+    if (!(err instanceof AppError) && !(err instanceof RelayClosed) && !refused) throw err;
     // Not as a whole: each on its own, answered its own outcome (e.g. the balance covers some).
     const outcomes: SmppSubmitOutcome[] = [];
     for (const s of subs) outcomes.push(await submitSmppMessage(db, s, settings));
