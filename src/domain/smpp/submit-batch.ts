@@ -47,7 +47,9 @@ class RelayClosed extends Error {}
  * hands them out in ranges as large as its backlog instead of one small job per batch), or to a
  * new job of their own without one. A relay's batches must come one at a time, each after the
  * previous one committed: their ids (uuidv7, increasing in this process) then follow the job's
- * earlier ones, which the dispatch cursor relies on (extendRelayJob).
+ * earlier ones, which the dispatch cursor relies on (extendRelayJob). A relay's batches after its
+ * first are written as one statement (relayBatch: one round trip); the first, which creates the job,
+ * and a batch without a relay, as a transaction of several.
  */
 export async function submitSmppBatch(
   db: Db,
