@@ -2,7 +2,7 @@ import { type Db, withBulkTx } from '../../db/client.ts';
 import type { ContactTag } from '../../db/queries/contacts.ts';
 import { insertContactJob, recordUnselectedIds } from '../../db/queries/jobs.ts';
 import { isSmartList, type ListRow } from '../../db/queries/lists.ts';
-import { recipientsSql } from '../../db/queries/message-bulk.ts';
+import { recipientsSql } from '../../db/queries/recipients.ts';
 import { fail } from '../../errors.ts';
 import type { ContactAction } from '../../schemas/enums.ts';
 import { MAX_SELECTOR_IDS } from '../../schemas/limits.ts';
