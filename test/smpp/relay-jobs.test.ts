@@ -182,6 +182,45 @@ describe('SMPP relay jobs, no dispatcher', () => {
     assert.equal(ok.contact.id, contacts[0].id);
   });
 
+  it('a later window takes the account’s sending settings as they are now, not as the relay first read them', async () => {
+    await window(260, 1);
+    const put = (json: object) =>
+      call(smppd.svc.api, 'PUT', `/v1/accounts/${s.acct.accountId}`, { auth: s.acct.auth, json });
+    const stored = async (id: string) =>
+      (
+        await smppd.svc.db.query<{ body: string; encoding: string; expires_at: Date | null }>(
+          'SELECT body, encoding, expires_at FROM messages WHERE account_id = $1 AND id = $2',
+          [s.acct.accountId, id],
+        )
+      ).rows[0];
+    // Smart encoding on: the curly quotes become plain ones (GSM-7).
+    const e = await smppd.bound('transmitter', s.cred);
+    const text = Buffer.from('\u201cHi\u201d', 'utf16le').swap16();
+    const before = await e.submit(
+      submitParams(s.source, { destination_addr: '12015550261', data_coding: 8, short_message: text }),
+    );
+    assert.equal(before.command_status, STATUS.ROK);
+    assert.deepEqual(await stored(String(before.message_id)), {
+      body: '"Hi"',
+      encoding: 'GSM-7',
+      expires_at: null,
+    });
+    try {
+      assert.equal((await put({ smartEncoding: false, validityPeriod: 3600 })).statusCode, 200);
+      const later = await e.submit(
+        submitParams(s.source, { destination_addr: '12015550262', data_coding: 8, short_message: text }),
+      );
+      assert.equal(later.command_status, STATUS.ROK);
+      const m = await stored(String(later.message_id));
+      assert.equal(m.body, '\u201cHi\u201d');
+      assert.equal(m.encoding, 'UCS-2');
+      assert.ok(m.expires_at && m.expires_at.getTime() > Date.now() + 3_000_000, 'the account’s validity');
+    } finally {
+      e.close();
+      await put({ smartEncoding: true, validityPeriod: null });
+    }
+  });
+
   it('a recipient whose contact another transaction creates meanwhile gets its one message, with that contact', async () => {
     const [first] = await window(240, 1);
     const submitted = (await get(`/jobs/${first.jobId}`)).submitted;
