@@ -81,6 +81,9 @@ describe('Kannel binds to the SMPP server as its SMSC', { skip }, () => {
     spawnBox(BEARERBOX as string, conf);
     await eventually(async () => server.boundSessions.length > 0, 30_000);
     spawnBox(SMSBOX as string, conf);
+    // smsbox opens its sendsms port before it reads its sendsms users (a request then is refused
+    // "Authorization failed"), and connects to bearerbox after: ready once it says so.
+    await eventually(async () => output.join('').includes('Connected to bearerbox'), 30_000);
   });
 
   after(async () => {
