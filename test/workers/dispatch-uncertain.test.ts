@@ -59,17 +59,19 @@ async function workerDiesMidSend(policy: Config['deliveryGuarantee']) {
   // The test counts the failed messages' message-status events, written only where heard.
   await listenToEvents(svc.db, a.accountId, ['message-status']);
   const rows = Array.from({ length: N }, (_, i) => `US,P${i},+1202${String(5_000_000 + i)}`).join('\n');
-  await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/contacts`, {
+  const upload = await call(svc.api, 'POST', `/v1/accounts/${a.accountId}/contacts`, {
     headers: { ...a.auth, 'content-type': 'text/csv' },
     payload: `country,firstName,mobile\n${rows}\n`,
   });
-  const number = body(
-    await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/phonenumbers`, { auth: a.auth }),
-  ).data[0];
-  await call(svc.api, 'PUT', `/v1/accounts/${a.accountId}/phonenumbers/${number.id}`, {
+  assert.equal(upload.statusCode, 201, upload.body);
+  const numbers = await call(svc.api, 'GET', `/v1/accounts/${a.accountId}/phonenumbers`, { auth: a.auth });
+  assert.equal(numbers.statusCode, 200, numbers.body);
+  const number = body(numbers).data[0];
+  const routed = await call(svc.api, 'PUT', `/v1/accounts/${a.accountId}/phonenumbers/${number.id}`, {
     auth: a.auth,
     json: { throughput: 1000, provider: 'twilio' },
   });
+  assert.equal(routed.statusCode, 200, routed.body);
   // The stand-in provider takes this number's messages; no Twilio answers the verification at
   // 127.0.0.1:9, so the number is marked verified as Twilio would have (an unverified one never sends).
   await svc.db.query('UPDATE phone_numbers SET verified = true WHERE id = $1', [number.id]);
