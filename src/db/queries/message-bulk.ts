@@ -117,9 +117,6 @@ export function preparedName(prefix: string, text: string): string {
   return `${prefix}-${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
 }
 
-/** Rows that the default work_mem holds in a per-row statement (more: insertJobMessages raises it). */
-export const ROWS_IN_WORK_MEM = SMALL_BATCH;
-
 /**
  * The statement of insertJobMessages as its parts: `ctes` (the recipients, the messages' insert as
  * CTE \`ins\` returning status, price and not_before, their events) and `counts` (the final SELECT of

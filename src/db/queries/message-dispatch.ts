@@ -13,7 +13,7 @@ import { MESSAGE_EVENT_DATA, MESSAGE_EVENT_REF } from './messages.ts';
  */
 // Gives back to each account what its failed messages in the `fin` CTE (amount per account and job)
 // cost. After the `job` CTE (JOB_SETTLE), which it reads: job rows are locked before account rows,
-// in the order an SMPP relay batch takes them (extendRelayJob), so the two never deadlock.
+// in the order an SMPP relay batch takes them (relayExtendSql), so the two never deadlock.
 export const REFUND_FAILED = `UPDATE accounts a SET balance = a.balance + s.amount, updated_at = now()
        FROM (SELECT account_id, sum(amount) AS amount FROM fin GROUP BY account_id) s
        WHERE a.id = s.account_id AND s.amount > 0 AND (SELECT count(*) FROM job) >= 0`;

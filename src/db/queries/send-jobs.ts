@@ -124,36 +124,16 @@ export async function setSendJobCounts(
 }
 
 /**
- * Adds a batch of messages to an open relay job (an SMPP client's submissions: SubmitBatcher) and
- * charges the account, in one statement: the job's counts grow (a job its dispatcher had completed
- * is sending again), its dispatch cursor is opened again at `after` (the last message of the
- * relay's previous batch, which the dispatcher had handed out when it closed the cursor) or, when
- * still open, locked as it is, and the balance is charged. The locks come in the dispatcher's
- * order (cursor, job, account: no deadlock with a claim or a record), and the cursor's is held to
- * the commit, so a claim of this job waits for these messages rather than close the cursor with
- * them unseen. Answers whether the job took them (false: it was cancelled, PUT …/jobs/{id}/cancel)
- * and the balance after the charge (null when nothing was charged).
- */
-export async function extendRelayJob(
-  db: Queryable,
-  accountId: string,
-  jobId: string,
-  c: { submitted: number; queued: number; failures: number; price: number; after: string },
-): Promise<{ extended: boolean; balance: number | null }> {
-  const { rows } = await db.query<{ extended: boolean; balance: number | null }>({
-    name: 'relay-job-extend',
-    text: `WITH ${relayExtendSql({ account: '$1::uuid', job: '$2::uuid', submitted: '$3', queued: '$4', failures: '$5', price: '$6', after: '$7::uuid' })}
-     SELECT EXISTS (SELECT 1 FROM job) AS extended, (SELECT balance FROM charge) AS balance`,
-    values: [accountId, jobId, c.submitted, c.queued, c.failures, c.price, c.after],
-  });
-  return rows[0];
-}
-
-/**
- * The CTEs of extendRelayJob (`cur`, `job`, `level`, `lift`, `charge`), each value a SQL expression,
- * so that a statement of its own (an SMPP batch as one statement) can extend the job with counts of
- * its own CTEs. `job` reads `cur` and `charge` reads `job`: a statement that reads `job` and `charge`
- * takes the locks in the dispatcher's order (cursor, job, account).
+ * CTEs that add a batch of messages to an open relay job (an SMPP client's submissions:
+ * SubmitBatcher, smpp-relay.ts) and charge the account, each value a SQL expression: the job's counts
+ * grow (a job its dispatcher had completed is sending again), its dispatch cursor is opened again at
+ * `after` (the last message of the relay's previous batch, which the dispatcher had handed out when
+ * it closed the cursor) or, when still open, locked as it is, and the balance is charged. `job`
+ * reads `cur` and `charge` reads `job`: a statement that reads `job` and `charge` takes the locks in
+ * the dispatcher's order (cursor, job, account: no deadlock with a claim or a record), and holds the
+ * cursor's to its commit, so a claim of this job waits for these messages rather than close the
+ * cursor with them unseen. `job` has no row when the job was cancelled (PUT …/jobs/{id}/cancel);
+ * `charge` answers the balance after the charge (no row when nothing was charged).
  */
 export function relayExtendSql(v: {
   account: string;

@@ -18,7 +18,7 @@ export interface RelayBatch {
   messages: Omit<JobMessagesSpec, 'rows'> & { rows: { ids: string[]; numbers: string[]; bodies: string[] } };
   /** The submissions whose receipts were asked for. */
   receipts: { messageId: string; credentialId: string; smppIds: string[]; receiptMask: number }[];
-  /** The open relay job and the last message id of its previous batch (extendRelayJob). */
+  /** The open relay job and the last message id of its previous batch (relayExtendSql). */
   relay: { jobId: string; after: string };
 }
 
@@ -26,7 +26,7 @@ export interface RelayBatch {
  * Writes an SMPP batch in one statement, its own transaction: the recipients that have no contact
  * become contacts (with contact-created where heard), the messages are inserted as
  * insertJobMessages inserts them (opted-out and blocked recipients' as failed), the submissions
- * are recorded, and the relay job is extended and the account charged as extendRelayJob does, in
+ * are recorded, and the relay job is extended and the account charged as relayExtendSql does, in
  * the same lock order. One round trip instead of seven, and the locks of the job, its cursor and
  * the balance held only to the statement's own commit.
  *

@@ -2,8 +2,8 @@ import { type Db, withBulkTx } from '../../db/client.ts';
 import { adjustBalance, sendingSettingsFrom } from '../../db/queries/accounts.ts';
 import { contactsForMobiles } from '../../db/queries/contacts.ts';
 import { fieldsToRecord, type UpsertRecord } from '../../db/queries/contacts-merge.ts';
-import { insertJobMessages, ROWS_IN_WORK_MEM } from '../../db/queries/message-bulk.ts';
-import { extendRelayJob, setSendJobCounts } from '../../db/queries/send-jobs.ts';
+import { insertJobMessages } from '../../db/queries/message-bulk.ts';
+import { setSendJobCounts } from '../../db/queries/send-jobs.ts';
 import { enqueueFinalReceipts, insertSmppSubmissions } from '../../db/queries/smpp.ts';
 import { REFUSED_SQLSTATE, relayBatch } from '../../db/queries/smpp-relay.ts';
 import { contactsCreated } from '../../db/statistics.ts';
@@ -31,9 +31,6 @@ export interface SmppBatchResult {
   lastId?: string;
 }
 
-/** The relay job takes no more messages: it was cancelled (its lane opens another). */
-class RelayClosed extends Error {}
-
 /**
  * Sends submissions of one credential from one source number, each to ONE destination, in one
  * transaction: the same rules as submitSmppMessage (contacts created for new
@@ -47,7 +44,7 @@ class RelayClosed extends Error {}
  * hands them out in ranges as large as its backlog instead of one small job per batch), or to a
  * new job of their own without one. A relay's batches must come one at a time, each after the
  * previous one committed: their ids (uuidv7, increasing in this process) then follow the job's
- * earlier ones, which the dispatch cursor relies on (extendRelayJob). A relay's batches after its
+ * earlier ones, which the dispatch cursor relies on (relayExtendSql). A relay's batches after its
  * first are written as one statement (relayBatch: one round trip); the first, which creates the job,
  * and a batch without a relay, as a transaction of several.
  */
@@ -121,7 +118,7 @@ export async function submitSmppBatch(
       prices: settings.priceTable,
       by,
     };
-    if (after && subs.length <= ROWS_IN_WORK_MEM) {
+    if (after) {
       // The relay's next batch: one statement, its own transaction (smpp-relay.ts).
       const recipients = [...mobiles.values()];
       created = (
@@ -158,23 +155,22 @@ export async function submitSmppBatch(
             bodies,
           },
         });
-        // A new job is written with its counts, after its messages (nothing reads it before the commit).
-        if (!after)
-          await setSendJobCounts(
-            tx,
-            first.accountId,
-            jobId,
-            {
-              holds: counts.holds,
-              numberIds: [sender.id],
-              submitted: counts.queued + counts.failed,
-              queued: counts.queued,
-              failures: counts.failed,
-              price: counts.price,
-              invalid: [],
-            },
-            { campaignId: null, template: first.text, by },
-          );
+        // The job is written with its counts, after its messages (nothing reads it before the commit).
+        await setSendJobCounts(
+          tx,
+          first.accountId,
+          jobId,
+          {
+            holds: counts.holds,
+            numberIds: [sender.id],
+            submitted: counts.queued + counts.failed,
+            queued: counts.queued,
+            failures: counts.failed,
+            price: counts.price,
+            invalid: [],
+          },
+          { campaignId: null, template: first.text, by },
+        );
         await insertSmppSubmissions(tx, first.accountId, receipts);
         // A message failed at once (opted out, blocked) is final: its receipt goes now.
         if (counts.failed > 0)
@@ -183,26 +179,15 @@ export async function submitSmppBatch(
             first.accountId,
             receipts.map((r) => r.messageId),
           );
-        // The charge comes last: the rows it locks (with the relay job's cursor and row) are held
-        // to the commit.
-        if (after) {
-          const added = await extendRelayJob(tx, first.accountId, jobId, {
-            submitted: counts.queued + counts.failed,
-            queued: counts.queued,
-            failures: counts.failed,
-            price: counts.price,
-            after,
-          });
-          if (!added.extended) throw new RelayClosed();
-          if (added.balance !== null && added.balance < 0) fail('ACCT-002');
-        } else if (counts.price > 0) {
+        // The charge comes last: the balance row it locks is held to the commit.
+        if (counts.price > 0) {
           const balance = await adjustBalance(tx, first.accountId, -counts.price);
           if (balance === undefined || balance < 0) fail('ACCT-002');
         }
       });
   } catch (err) {
     const refused = (err as { code?: unknown }).code === REFUSED_SQLSTATE;
-    if (!(err instanceof AppError) && !(err instanceof RelayClosed) && !refused) throw err;
+    if (!(err instanceof AppError) && !refused) throw err;
     // Not as a whole: each on its own, answered its own outcome (e.g. the balance covers some).
     const outcomes: SmppSubmitOutcome[] = [];
     for (const s of subs) outcomes.push(await submitSmppMessage(db, s, settings));
