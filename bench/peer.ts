@@ -9,14 +9,16 @@
  * - `http`: both take the N recipients over HTTP, BATCH named mobiles a call (Kannel's sendsms
  *   `to` with the numbers space-separated; Sparrow's POST …/messages with `contacts[].mobile`),
  *   CONCURRENCY calls at once.
- * - `smpp`: clients submit over SMPP, one submit_sm per message, WINDOW outstanding. Sparrow takes
+ * - `smpp`: clients submit over SMPP, one submit_sm per message, WINDOW outstanding (the ESME writes
+ *   those of one turn of its event loop together, TCP_NODELAY, as Node's HTTP client does). Sparrow takes
  *   them on its SMPP server (SMPP_SERVER_PORT). Kannel 1.4.5 cannot accept an ESME's bind (its
  *   boxes speak SMPP only as the ESME; opensmppbox is a separate add-on Debian does not ship), so
  *   its side of this race is what it can take in: sendsms, one message per GET, CONCURRENCY
  *   connections (and its 2,000-a-call figure from the `http` race).
  *
  * CPU: utime+stime (children included) from /proc of each peer's processes: bearerbox and smsbox;
- * the Sparrow process and its PostgreSQL (postmaster and backends). Env: N (100000), ROUNDS (3),
+ * the Sparrow process and its PostgreSQL (postmaster and backends); and this process's own (the
+ * clients and the sink), which shares the machine with both. Env: N (100000), ROUNDS (3),
  * BATCH (2000), CONCURRENCY (4), WINDOW (100: Kannel's max-pending-submits, Sparrow's
  * SMPP_WINDOW_SIZE, and the SMPP clients' window), IN_FLIGHT (Sparrow's DISPATCH_IN_FLIGHT; unset:
  * its default), RACES, TICK (set: each round also prints, every second, the messages the sink got
