@@ -221,6 +221,43 @@ describe('SMPP relay jobs, no dispatcher', () => {
     }
   });
 
+  it('a later window from a number released or unverified since the relay opened is refused, and nothing written', async () => {
+    const count = async () =>
+      Number(
+        (
+          await smppd.svc.db.query<{ n: string }>(
+            "SELECT count(*) AS n FROM messages WHERE account_id = $1 AND to_number LIKE '+1201555027%'",
+            [s.acct.accountId],
+          )
+        ).rows[0].n,
+      );
+    const e = await smppd.bound('transmitter', s.cred);
+    const number = (change: string) =>
+      smppd.svc.db.query(`UPDATE phone_numbers SET ${change} WHERE account_id = $1 AND number = $2`, [
+        s.acct.accountId,
+        s.source,
+      ]);
+    const restore = () => number("verified = true, status = 'active'");
+    try {
+      for (const [k, change] of ['verified = false', "status = 'released'"].entries()) {
+        // Accepted: the relay's next batch is written under the settings this one read.
+        const open = await e.submit(submitParams(s.source, { destination_addr: `1201555027${k}` }));
+        assert.equal(open.command_status, STATUS.ROK);
+        await number(change);
+        const answer = await e.submit(submitParams(s.source, { destination_addr: `1201555027${k + 5}` }));
+        assert.equal(answer.command_status, STATUS.RINVSRCADR, change);
+        await restore();
+      }
+      assert.equal(await count(), 2, 'the two accepted, none from the changed number');
+      const again = await e.submit(submitParams(s.source, { destination_addr: '12015550279' }));
+      assert.equal(again.command_status, STATUS.ROK);
+      assert.equal(await count(), 3);
+    } finally {
+      e.close();
+      await restore();
+    }
+  });
+
   it('a recipient whose contact another transaction creates meanwhile gets its one message, with that contact', async () => {
     const [first] = await window(240, 1);
     const submitted = (await get(`/jobs/${first.jobId}`)).submitted;

@@ -77,20 +77,27 @@ export async function sendingSettings(
   return rows[0];
 }
 
+/** An account's number `pn` that it can send from: active and verified (a number not released is unique). */
+const SENDABLE = (pn: string, account: string, number: string) =>
+  `${pn}.account_id = ${account} AND ${pn}.number = ${number} AND ${pn}.status = 'active' AND ${pn}.verified`;
+
+/** Sending settings as an SMPP relay read them, with the number they send from. */
+export type SendingSettingsFrom = SendingSettings & { sender: { id: string; number: string } | null };
+
 /**
- * The sending settings of an account and its active, verified number `source` (null: none such; a
- * number not released is unique), in one round trip: what an SMPP batch reads before its transaction (undefined: no such account).
+ * The sending settings of an account and its active, verified number `source` (null: none such), in
+ * one round trip: what an SMPP batch reads before its transaction (undefined: no such account).
  */
 export async function sendingSettingsFrom(
   db: Queryable,
   accountId: string,
   source: string,
-): Promise<(SendingSettings & { sender: { id: string; number: string } | null }) | undefined> {
+): Promise<SendingSettingsFrom | undefined> {
   const { rows } = await db.query<SendingSettings & { sender_id: string | null }>({
     name: 'account-sending-settings-from',
     text: `SELECT a.smart_encoding, a.validity_period, pn.id AS sender_id
              FROM accounts a
-             LEFT JOIN phone_numbers pn ON pn.account_id = a.id AND pn.number = $2 AND pn.status = 'active' AND pn.verified
+             LEFT JOIN phone_numbers pn ON ${SENDABLE('pn', 'a.id', '$2')}
             WHERE a.id = $1`,
     values: [accountId, source],
   });
@@ -101,6 +108,23 @@ export async function sendingSettingsFrom(
     validity_period: r.validity_period,
     sender: r.sender_id ? { id: r.sender_id, number: source } : null,
   };
+}
+
+/**
+ * SQL true while the account's sending settings and its number are still what sendingSettingsFrom
+ * read (`settings`, with a sender): the condition an SMPP relay's later batch is written under
+ * instead of reading them again. Each argument is SQL (a parameter).
+ */
+export function sendingSettingsStillSql(v: {
+  account: string;
+  smartEncoding: string;
+  validity: string;
+  senderId: string;
+  number: string;
+}): string {
+  return `EXISTS (SELECT 1 FROM accounts a JOIN phone_numbers pn ON ${SENDABLE('pn', 'a.id', `${v.number}::text`)}
+                   WHERE a.id = ${v.account} AND pn.id = ${v.senderId}::uuid AND a.smart_encoding = ${v.smartEncoding}::boolean
+                     AND a.validity_period IS NOT DISTINCT FROM ${v.validity}::int)`;
 }
 
 /** Changes the given sending settings (null validity: none); answers the account, undefined when unknown. */

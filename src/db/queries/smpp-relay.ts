@@ -1,6 +1,7 @@
 /** An SMPP batch added to its open relay job as ONE autocommit statement (domain/smpp/submit-batch.ts). */
 
 import type { Queryable } from '../client.ts';
+import { type SendingSettingsFrom, sendingSettingsStillSql } from './accounts.ts';
 import { contactJsonSql } from './contacts-merge.ts';
 import { eventHeard } from './events.ts';
 import { type JobMessagesSpec, jobMessagesSql, preparedName } from './message-bulk.ts';
@@ -20,6 +21,8 @@ export interface RelayBatch {
   receipts: { messageId: string; credentialId: string; smppIds: string[]; receiptMask: number }[];
   /** The open relay job and the last message id of its previous batch (relayExtendSql). */
   relay: { jobId: string; after: string };
+  /** The sending settings and number the batch was built with, read at the relay's first batch. */
+  settings: SendingSettingsFrom & { sender: { id: string; number: string } };
 }
 
 /**
@@ -30,10 +33,12 @@ export interface RelayBatch {
  * the same lock order. One round trip instead of seven, and the locks of the job, its cursor and
  * the balance held only to the statement's own commit.
  *
- * The statement refuses itself (sparrow_refuse: SQLSTATE SPA02, nothing written) when a recipient's
- * contact appeared after its snapshot (another transaction's: its message would be missing), the
- * job was closed (cancelled), or the balance does not cover the batch; the caller then sends the
- * submissions one by one. A failed message's receipt is queued by the trigger on its
+ * The account's sending settings and number are not read again for it: the statement refuses
+ * itself (sparrow_refuse: SQLSTATE SPA02, nothing written) when they are no longer `b.settings`
+ * (the number released or unverified, smart encoding or the default validity changed), when a
+ * recipient's contact appeared after its snapshot (another transaction's: its message would be
+ * missing), the job was closed (cancelled), or the balance does not cover the batch; the caller
+ * then sends the submissions one by one, each reading the settings as they are. A failed message's receipt is queued by the trigger on its
  * `message-status` event, which runs after the statement and so finds its submission.
  * Answers how many contacts it created.
  */
@@ -86,6 +91,13 @@ export async function relayBatch(
     price: '(SELECT price FROM n)',
     after: `${add(b.relay.after)}::uuid`,
   });
+  const settled = sendingSettingsStillSql({
+    account: '$1::uuid',
+    smartEncoding: add(b.settings.smart_encoding),
+    validity: add(b.settings.validity_period),
+    senderId: add(b.settings.sender.id),
+    number: add(b.settings.sender.number),
+  });
   const expected = add(b.messages.rows.ids.length);
   const text = `WITH ${contacts}, ${inserted.ctes}${submissions}, n AS (
        SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'queued')::int AS queued,
@@ -93,7 +105,8 @@ export async function relayBatch(
          FROM ins
      ), ${extend}
      SELECT (SELECT count(*) FROM nc)::int AS created,
-            CASE WHEN (SELECT total FROM n) <> ${expected}::int THEN sparrow_refuse('a recipient''s contact appeared meanwhile')
+            CASE WHEN NOT ${settled} THEN sparrow_refuse('the account''s sending settings or number changed')
+                 WHEN (SELECT total FROM n) <> ${expected}::int THEN sparrow_refuse('a recipient''s contact appeared meanwhile')
                  WHEN NOT EXISTS (SELECT 1 FROM job) THEN sparrow_refuse('the relay job is closed')
                  WHEN (SELECT balance FROM charge) < 0 THEN sparrow_refuse('the balance does not cover the batch')
             END AS refused`;

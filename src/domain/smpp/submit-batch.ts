@@ -1,5 +1,5 @@
 import { type Db, withBulkTx } from '../../db/client.ts';
-import { adjustBalance, sendingSettingsFrom } from '../../db/queries/accounts.ts';
+import { adjustBalance, type SendingSettingsFrom, sendingSettingsFrom } from '../../db/queries/accounts.ts';
 import { contactsForMobiles } from '../../db/queries/contacts.ts';
 import { fieldsToRecord, type UpsertRecord } from '../../db/queries/contacts-merge.ts';
 import { insertJobMessages } from '../../db/queries/message-bulk.ts';
@@ -23,12 +23,19 @@ import { type SmppSubmission, type SmppSubmitOutcome, submitSmppMessage } from '
 export interface RelayJob {
   id: string;
   lastId: string | null;
+  /** The account's sending settings and number as the relay's earlier batch read them. */
+  settings?: SendingSettingsFrom;
 }
 
-/** What a batch answers: an outcome per submission, and when it went whole to the relay's job, its last id. */
+/**
+ * What a batch answers: an outcome per submission, and when it went whole to the relay's job, its
+ * last id and the sending settings it was written under (the relay's next batch is written under
+ * the same, checked in its statement instead of read again).
+ */
 export interface SmppBatchResult {
   outcomes: SmppSubmitOutcome[];
   lastId?: string;
+  settings?: SendingSettingsFrom;
 }
 
 /**
@@ -64,19 +71,21 @@ export async function submitSmppBatch(
     )
       throw new Error('an SMPP batch is one credential, source and validity, one destination a submission');
   }
-  // The account's sending settings and the source number, read before the transaction (nothing is
-  // locked by reading them: the charge below is what must be atomic with the messages).
-  const account = await sendingSettingsFrom(db, first.accountId, first.source);
-  const sender = account?.sender;
-  if (!sender) {
-    const description = `${first.source} is not a sending number of this account`;
-    return { outcomes: subs.map(() => ({ ok: false, reason: 'source', description })) };
-  }
   const by: Actor = { id: first.credentialId, name: first.systemId, source: 'smpp' };
   const ids = subs.map(() => newId());
   // Ids not after the relay's last one (a clock set back further than uuidv7 bridges): a new job.
   const after = relay?.lastId && ids[0] > relay.lastId ? relay.lastId : null;
   const jobId = relay && (relay.lastId === null || after) ? relay.id : newId();
+  // The account's sending settings and the source number, read before the transaction (nothing is
+  // locked by reading them: the charge below is what must be atomic with the messages). A relay's
+  // later batch takes them from its earlier one: its statement refuses itself if they changed.
+  const cached = after && relay?.settings?.sender ? relay.settings : undefined;
+  const account = cached ?? (await sendingSettingsFrom(db, first.accountId, first.source));
+  const sender = account?.sender;
+  if (!sender) {
+    const description = `${first.source} is not a sending number of this account`;
+    return { outcomes: subs.map(() => ({ ok: false, reason: 'source', description })) };
+  }
   let created = 0;
   try {
     // A blank text is refused as sendMessages refuses it: each submission then answers on its own.
@@ -132,6 +141,7 @@ export async function submitSmppBatch(
           messages: { ...messages, rows: { ids, numbers: subs.map((s) => s.destinations[0]), bodies } },
           receipts,
           relay: { jobId, after },
+          settings: { ...account, sender },
         })
       ).created;
     } else
@@ -197,5 +207,6 @@ export async function submitSmppBatch(
   return {
     outcomes: ids.map((id) => ({ ok: true, messageIds: [id] })),
     lastId: relay && jobId === relay.id ? ids[ids.length - 1] : undefined,
+    settings: account,
   };
 }
