@@ -1,28 +1,17 @@
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { describe, it } from 'node:test';
 import { STATUS } from '../../src/smpp/status.ts';
 import { eventually } from '../helpers.ts';
 import { TestEsme } from '../support/esme.ts';
+import { testPort } from '../support/ports.ts';
 import { sparrow, stopService, suiteServices } from './processes.ts';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe('sparrow start with SMPP_SERVER_PORT', () => {
   const services = suiteServices();
 
   it('listens for ESMEs that bind with credentials from `sparrow smpp-credentials`, and unbinds them on stop', async () => {
     const dir = services.dataDir();
-    const smppPort = await freePort();
+    const smppPort = await testPort();
     const svc = await services.start(dir, { SMPP_SERVER_PORT: String(smppPort), HOST: '127.0.0.1' });
     // The API answers /readyz as soon as it listens; the SMPP server starts right after it.
     const listening = new RegExp(`SMPP server listening on 127.0.0.1:${smppPort}`);

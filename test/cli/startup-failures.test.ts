@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { freePort } from '../../src/db/embedded.ts';
 import { freshDatabase } from '../helpers.ts';
+import { testPort } from '../support/ports.ts';
 import { type CliResult, sparrow, tempDataDir } from './processes.ts';
 
 /** The failure is one line on stderr, and the exit code is not 0. */
@@ -30,8 +30,8 @@ describe('sparrow start: every start-up failure is one line naming its setting',
     dirs.push(dataDir);
     return sparrow(['start'], {
       DATA_DIR: dataDir,
-      PORT: String(await freePort()),
-      EXTERNALS_PORT: String(await freePort()),
+      PORT: String(await testPort()),
+      EXTERNALS_PORT: String(await testPort()),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       ...env,
@@ -72,7 +72,7 @@ describe('sparrow start: every start-up failure is one line naming its setting',
       await start({ DATABASE_URL: 'localhost:5432/sparrow' }),
       /DATABASE_URL must be a URL such as postgres:/,
     );
-    const nobody = await freePort();
+    const nobody = await testPort();
     oneLine(
       await start({ DATABASE_URL: `postgres://postgres:x@127.0.0.1:${nobody}/sparrow` }),
       new RegExp(`nothing accepts connections at 127.0.0.1:${nobody}.*check DATABASE_URL`),

@@ -4,8 +4,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { freePort } from '../../src/db/embedded.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { testPort } from '../support/ports.ts';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 
@@ -185,7 +185,7 @@ describe('metrics on METRICS_PORT: a `sparrow worker` process', () => {
   after(() => svc.close());
 
   it('serves GET /metrics on its own port, to the token only, and nothing else there', async () => {
-    const port = await freePort();
+    const port = await testPort();
     const child = spawn(process.execPath, [path.resolve('bin/sparrow.js'), 'worker'], {
       env: {
         ...process.env,

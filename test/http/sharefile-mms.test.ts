@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { dispatch } from '../../src/workers/dispatch.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 import { closeServer, listenLoopback, readBody, replyJson, twilioBasic } from '../support/fake-twilio.ts';
+import { testPort } from '../support/ports.ts';
 import * as F from '../support/sample-files.ts';
 
 const SID = `AC${randomBytes(16).toString('hex')}`;
@@ -64,15 +64,6 @@ function mmsCarrier() {
   return { server, sent, fetched };
 }
 
-/** A free loopback port (the public listener is started on it, so that its links can be fetched). */
-async function freePort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
 describe('an MMS through the Twilio-compatible provider with a hosted file as media', () => {
   const carrier = mmsCarrier();
   let svc: TestService;
@@ -83,7 +74,8 @@ describe('an MMS through the Twilio-compatible provider with a hosted file as me
   before(async () => {
     const twilioUrl = await listenLoopback(carrier.server);
     dataDir = await mkdtemp(path.join(tmpdir(), 'sparrow-files-'));
-    const port = await freePort();
+    // The public listener is started on it, so that its links can be fetched.
+    const port = await testPort();
     // A loopback EXTERNALS_URL, as in development: the service's own links must still be valid media.
     externalsUrl = `http://127.0.0.1:${port}`;
     svc = await startTestService({

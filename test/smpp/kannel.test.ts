@@ -12,13 +12,13 @@ import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { freePort } from '../../src/db/embedded.ts';
 import { activeAccountNumbers } from '../../src/db/queries/phone-numbers.ts';
 import { receiveMessage } from '../../src/domain/inbound/receive-message.ts';
 import { SmppServer } from '../../src/smpp/server.ts';
 import { newId } from '../../src/util/ids.ts';
 import { body, call, eventually, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 import { BEARERBOX, KANNEL_MISSING, kannelConfig, SMSBOX } from '../support/kannel-config.ts';
+import { testPort } from '../support/ports.ts';
 
 const skip = KANNEL_MISSING;
 
@@ -62,8 +62,8 @@ describe('Kannel binds to the SMPP server as its SMSC', { skip }, () => {
     await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', () => r()));
     hooksPort = (hooks.address() as net.AddressInfo).port;
 
-    const [adminPort, smsboxPort] = [await freePort(), await freePort()];
-    sendsmsPort = await freePort();
+    const [adminPort, smsboxPort] = [await testPort(), await testPort()];
+    sendsmsPort = await testPort();
     dir = mkdtempSync(path.join(os.tmpdir(), 'sparrow-kannel-'));
     const conf = path.join(dir, 'kannel.conf');
     writeFileSync(

@@ -2,7 +2,7 @@
  * For a service run in a child process (CLI tests, the memory test, benchmarks): free ports for its
  * listeners, its readiness, and a token request. No side effects on import.
  */
-import { freePort } from '../../src/db/embedded.ts';
+import { testPort } from './ports.ts';
 
 /** Two free ports and the environment that puts the API and externals listeners on them (loopback). */
 export async function listenerEnv(): Promise<{
@@ -10,7 +10,7 @@ export async function listenerEnv(): Promise<{
   externalsPort: number;
   env: { PORT: string; EXTERNALS_PORT: string; HOST: string };
 }> {
-  const [port, externalsPort] = [await freePort(), await freePort()];
+  const [port, externalsPort] = [await testPort(), await testPort()];
   return {
     port,
     externalsPort,

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../src/db/embedded.ts';
+import { testPort } from './ports.ts';
 
 export interface PgBouncer {
   /** The database of `url`, through PgBouncer. */
@@ -43,7 +43,7 @@ export async function startPgBouncer(
   const dbName = target.pathname.slice(1);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-pgbouncer-'));
   fs.chmodSync(dir, 0o777);
-  const port = await freePort();
+  const port = await testPort();
   const logFile = path.join(dir, 'pgbouncer.log');
   // connect_query: the statement timeout of autocommit statements, which a session SET cannot
   // carry through transaction pooling (see docs/scaling.md).

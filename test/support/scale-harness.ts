@@ -15,12 +15,12 @@ import path from 'node:path';
 import pg from 'pg';
 import { ensureBundle } from '../../scripts/bundle.js';
 import { createPool, type Db } from '../../src/db/client.ts';
-import { freePort } from '../../src/db/embedded.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { createAccount } from '../../src/domain/accounts/create-account.ts';
 import { createClient } from '../../src/domain/auth/create-client.ts';
 import { twilioSignature } from '../../src/providers/twilio/webhooks.ts';
 import { type PgBouncer, startPgBouncer } from './pgbouncer.ts';
+import { testPort } from './ports.ts';
 
 const BIN = path.resolve('bin/sparrow.js');
 export const SID = `AC${'5'.repeat(32)}`;
@@ -351,8 +351,8 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleResult> {
     let publicUrl: string | undefined;
     let externalsUrl: string | undefined;
     const startApi = async (port?: number, externalsPort?: number) => {
-      const pp = port ?? (await freePort());
-      const ep = externalsPort ?? (await freePort());
+      const pp = port ?? (await testPort());
+      const ep = externalsPort ?? (await testPort());
       const p = spawnProc({
         kind: 'api',
         port: pp,
