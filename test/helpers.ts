@@ -14,6 +14,7 @@ import { createClient } from '../src/domain/auth/create-client.ts';
 import { channelsFor } from '../src/domain/numbers/channels.ts';
 import { buildApiApp, buildExternalsApp, type LoggerOption } from '../src/http/app.ts';
 import { lazySchemaController } from '../src/http/lazy-schemas.ts';
+import { RATE_LIMIT_WINDOW_MS } from '../src/http/rate-limiter.ts';
 import { newId } from '../src/util/ids.ts';
 import { startWorkers, type WorkerTask } from '../src/workers/index.ts';
 
@@ -248,6 +249,16 @@ export function call(
     },
     payload: opts.json !== undefined ? JSON.stringify(opts.json) : (opts.jsonText ?? opts.payload),
   });
+}
+
+/**
+ * The API's and the public listener's limiters count in fixed windows (RATE_LIMIT_WINDOW_MS): calls
+ * that must all fall in one window start after waiting out a window with under 5 s left (a boundary
+ * between them resets the count).
+ */
+export async function inOneWindow(): Promise<void> {
+  const left = RATE_LIMIT_WINDOW_MS - (Date.now() % RATE_LIMIT_WINDOW_MS);
+  if (left < 5_000) await new Promise((r) => setTimeout(r, left + 50));
 }
 
 /** Polls until fn answers a truthy value or the time runs out. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { body, call, startTestService, type TestAccount, type TestService } from '../helpers.ts';
+import { body, call, inOneWindow, startTestService, type TestAccount, type TestService } from '../helpers.ts';
 
 describe('conventions every endpoint follows', () => {
   let svc: TestService;
@@ -103,6 +103,7 @@ describe('conventions every endpoint follows', () => {
   it('limits each client per minute: 429 with Retry-After and the IETF RateLimit fields', async () => {
     const b = await svc.newAccount();
     const url = `/v1/accounts/${b.accountId}`;
+    await inOneWindow();
     const first = await call(svc.api, 'GET', url, { auth: b.auth });
     assert.equal(first.statusCode, 200);
     assert.equal(first.headers['ratelimit-policy'], '"default";q=5;w=60');

@@ -1,22 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { RATE_LIMIT_WINDOW_MS } from '../../src/http/rate-limiter.ts';
-import { body, call, startTestService, type TestService } from '../helpers.ts';
+import { body, call, inOneWindow, startTestService, type TestService } from '../helpers.ts';
 import { startSmallCheckout } from '../support/checkout.ts';
 import { serviceWithAccount } from '../support/suite.ts';
 
 const NOT_THERE = '01937c1e-0000-7000-8000-00000000abcd';
 const LIMITS = { forms: 3, bookings: 4, links: 5, callbacks: 6, simulator: 2, files: 7 };
-
-/**
- * The limiter counts in fixed windows (RATE_LIMIT_WINDOW_MS): calls that must all fall in one start
- * after waiting out a window with less than 5 s left (a boundary between them resets the count).
- */
-async function inOneWindow(): Promise<void> {
-  const left = RATE_LIMIT_WINDOW_MS - (Date.now() % RATE_LIMIT_WINDOW_MS);
-  if (left < 5_000) await sleep(left + 50);
-}
 
 /** Headers every hosted page sends. */
 function assertPageHeaders(res: { headers: Record<string, unknown> }, what: string) {
