@@ -81,8 +81,14 @@ export async function sendingSettings(
 const SENDABLE = (pn: string, account: string, number: string) =>
   `${pn}.account_id = ${account} AND ${pn}.number = ${number} AND ${pn}.status = 'active' AND ${pn}.verified`;
 
-/** Sending settings as an SMPP relay read them, with the number they send from. */
-export type SendingSettingsFrom = SendingSettings & { sender: { id: string; number: string } | null };
+/** An account's number that it sends from. */
+export interface Sender {
+  id: string;
+  number: string;
+}
+
+/** Sending settings as an SMPP relay read them, with the number they send from (null: not sendable). */
+export type SendingSettingsFrom = SendingSettings & { sender: Sender | null };
 
 /**
  * The sending settings of an account and its active, verified number `source` (null: none such), in

@@ -1,7 +1,7 @@
 /** An SMPP batch added to its open relay job as ONE autocommit statement (domain/smpp/submit-batch.ts). */
 
 import type { Queryable } from '../client.ts';
-import { type SendingSettingsFrom, sendingSettingsStillSql } from './accounts.ts';
+import { type Sender, type SendingSettings, sendingSettingsStillSql } from './accounts.ts';
 import { contactJsonSql } from './contacts-merge.ts';
 import { eventHeard } from './events.ts';
 import { type JobMessagesSpec, jobMessagesSql, preparedName } from './message-bulk.ts';
@@ -22,7 +22,7 @@ export interface RelayBatch {
   /** The open relay job and the last message id of its previous batch (relayExtendSql). */
   relay: { jobId: string; after: string };
   /** The sending settings and number the batch was built with, read at the relay's first batch. */
-  settings: SendingSettingsFrom & { sender: { id: string; number: string } };
+  settings: SendingSettings & { sender: Sender };
 }
 
 /**
@@ -38,9 +38,9 @@ export interface RelayBatch {
  * (the number released or unverified, smart encoding or the default validity changed), when a
  * recipient's contact appeared after its snapshot (another transaction's: its message would be
  * missing), the job was closed (cancelled), or the balance does not cover the batch; the caller
- * then sends the submissions one by one, each reading the settings as they are. A failed message's receipt is queued by the trigger on its
- * `message-status` event, which runs after the statement and so finds its submission.
- * Answers how many contacts it created.
+ * then sends the submissions one by one, each reading the settings as they are. A failed message's
+ * receipt is queued by the trigger on its `message-status` event, which runs after the statement
+ * and so finds its submission. Answers how many contacts it created.
  */
 export async function relayBatch(
   db: Queryable,
