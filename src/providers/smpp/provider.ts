@@ -5,6 +5,7 @@ import type { OutboundMessage, Provider, ProviderSink, SendResult } from '../typ
 import { DeliverSmHandler } from './deliver.ts';
 import { address } from './pdu.ts';
 import { concatUdh, splitForSmpp } from './split.ts';
+import { rawSubmitSm } from './submit-sm-bytes.ts';
 import { relativeTime } from './time.ts';
 
 /** Settings of the SMPP 3.4 adapter. */
@@ -235,7 +236,7 @@ export class SmppProvider implements Provider {
         );
         this.outstanding.add(settle);
         coalesceWrites(session.socket);
-        const written = session.submit_sm(params, (resp) => {
+        const answered = (resp: PDU) => {
           if (resp.command_status !== smpp.ESME_ROK || !resp.message_id) {
             settle(this.submitError(resp.command_status));
             return;
@@ -244,7 +245,9 @@ export class SmppProvider implements Provider {
           // Registered before anything else runs: this part's receipt may be in the same read.
           if (firstPartId) this.alias(messageId, firstPartId);
           settle({ messageId });
-        });
+        };
+        const raw = rawSubmitSm(params);
+        const written = raw ? session.send(raw, answered) : session.submit_sm(params, answered);
         if (!written) settle(failure('SMPP-DOWN', 'The SMPP connection is not writable', true));
       });
     } finally {
