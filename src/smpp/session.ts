@@ -12,6 +12,7 @@ import { submitMulti, submitSm } from './submit.ts';
 const HEADER = 16;
 export const MAX_PDU = 16_384;
 const RESPONSE_BIT = 0x80000000;
+const SUBMIT_SM = 0x00000004;
 const GENERIC_NACK = 0x80000000;
 /**
  * Bytes of answers waiting for the ESME to read before its requests stop being read (the frames
@@ -237,7 +238,7 @@ export class EsmeSession {
           ? await submitSm(this.server, pdu, credential, this)
           : await submitMulti(this.server, pdu, credential, this);
       if (answer.status !== STATUS.ROK) this.respond(pdu, answer.status);
-      else this.send(pdu.response(answer.params));
+      else if (!this.sendSubmitSmResp(pdu, answer.params)) this.send(pdu.response(answer.params));
     } finally {
       this.submitting--;
       this.server.submitting--;
@@ -300,6 +301,29 @@ export class EsmeSession {
     }
     coalesceWrites(this.socket);
     if (!this.socket.write(bytes) && this.socket.writableLength > WRITE_HIGH_WATER) this.socket.pause();
+    return true;
+  }
+
+  /**
+   * A submit_sm's answer written directly: the header and the message_id, an ASCII C-octet string
+   * (a message id is a UUID). The package's response() and toBuffer() build and filter a PDU object
+   * for those 17 + 37 bytes, one of the costs of each message on the SMPP race. Answers false (the
+   * caller answers through the package) for anything else.
+   */
+  private sendSubmitSmResp(pdu: PDU, params: Record<string, unknown> | undefined): boolean {
+    const id = params?.message_id;
+    if (pdu.command !== 'submit_sm' || typeof id !== 'string' || !/^[\x21-\x7e]{1,64}$/.test(id))
+      return false;
+    if (Object.keys(params ?? {}).length !== 1 || this.closed || !this.socket.writable) return false;
+    const b = Buffer.allocUnsafe(HEADER + id.length + 1);
+    b.writeUInt32BE(b.length, 0);
+    b.writeUInt32BE((SUBMIT_SM | RESPONSE_BIT) >>> 0, 4);
+    b.writeUInt32BE(STATUS.ROK, 8);
+    b.writeUInt32BE(pdu.sequence_number >>> 0, 12);
+    b.write(id, HEADER, 'latin1');
+    b[b.length - 1] = 0;
+    coalesceWrites(this.socket);
+    if (!this.socket.write(b) && this.socket.writableLength > WRITE_HIGH_WATER) this.socket.pause();
     return true;
   }
 
