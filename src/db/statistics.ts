@@ -15,12 +15,17 @@ import type { Db } from './client.ts';
  * since its last ANALYZE of them, `ANALYZE contacts` runs on its own connection (after DELAY_MS, so
  * that the transaction that created them has committed; never more often than every INTERVAL_MS).
  * ANALYZE reads a fixed sample (30,000 rows at the default statistics target), so it costs the same
- * on a big table; a failure is reported, never thrown (a role that does not own the table gets a
- * warning from PostgreSQL and the statistics stay as they are).
+ * on a big table; only the columns those lookups plan on (ANALYZED) are analyzed, which halves it
+ * (100 of 215 ms on 60,000 contacts: the sample is read either way, but the statistics of the
+ * jsonb columns are not computed), and the row count comes with it; autovacuum's ANALYZE still
+ * covers every column. A failure is reported, never thrown (a role that does not own the table
+ * gets a warning from PostgreSQL and the statistics stay as they are).
  */
 const GROWTH = 2000;
 const DELAY_MS = 500;
 const INTERVAL_MS = 10_000;
+/** The columns the planner needs current while an account grows: its contacts, by id or by number. */
+const ANALYZED = 'account_id, id, mobile_number, created_at';
 
 interface State {
   grown: number;
@@ -48,7 +53,7 @@ export function contactsCreated(db: Db, created: number, log: (msg: string) => v
       try {
         // SKIP_LOCKED: behind a VACUUM of contacts (autovacuum's, a migration's) it is skipped
         // rather than holding a connection of the pool until the VACUUM ends.
-        await db.query('ANALYZE (SKIP_LOCKED) contacts');
+        await db.query(`ANALYZE (SKIP_LOCKED) contacts (${ANALYZED})`);
       } catch (err) {
         log(`statistics: ANALYZE contacts failed: ${(err as Error).message}`);
       } finally {
