@@ -1,16 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import smpp from 'smpp';
-import { address } from '../../src/providers/smpp/pdu.ts';
+import { submitSmParams } from '../../src/providers/smpp/pdu.ts';
 import { concatUdh } from '../../src/providers/smpp/split.ts';
 import { rawSubmitSm, submitSmBytes } from '../../src/providers/smpp/submit-sm-bytes.ts';
-import { relativeTime } from '../../src/providers/smpp/time.ts';
 
 /** The package's own bytes for the same submit_sm: what the direct writer must equal. */
 const packageBytes = (params: Record<string, unknown>, sequence: number) =>
   new smpp.PDU('submit_sm', { ...params, sequence_number: sequence }).toBuffer();
 
-/** The parameters the provider sends (provider.ts submit), varied over what it varies. */
+/** The parameters the provider sends (provider.ts submit, pdu.ts submitSmParams). */
 function providerParams(o: {
   from: string;
   to: string;
@@ -19,23 +18,14 @@ function providerParams(o: {
   part?: { ref: number; count: number; index: number };
   payload: Buffer;
 }): Record<string, unknown> {
-  const src = address(o.from);
-  const dst = address(o.to);
-  return {
-    source_addr: src.addr,
-    source_addr_ton: src.ton,
-    source_addr_npi: src.npi,
-    destination_addr: dst.addr,
-    dest_addr_ton: dst.ton,
-    dest_addr_npi: dst.npi,
-    registered_delivery: 1,
-    data_coding: o.dataCoding,
-    esm_class: o.part ? 0x40 : 0,
-    ...(o.validity === undefined ? {} : { validity_period: relativeTime(o.validity) }),
-    short_message: o.part
-      ? Buffer.concat([concatUdh(o.part.ref, o.part.count, o.part.index), o.payload])
-      : o.payload,
-  };
+  return submitSmParams({
+    from: o.from,
+    to: o.to,
+    dataCoding: o.dataCoding,
+    validitySeconds: o.validity,
+    udh: o.part ? concatUdh(o.part.ref, o.part.count, o.part.index) : undefined,
+    payload: o.payload,
+  });
 }
 
 describe('a submit_sm written directly (submit-sm-bytes.ts)', () => {

@@ -1,5 +1,6 @@
 /** PDU field helpers of the SMPP adapter: addresses, decoded texts, concatenated inbound parts. */
 import type { DecodedMessage } from 'smpp';
+import { relativeTime } from './time.ts';
 
 const TON_INTERNATIONAL = 1;
 const NPI_ISDN = 1;
@@ -10,6 +11,39 @@ export function address(value: string): { addr: string; ton: number; npi: number
   if (/^\+\d+$/.test(value)) return { addr: value.slice(1), ton: TON_INTERNATIONAL, npi: NPI_ISDN };
   if (/^\d+$/.test(value)) return { addr: value, ton: 0, npi: NPI_ISDN };
   return { addr: value, ton: 5, npi: 0 };
+}
+
+/** esm_class with the UDH indicator: the short_message starts with a user data header. */
+const ESM_UDHI = 0x40;
+
+/**
+ * The parameters of one submit_sm of an outgoing message: its addresses, a receipt always asked
+ * for, the part's payload after its UDH (a concatenated message's part), and what is left of the
+ * message's validity as a relative time (SMPP 3.4 §7.1.1: the SMSC gives up after it).
+ */
+export function submitSmParams(o: {
+  from: string;
+  to: string;
+  dataCoding: number;
+  validitySeconds?: number;
+  udh?: Buffer;
+  payload: Buffer;
+}): Record<string, unknown> {
+  const src = address(o.from);
+  const dst = address(o.to);
+  return {
+    source_addr: src.addr,
+    source_addr_ton: src.ton,
+    source_addr_npi: src.npi,
+    destination_addr: dst.addr,
+    dest_addr_ton: dst.ton,
+    dest_addr_npi: dst.npi,
+    registered_delivery: 1,
+    data_coding: o.dataCoding,
+    esm_class: o.udh ? ESM_UDHI : 0,
+    ...(o.validitySeconds === undefined ? {} : { validity_period: relativeTime(o.validitySeconds) }),
+    short_message: o.udh ? Buffer.concat([o.udh, o.payload]) : o.payload,
+  };
 }
 
 /** Our form of an address the SMSC sent: international numbers get their '+'. */

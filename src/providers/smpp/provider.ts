@@ -3,10 +3,9 @@ import { coalesceWrites } from '../../net/coalesce-writes.ts';
 import { RecentMap, SubmissionMemo } from '../submission-memo.ts';
 import type { OutboundMessage, Provider, ProviderSink, SendResult } from '../types.ts';
 import { DeliverSmHandler } from './deliver.ts';
-import { address } from './pdu.ts';
+import { submitSmParams } from './pdu.ts';
 import { concatUdh, splitForSmpp } from './split.ts';
 import { rawSubmitSm } from './submit-sm-bytes.ts';
-import { relativeTime } from './time.ts';
 
 /** Settings of the SMPP 3.4 adapter. */
 export interface SmppOptions {
@@ -34,7 +33,6 @@ export interface SmppOptions {
 
 type Failure = Extract<SendResult, { ok: false }>;
 
-const ESM_UDHI = 0x40;
 /** How many recent submissions and part ids to remember (two generations of this many). */
 const REMEMBER_MAX = 50_000;
 const TEMPORARY_STATUSES = new Set([
@@ -160,29 +158,18 @@ export class SmppProvider implements Provider {
       return failure('SMPP-TOO-LONG', (err as Error).message, false);
     }
     const deadline = Date.now() + this.o.sendTimeoutMs;
-    const src = address(message.from);
-    const dst = address(message.to);
     const count = split.parts.length;
     const ref = count > 1 ? this.reference++ & 0xff : 0;
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
-      const params: Record<string, unknown> = {
-        source_addr: src.addr,
-        source_addr_ton: src.ton,
-        source_addr_npi: src.npi,
-        destination_addr: dst.addr,
-        dest_addr_ton: dst.ton,
-        dest_addr_npi: dst.npi,
-        registered_delivery: 1,
-        data_coding: split.dataCoding,
-        esm_class: count > 1 ? ESM_UDHI : 0,
-        // What is left of the message's validity, relative (SMPP 3.4 §7.1.1): the SMSC gives up after it.
-        ...(message.validityPeriod === undefined
-          ? {}
-          : { validity_period: relativeTime(message.validityPeriod) }),
-        short_message:
-          count > 1 ? Buffer.concat([concatUdh(ref, count, i + 1), split.parts[i]]) : split.parts[i],
-      };
+      const params = submitSmParams({
+        from: message.from,
+        to: message.to,
+        dataCoding: split.dataCoding,
+        validitySeconds: message.validityPeriod,
+        udh: count > 1 ? concatUdh(ref, count, i + 1) : undefined,
+        payload: split.parts[i],
+      });
       const r = await this.submitPart(params, deadline, ids[0]);
       if ('error' in r) {
         if (ids.length === 0) return r;
