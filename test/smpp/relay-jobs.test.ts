@@ -31,14 +31,12 @@ function setUp(smppd: SmppSuite) {
   /** One window of submit_sm to distinct destinations, all answered ESME_ROK: their messages. */
   const window = async (first: number, size: number) => {
     const e = await smppd.bound('transmitter', s.cred);
-    const answers = await Promise.all(
+    const answers = await e.submitWindow(
       Array.from({ length: size }, (_, k) =>
-        e.submit(
-          submitParams(s.source, {
-            destination_addr: `1201555${String(first + k).padStart(4, '0')}`,
-            short_message: Buffer.from(`Relay ${first + k}`),
-          }),
-        ),
+        submitParams(s.source, {
+          destination_addr: `1201555${String(first + k).padStart(4, '0')}`,
+          short_message: Buffer.from(`Relay ${first + k}`),
+        }),
       ),
     );
     e.close();
@@ -149,9 +147,9 @@ describe('SMPP relay jobs, no dispatcher', () => {
       body(made).data[0].id,
     ]);
     const e = await smppd.bound('transmitter', s.cred);
-    const answers = await Promise.all(
+    const answers = await e.submitWindow(
       ['12015550230', '12015550231'].map((destination_addr) =>
-        e.submit(submitParams(s.source, { destination_addr, registered_delivery: 1 })),
+        submitParams(s.source, { destination_addr, registered_delivery: 1 }),
       ),
     );
     e.close();

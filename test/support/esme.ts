@@ -58,6 +58,20 @@ export class TestEsme {
     return this.request('submit_sm', params);
   }
 
+  /**
+   * A window of submit_sm written together, in one segment (no Nagle wait between them): the server
+   * reads them at once, as one batch. Sent one write each, the second could wait for the server's
+   * ACK and arrive as a batch of its own.
+   */
+  submitWindow(list: Record<string, unknown>[]): Promise<PDU[]> {
+    const socket = this.session.socket;
+    socket.setNoDelay(true);
+    socket.cork();
+    const answers = list.map((params) => this.submit(params));
+    socket.uncork();
+    return Promise.all(answers);
+  }
+
   close(): void {
     this.session.destroy();
   }

@@ -78,7 +78,9 @@ export async function lockDispatchCandidates(
             n.provider, n.throughput_mps, coalesce(${dailyCappedSql('n')}, false) AS daily_capped
      FROM q
      LEFT JOIN contacts c ON c.account_id = q.account_id AND c.id = q.contact_id
-     LEFT JOIN phone_numbers n ON n.account_id = q.account_id AND n.id = q.phone_number_id`,
+     LEFT JOIN phone_numbers n ON n.account_id = q.account_id AND n.id = q.phone_number_id
+     -- Oldest first, as claimed (a number's daily cap goes to the oldest): the joins keep no order.
+     ORDER BY q.id`,
     values: [limit, exhaustedNumberIds],
   });
   await db.query('SET LOCAL enable_sort = on');
