@@ -379,12 +379,11 @@ CREATE TABLE contacts (
   created_by jsonb NOT NULL DEFAULT '{}'::jsonb,
   updated_at timestamp with time zone NOT NULL DEFAULT now(),
   updated_by jsonb NOT NULL DEFAULT '{}'::jsonb,
-  CONSTRAINT contacts_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
   CONSTRAINT contacts_pkey PRIMARY KEY (account_id, id)
 );
 CREATE INDEX contacts_created ON contacts USING btree (account_id, created_at, id);
 CREATE UNIQUE INDEX contacts_mobile ON contacts USING btree (account_id, mobile_number) WHERE (mobile_number IS NOT NULL);
-CREATE INDEX contacts_tags ON contacts USING gin (tags jsonb_path_ops);
+CREATE INDEX contacts_tags ON contacts USING gin (tags jsonb_path_ops) WHERE (tags <> '[]'::jsonb);
 
 CREATE TABLE conversations (
   account_id uuid NOT NULL,

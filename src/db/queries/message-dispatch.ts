@@ -223,7 +223,9 @@ export async function recordSubmissions(
        WHERE m.account_id = r.account_id AND m.id = r.id
          AND CASE WHEN r.ranged THEN m.bulk AND m.status = 'queued' AND m.attempts = r.attempt - 1
                   ELSE m.status = 'sending' AND m.attempts = r.attempt END
-       RETURNING m.*, r.old_price, r.lookup
+       -- What the CTEs below read, not m.*: each row is kept for them until the statement ends.
+       RETURNING m.account_id, m.id, m.job_id, m.status, m.error, m.price, m.provider, m.provider_ref,
+                 m.provider_message_id, r.old_price, r.lookup
      ), fin AS (
        SELECT account_id, job_id, count(*) AS n, count(*) FILTER (WHERE status = 'failed') AS nf,
               coalesce(sum(old_price) FILTER (WHERE status = 'failed'), 0) AS amount

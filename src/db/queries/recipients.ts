@@ -35,6 +35,8 @@ export function recipientsSql(r: RecipientSpec, params: unknown[]): string {
   }
   if (r.filter) {
     const where = ['c.account_id = $1'];
+    // The tags index holds only contacts with tags (migration 0440): the condition lets it serve.
+    if (r.filter.tags.length > 0) where.push(`c.tags <> '[]'::jsonb`);
     for (const tag of r.filter.tags) where.push(`c.tags @> ${add(JSON.stringify([{ tag }]))}::jsonb`);
     if (r.filter.attributes.length > 0) {
       where.push(
