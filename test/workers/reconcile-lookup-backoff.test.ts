@@ -11,6 +11,7 @@ import { type AppContext, createContext } from '../../src/context.ts';
 import { createPool } from '../../src/db/client.ts';
 import { dispatchBatch } from '../../src/domain/send/dispatch/dispatch-batch.ts';
 import { LOOKUP_BACKOFF } from '../../src/domain/send/dispatch/settle-uncertain.ts';
+import { GROUP_SIZE } from '../../src/domain/send/dispatch/submit.ts';
 import type { Provider } from '../../src/providers/types.ts';
 import { dispatch } from '../../src/workers/dispatch.ts';
 import { body, call, eventually, type TestService } from '../helpers.ts';
@@ -223,9 +224,10 @@ describe("a dead worker's group whose lookups keep failing, at-least-once", () =
 });
 
 describe("a dead worker's groups whose lookups fail at first", () => {
-  // Two groups (64 and 6). The carrier holds every other message (their answer never came); the
-  // first lookup of every third message of the first group fails, every other lookup is answered.
-  const N = 70;
+  // Two groups (GROUP_SIZE, 128, and 12). The carrier holds every other message (their answer never
+  // came); the first lookup of every third message of the first group fails, every other lookup is
+  // answered.
+  const N = GROUP_SIZE + 12;
   const mobiles = Array.from({ length: N }, (_, i) => `+1202${String(5_800_000 + i)}`);
   const held = new Set(mobiles.filter((_, i) => i % 2 === 0));
   const failOnce = new Set<string>();

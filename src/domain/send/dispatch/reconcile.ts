@@ -4,7 +4,6 @@ import { preferIndexLookups, withTx } from '../../../db/client.ts';
 import {
   anyExpiredInflight,
   deferInflight,
-  dropInflight,
   type ExpiredInflight,
   lockExpiredInflight,
   type UncertainMessage,
@@ -107,8 +106,7 @@ async function reconcileGroup(
       outcomes.push(...unknownFate(ctx, group, unknown, refLookup));
     }
   }
-  await recordSubmissions(tx, outcomes);
-  await dropInflight(tx, [group.id]);
+  await recordSubmissions(tx, outcomes, [group.id]);
   return true;
 }
 

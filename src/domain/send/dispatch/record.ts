@@ -1,11 +1,10 @@
 import type { AppContext } from '../../../context.ts';
 import { withTx } from '../../../db/client.ts';
-import { dropInflight } from '../../../db/queries/dispatch-inflight.ts';
 import { recordSubmissions, type SubmissionOutcome } from '../../../db/queries/message-dispatch.ts';
 import type { BatchLease } from './lease.ts';
 
 /** Acknowledgements recorded together at most (a flush starts as soon as this many wait). */
-export const FLUSH_ACKS = 64;
+export const FLUSH_ACKS = 128;
 /** Longest an acknowledgement waits to be recorded when fewer than FLUSH_ACKS arrive. */
 export const FLUSH_MS = 100;
 
@@ -107,8 +106,7 @@ export class OutcomeRecorder {
     await withTx(
       this.ctx.db,
       async (tx) => {
-        await recordSubmissions(tx, outcomes);
-        await dropInflight(tx, groups);
+        await recordSubmissions(tx, outcomes, groups);
         if (last) await last(tx);
       },
       { indexLookups: true },

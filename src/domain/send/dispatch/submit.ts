@@ -14,8 +14,11 @@ import { lookupDelaySeconds, type Settlement, settleOwed, settleUncertain } from
 
 /** Attempts before a retryable failure becomes final. */
 export const MAX_ATTEMPTS = 5;
-/** Messages marked in flight by one write before they are handed to a provider one by one. */
-export const GROUP_SIZE = 64;
+/**
+ * Messages marked in flight by one write before they are handed to a provider one by one (fewer
+ * when DISPATCH_IN_FLIGHT is smaller: a group takes its slots at once).
+ */
+export const GROUP_SIZE = 128;
 
 /**
  * The dispatcher's backoff, in the claim helper's terms (domain/claim.ts): 2 s, 4 s, 8 s, 16 s …
@@ -264,10 +267,11 @@ export async function submitAll(
       continue;
     }
     const limiter = limiterOf(ctx, name);
+    const size = Math.min(GROUP_SIZE, ctx.config.dispatchInFlight);
     const inFlight: Promise<void>[] = [];
     try {
-      for (let start = 0; start < indexes.length; start += GROUP_SIZE) {
-        const group = indexes.slice(start, start + GROUP_SIZE);
+      for (let start = 0; start < indexes.length; start += size) {
+        const group = indexes.slice(start, start + size);
         // Slots first, then the mark, then every message of the group at once: a marked message
         // is one being handed over, and a slot is held until its outcome is recorded, so what a
         // SIGKILL leaves uncertain is at most DISPATCH_IN_FLIGHT messages per provider.
