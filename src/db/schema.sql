@@ -1375,7 +1375,7 @@ CREATE OR REPLACE FUNCTION smpp_enqueue_events()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  IF NOT EXISTS (SELECT 1 FROM smpp_credentials) THEN
+  IF NOT EXISTS (SELECT 1 FROM new_events) OR NOT EXISTS (SELECT 1 FROM smpp_credentials) THEN
     RETURN NULL;
   END IF;
   INSERT INTO smpp_outbox (account_id, id, kind, message_id, credential_id, status, error)
@@ -1765,6 +1765,9 @@ CREATE OR REPLACE FUNCTION webhook_enqueue_events()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
+  IF NOT EXISTS (SELECT 1 FROM new_events) THEN
+    RETURN NULL;
+  END IF;
   INSERT INTO webhook_event_queue (event_id, account_id)
   SELECT n.id, n.account_id
     FROM new_events n
