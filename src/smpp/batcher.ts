@@ -99,7 +99,13 @@ export class SubmitBatcher {
         relay,
       );
       relays[lane] = result.lastId
-        ? { ...relay, lastId: result.lastId, settings: result.settings, taken: relay.taken + batch.length }
+        ? {
+            ...relay,
+            lastId: result.lastId,
+            settings: result.settings,
+            contactEvents: result.contactEvents,
+            taken: relay.taken + batch.length,
+          }
         : undefined;
       for (const [i, w] of batch.entries()) w.resolve(result.outcomes[i]);
     } catch (err) {

@@ -180,6 +180,41 @@ describe('SMPP relay jobs, no dispatcher', () => {
     assert.equal(ok.contact.id, contacts[0].id);
   });
 
+  it('a later window writes contact-created once the account listens for it, and the relay goes on', async () => {
+    const createdEvents = async () =>
+      (
+        await smppd.svc.db.query<{ contact: string }>(
+          `SELECT data ->> 'id' AS contact FROM events WHERE account_id = $1 AND type = 'contact-created'`,
+          [s.acct.accountId],
+        )
+      ).rows.map((r) => r.contact);
+    const earlier = [...(await window(300, 5)), ...(await window(310, 5))];
+    assert.deepEqual(await createdEvents(), [], 'nobody listens: none written');
+    const hook = await call(smppd.svc.api, 'POST', `/v1/accounts/${s.acct.accountId}/webhooks`, {
+      auth: s.acct.auth,
+      json: { url: 'http://127.0.0.1:9/hook', eventTypes: ['contact-created'] },
+    });
+    assert.equal(hook.statusCode, 200, hook.body);
+    try {
+      const later = [...(await window(320, 5)), ...(await window(330, 5))];
+      // Each new recipient of the later windows, once; the relay's jobs took them (not one by one).
+      assert.deepEqual((await createdEvents()).sort(), later.map((m) => m.contact.id).sort());
+      const jobs = new Set(earlier.map((m) => m.jobId));
+      assert.ok(
+        later.every((m) => jobs.has(m.jobId)),
+        'the later windows went to the relay jobs of the earlier ones',
+      );
+    } finally {
+      const del = await call(
+        smppd.svc.api,
+        'DELETE',
+        `/v1/accounts/${s.acct.accountId}/webhooks/${body(hook).data.id}`,
+        { auth: s.acct.auth },
+      );
+      assert.ok(del.statusCode < 300, del.body);
+    }
+  });
+
   it('a later window takes the account’s sending settings as they are now, not as the relay first read them', async () => {
     await window(260, 1);
     const put = (json: object) =>

@@ -5,7 +5,7 @@ import { fieldsToRecord, type UpsertRecord } from '../../db/queries/contacts-mer
 import { insertJobMessages } from '../../db/queries/message-bulk.ts';
 import { setSendJobCounts } from '../../db/queries/send-jobs.ts';
 import { enqueueFinalReceipts, insertSmppSubmissions } from '../../db/queries/smpp.ts';
-import { REFUSED_SQLSTATE, relayBatch } from '../../db/queries/smpp-relay.ts';
+import { CONTACT_EVENTS_HEARD, REFUSED_SQLSTATE, relayBatch } from '../../db/queries/smpp-relay.ts';
 import { contactsCreated } from '../../db/statistics.ts';
 import { AppError, fail } from '../../errors.ts';
 import { type ParsedMobile, parseMobile } from '../../messaging/phone.ts';
@@ -25,6 +25,8 @@ export interface RelayJob {
   lastId: string | null;
   /** The account's sending settings and number as the relay's earlier batch read them. */
   settings?: SendingSettingsFrom;
+  /** An earlier batch found `contact-created` heard: the relay's batches write it (relayBatch). */
+  contactEvents?: boolean;
 }
 
 /**
@@ -36,6 +38,7 @@ export interface SmppBatchResult {
   outcomes: SmppSubmitOutcome[];
   lastId?: string;
   settings?: SendingSettingsFrom;
+  contactEvents?: boolean;
 }
 
 /**
@@ -87,6 +90,7 @@ export async function submitSmppBatch(
     return { outcomes: subs.map(() => ({ ok: false, reason: 'source', description })) };
   }
   let created = 0;
+  let contactEvents = relay?.contactEvents === true;
   try {
     // A blank text is refused as sendMessages refuses it: each submission then answers on its own.
     if (subs.some((s) => s.text.trim() === '')) fail('MSG-003');
@@ -130,8 +134,8 @@ export async function submitSmppBatch(
     if (after) {
       // The relay's next batch: one statement, its own transaction (smpp-relay.ts).
       const recipients = [...mobiles.values()];
-      created = (
-        await relayBatch(db, first.accountId, {
+      const write = () =>
+        relayBatch(db, first.accountId, {
           recipients: {
             ids: recipients.map(() => newId()),
             numbers: recipients.map((m) => m.number),
@@ -142,8 +146,17 @@ export async function submitSmppBatch(
           receipts,
           relay: { jobId, after },
           settings: { ...account, sender },
-        })
-      ).created;
+          contactEvents,
+        });
+      try {
+        created = (await write()).created;
+      } catch (err) {
+        // Written without contact-created, which is heard now (a webhook or workflow started
+        // listening): nothing was written; again with it, and so the relay's later batches.
+        if (contactEvents || !refusedFor(err, CONTACT_EVENTS_HEARD)) throw err;
+        contactEvents = true;
+        created = (await write()).created;
+      }
     } else
       await withBulkTx(db, async (tx) => {
         const byNumber = new Map<string, UpsertRecord>();
@@ -208,5 +221,12 @@ export async function submitSmppBatch(
     outcomes: ids.map((id) => ({ ok: true, messageIds: [id] })),
     lastId: relay && jobId === relay.id ? ids[ids.length - 1] : undefined,
     settings: account,
+    contactEvents,
   };
+}
+
+/** Whether `err` is the statement's refusal of itself (sparrow_refuse) for `reason`. */
+function refusedFor(err: unknown, reason: string): boolean {
+  const e = err as { code?: unknown; message?: unknown };
+  return e.code === REFUSED_SQLSTATE && e.message === reason;
 }
