@@ -7,6 +7,7 @@ import { querySm } from './query.ts';
 import type { SmppServer } from './server.ts';
 import { STATUS } from './status.ts';
 import { submitMulti, submitSm } from './submit.ts';
+import { readSubmitSm } from './submit-sm-read.ts';
 
 /** The smallest PDU (a header) and the largest the server reads (the package's limit). */
 const HEADER = 16;
@@ -125,7 +126,8 @@ export class EsmeSession {
     }
     let pdu: PDU;
     try {
-      pdu = new smpp.PDU(frame);
+      // The common submit_sm read directly (submit-sm-read.ts), anything else by the package.
+      pdu = (commandId === 0x04 ? readSubmitSm(frame) : undefined) ?? new smpp.PDU(frame);
     } catch {
       if (commandId & RESPONSE_BIT) {
         this.settle(seq, STATUS.RSYSERR);

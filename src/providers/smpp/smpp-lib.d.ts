@@ -51,8 +51,17 @@ declare module 'smpp' {
   ): Session;
   export function createServer(listener: (session: Session) => void): Server;
 
+  /** The package's tables of a GSM 03.38 alphabet (filled on the first getCoder). */
+  export interface GsmCoder {
+    charListDec: Record<number, string>;
+    extCharListDec: Record<string, string>;
+    escChars?: string;
+    escCharsDec?: string;
+  }
+
   const smpp: {
     PDU: typeof PDU;
+    gsmCoder: { getCoder(encoding: number): GsmCoder };
     connect: typeof connect;
     createServer: typeof createServer;
     ESME_ROK: number;
