@@ -3,15 +3,28 @@ import { withTx } from '../../../db/client.ts';
 import { recordSubmissions, type SubmissionOutcome } from '../../../db/queries/message-dispatch.ts';
 import type { BatchLease } from './lease.ts';
 
-/** Acknowledgements recorded together at most (a flush starts as soon as this many wait). */
-export const FLUSH_ACKS = 128;
-/** Longest an acknowledgement waits to be recorded when fewer than FLUSH_ACKS arrive. */
+/**
+ * Messages marked in flight together (one write, submit.ts), and acknowledgements recorded together
+ * at most (a flush starts as soon as this many wait).
+ */
+export const GROUP_SIZE = 128;
+/** Longest an acknowledgement waits to be recorded when fewer than a group's arrive. */
 export const FLUSH_MS = 100;
+
+/**
+ * A group's size under this DISPATCH_IN_FLIGHT: GROUP_SIZE, or all the slots where they are fewer.
+ * A group takes its slots at once, and a submitter holds its slot until its outcome is recorded: a
+ * flush waiting for more acknowledgements than the slots hold would wait for its FLUSH_MS timer
+ * each time (the slots turning over ten times a second).
+ */
+export function groupSize(ctx: AppContext): number {
+  return Math.min(GROUP_SIZE, ctx.config.dispatchInFlight);
+}
 
 type Tx = Parameters<Parameters<typeof withTx>[1]>[0];
 
 /**
- * Records a batch's outcomes as the provider acknowledges them, in small groups (FLUSH_ACKS
+ * Records a batch's outcomes as the provider acknowledges them, in small groups (groupSize
  * outcomes or FLUSH_MS, whichever comes first), one transaction each, one at a time; each deletes
  * the in-flight marks (dispatch_inflight) whose every outcome it completes. A worker killed
  * mid-batch then leaves unrecorded only what was in flight or waiting for its flush.
@@ -24,11 +37,14 @@ export class OutcomeRecorder {
   private chain: Promise<void> = Promise.resolve();
   private failure: unknown;
   private timer: NodeJS.Timeout | undefined;
+  private readonly flushAt: number;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly lease?: BatchLease,
-  ) {}
+  ) {
+    this.flushAt = groupSize(ctx);
+  }
 
   /** A marked group of `size` messages whose outcomes will arrive. */
   group(id: string, size: number): void {
@@ -42,7 +58,7 @@ export class OutcomeRecorder {
   add(outcome: SubmissionOutcome, groupId: string, onRecorded?: () => void): void {
     this.push(outcome, groupId);
     if (onRecorded) this.recorded.push(onRecorded);
-    if (this.buffer.length >= FLUSH_ACKS) this.flush();
+    if (this.buffer.length >= this.flushAt) this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => this.flush(), FLUSH_MS);
       this.timer.unref();

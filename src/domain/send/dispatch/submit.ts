@@ -9,16 +9,11 @@ import type { OutboundMessage, Provider, ProviderName, SendResult } from '../../
 import { YIELD_EVERY, yieldToLoop } from '../../../util/yield.ts';
 import { type Backoff, backoffMs } from '../../claim.ts';
 import { type BatchLease, LeaseLost } from './lease.ts';
-import type { OutcomeRecorder } from './record.ts';
+import { groupSize, type OutcomeRecorder } from './record.ts';
 import { lookupDelaySeconds, type Settlement, settleOwed, settleUncertain } from './settle-uncertain.ts';
 
 /** Attempts before a retryable failure becomes final. */
 export const MAX_ATTEMPTS = 5;
-/**
- * Messages marked in flight by one write before they are handed to a provider one by one (fewer
- * when DISPATCH_IN_FLIGHT is smaller: a group takes its slots at once).
- */
-export const GROUP_SIZE = 128;
 
 /**
  * The dispatcher's backoff, in the claim helper's terms (domain/claim.ts): 2 s, 4 s, 8 s, 16 s …
@@ -193,7 +188,7 @@ function limiterOf(ctx: AppContext, provider: string): Limiter {
  * Submits every claimed message, handing each outcome to the recorder as it arrives. Messages go
  * by provider and claim kind; before any of them leaves, its group is marked in flight
  * (markInflight: one write per group). A provider that takes a batch (the simulator) is one group
- * and one call; others get groups of GROUP_SIZE, one submission per message, at most
+ * and one call; others get groups of groupSize (record.ts), one submission per message, at most
  * DISPATCH_IN_FLIGHT (config.dispatchInFlight) in flight per provider in this process. If a mark cannot be written or the
  * batch's lease may have run out (LeaseLost), nothing more is handed over; what is in flight
  * settles, then the error is thrown.
@@ -267,7 +262,7 @@ export async function submitAll(
       continue;
     }
     const limiter = limiterOf(ctx, name);
-    const size = Math.min(GROUP_SIZE, ctx.config.dispatchInFlight);
+    const size = groupSize(ctx);
     const inFlight: Promise<void>[] = [];
     try {
       for (let start = 0; start < indexes.length; start += size) {
