@@ -301,9 +301,14 @@ export class EsmeSession {
       if (!pdu.isResponse()) return false;
       bytes = this.header((pdu.command_id as number) >>> 0, STATUS.RSYSERR, pdu.sequence_number);
     }
+    this.writeBytes(bytes);
+    return true;
+  }
+
+  /** Writes a PDU's bytes, coalesced with the others of this turn; past WRITE_HIGH_WATER reads pause. */
+  private writeBytes(bytes: Buffer): void {
     coalesceWrites(this.socket);
     if (!this.socket.write(bytes) && this.socket.writableLength > WRITE_HIGH_WATER) this.socket.pause();
-    return true;
   }
 
   /**
@@ -317,21 +322,17 @@ export class EsmeSession {
     if (pdu.command !== 'submit_sm' || typeof id !== 'string' || !/^[\x21-\x7e]{1,64}$/.test(id))
       return false;
     if (Object.keys(params ?? {}).length !== 1 || this.closed || !this.socket.writable) return false;
-    const b = Buffer.allocUnsafe(HEADER + id.length + 1);
-    b.writeUInt32BE(b.length, 0);
-    b.writeUInt32BE((SUBMIT_SM | RESPONSE_BIT) >>> 0, 4);
-    b.writeUInt32BE(STATUS.ROK, 8);
-    b.writeUInt32BE(pdu.sequence_number >>> 0, 12);
+    const b = this.header((SUBMIT_SM | RESPONSE_BIT) >>> 0, STATUS.ROK, pdu.sequence_number, id.length + 1);
     b.write(id, HEADER, 'latin1');
     b[b.length - 1] = 0;
-    coalesceWrites(this.socket);
-    if (!this.socket.write(b) && this.socket.writableLength > WRITE_HIGH_WATER) this.socket.pause();
+    this.writeBytes(b);
     return true;
   }
 
-  private header(commandId: number, status: number, seq: number): Buffer {
-    const b = Buffer.alloc(HEADER);
-    b.writeUInt32BE(HEADER, 0);
+  /** A PDU's header, and room for `body` octets after it (zeroed). */
+  private header(commandId: number, status: number, seq: number, body = 0): Buffer {
+    const b = Buffer.alloc(HEADER + body);
+    b.writeUInt32BE(b.length, 0);
     b.writeUInt32BE(commandId >>> 0, 4);
     b.writeUInt32BE(status, 8);
     b.writeUInt32BE(seq >>> 0, 12);
