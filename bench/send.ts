@@ -89,7 +89,7 @@ async function namedSends(api: FastifyInstance, accountId: string, token: string
   // `mobiles` mode's contacts come after it). Read all at once, a million of them were a transient
   // ~110 MB in this process, whose peak RSS the bench reports, even with NAMED=none.
   const { rows: last } = await db.query<{ id: string }>(
-    'SELECT max(c.id)::text AS id FROM contacts c WHERE c.account_id = $1',
+    'SELECT c.id FROM contacts c WHERE c.account_id = $1 ORDER BY c.id DESC LIMIT 1',
     [accountId],
   );
   let after = '00000000-0000-0000-0000-000000000000';
