@@ -9,9 +9,15 @@ import { relayExtendSql } from './send-jobs.ts';
 import { smppSubmissionsJson, smppSubmissionsSql } from './smpp.ts';
 
 /** The SQLSTATE of sparrow_refuse (migration 0430): the statement refused itself and wrote nothing. */
-export const REFUSED_SQLSTATE = 'SPA02';
+const REFUSED_SQLSTATE = 'SPA02';
 /** The reason a batch written without `contact-created` events refuses itself: they are heard now. */
 export const CONTACT_EVENTS_HEARD = 'contact-created is heard';
+
+/** Why the statement refused itself (sparrow_refuse), or undefined when `err` is no such refusal. */
+export function refusalOf(err: unknown): string | undefined {
+  const e = err as { code?: unknown; message?: unknown };
+  return e.code === REFUSED_SQLSTATE ? String(e.message) : undefined;
+}
 
 /** A batch as relayBatch writes it. */
 export interface RelayBatch {

@@ -5,7 +5,7 @@ import { fieldsToRecord, type UpsertRecord } from '../../db/queries/contacts-mer
 import { insertJobMessages } from '../../db/queries/message-bulk.ts';
 import { setSendJobCounts } from '../../db/queries/send-jobs.ts';
 import { enqueueFinalReceipts, insertSmppSubmissions } from '../../db/queries/smpp.ts';
-import { CONTACT_EVENTS_HEARD, REFUSED_SQLSTATE, relayBatch } from '../../db/queries/smpp-relay.ts';
+import { CONTACT_EVENTS_HEARD, refusalOf, relayBatch } from '../../db/queries/smpp-relay.ts';
 import { contactsCreated } from '../../db/statistics.ts';
 import { AppError, fail } from '../../errors.ts';
 import { type ParsedMobile, parseMobile } from '../../messaging/phone.ts';
@@ -153,7 +153,7 @@ export async function submitSmppBatch(
       } catch (err) {
         // Written without contact-created, which is heard now (a webhook or workflow started
         // listening): nothing was written; again with it, and so the relay's later batches.
-        if (contactEvents || !refusedFor(err, CONTACT_EVENTS_HEARD)) throw err;
+        if (contactEvents || refusalOf(err) !== CONTACT_EVENTS_HEARD) throw err;
         contactEvents = true;
         created = (await write()).created;
       }
@@ -209,7 +209,7 @@ export async function submitSmppBatch(
         }
       });
   } catch (err) {
-    const refused = (err as { code?: unknown }).code === REFUSED_SQLSTATE;
+    const refused = refusalOf(err) !== undefined;
     if (!(err instanceof AppError) && !refused) throw err;
     // Not as a whole: each on its own, answered its own outcome (e.g. the balance covers some).
     const outcomes: SmppSubmitOutcome[] = [];
@@ -223,10 +223,4 @@ export async function submitSmppBatch(
     settings: account,
     contactEvents,
   };
-}
-
-/** Whether `err` is the statement's refusal of itself (sparrow_refuse) for `reason`. */
-function refusedFor(err: unknown, reason: string): boolean {
-  const e = err as { code?: unknown; message?: unknown };
-  return e.code === REFUSED_SQLSTATE && e.message === reason;
 }
